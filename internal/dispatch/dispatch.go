@@ -1,0 +1,125 @@
+// Package dispatch is the small vocabulary shared by the simulator, the
+// policies and the HTTP testbed: tier descriptions, the read-only view a
+// policy sees at a decision instant, and the Policy interface.
+//
+// It has no dependencies inside the module, so that the engine and the testbed
+// can both drive the same policies without importing each other.
+package dispatch
+
+import "fmt"
+
+// Kind is a tier's role in the continuum.
+type Kind uint8
+
+// The tier kinds of DESIGN §1.
+const (
+	Local Kind = iota
+	Edge
+	Cloud
+)
+
+var kindNames = [...]string{Local: "local", Edge: "edge", Cloud: "cloud"}
+
+// String returns the kind's scenario spelling.
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("Kind(%d)", k)
+}
+
+// ParseKind reads a kind as spelled in a scenario file.
+func ParseKind(s string) (Kind, error) {
+	for k, n := range kindNames {
+		if n == s {
+			return Kind(k), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown tier kind %q (allowed: local, edge, cloud)", s)
+}
+
+// Tier is what a dispatcher knows of a tier's configuration. It does not
+// change during a run.
+type Tier struct {
+	Name      string
+	Kind      Kind
+	Servers   int     // c: identical servers behind one FCFS queue
+	Speed     float64 // s: work units per second of one server
+	Mu        float64 // μ = s / E[size]: service rate of one server, tasks/s
+	MeanDelay float64 // D̄: configured mean communication delay, s
+	Cs2       float64 // squared coefficient of variation of service times at this tier
+}
+
+// State is a tier's observable state at a decision instant. A task still
+// inside its communication delay is counted in InTransit only.
+type State struct {
+	Queued    int // q: tasks waiting, not in service
+	Busy      int // b: servers busy
+	InTransit int // tasks dispatched to the tier that have not reached it yet
+}
+
+// Present returns q + b, the tasks at the tier.
+func (s State) Present() int { return s.Queued + s.Busy }
+
+// View is the read-only picture of the system handed to a policy. The caller
+// owns it and may reuse it between decisions; a policy must not keep it.
+type View struct {
+	Now    float64 // decision instant, s (simulated or wall-clock since start)
+	Tiers  []Tier
+	States []State // States[i] describes Tiers[i]
+	// Oracle is non-nil only for a policy that implements Clairvoyant.
+	Oracle Oracle
+}
+
+// Oracle gives a clairvoyant policy what others may not see.
+type Oracle interface {
+	// TaskSize is the work of the task being decided.
+	TaskSize() float64
+	// Completion is the time at which the task being decided would complete
+	// at tier i if dispatched there now, given every task already dispatched
+	// (FCFS in order of reaching the tier, realised delays and sizes).
+	Completion(i int) float64
+}
+
+// Decision is a policy's answer: the tier index, and optionally the policy's
+// own unpenalised prediction of the task's waiting time there (DESIGN §4 MAPE).
+type Decision struct {
+	Tier     int
+	PredWait float64 // predicted waiting time in the tier's queue, s
+	HasPred  bool    // false for policies without an estimator
+}
+
+// Policy decides where each task runs.
+type Policy interface {
+	Decide(v *View) Decision
+}
+
+// PolicyFunc adapts a function to Policy, for tests.
+type PolicyFunc func(v *View) Decision
+
+// Decide calls f(v).
+func (f PolicyFunc) Decide(v *View) Decision { return f(v) }
+
+// Observer is implemented by policies and predictors that keep online
+// estimates: they are told of every dispatch (their own or a router's), after
+// the decision and any prediction for it have been made.
+type Observer interface {
+	Dispatched(now float64, tier int)
+}
+
+// Predictor predicts the waiting time a task would have at a tier, without
+// routing penalties. The mape experiment runs predictors in shadow.
+type Predictor interface {
+	PredictWait(v *View, tier int) float64
+}
+
+// Clairvoyant marks a policy that must be given View.Oracle.
+type Clairvoyant interface {
+	Clairvoyant()
+}
+
+// PredictedLatency turns a predicted wait at tier t into a predicted latency:
+// wait + 1/μ + D̄ (DESIGN §2 decision rule).
+func PredictedLatency(t *Tier, wait float64) float64 {
+	return wait + 1/t.Mu + t.MeanDelay
+}

@@ -1,0 +1,25 @@
+// Package engine is the discrete-event simulator of DESIGN §1: Poisson
+// arrivals with a piecewise-constant rate, one dispatch decision per task,
+// lognormal communication delays, and FCFS multi-server tiers.
+//
+// The engine is a library: it prints nothing, touches no file, reads no clock
+// and keeps no global state. A run takes a Config, a dispatch.Policy and the
+// workload's random streams, and returns a Result.
+//
+// # How a task flows
+//
+// A task arrives at the device, the policy sees a dispatch.View and picks a
+// tier, the task spends its pre-drawn delay for that tier in transit, then
+// joins the tier's FCFS queue. Because the discipline is FCFS and a task's
+// size is drawn at arrival, its start and completion times are known the
+// moment it reaches the tier: the tier keeps each server's next free time
+// (the Kiefer–Wolfowitz workload vector) and the task takes the earliest one.
+// Departure events only maintain the queue and busy counts a policy observes.
+//
+// # Events and time
+//
+// Events are ordered by (time, sequence number), so ties resolve in the order
+// they were scheduled and simulated time never goes backwards. At equal times
+// events scheduled earlier (reaching a tier, leaving a server) happen before
+// the arrival being decided.
+package engine

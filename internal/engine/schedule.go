@@ -1,0 +1,87 @@
+package engine
+
+import (
+	"math"
+	"math/rand/v2"
+)
+
+// Burst multiplies the arrival rate by Factor during
+// [Start + n·Every, Start + n·Every + Length) for n = 0, 1, … (Count bursts,
+// or unbounded when Count is 0; a single burst when Every is 0).
+type Burst struct {
+	Start, Every, Length, Factor float64
+	Count                        int
+}
+
+// Schedule is a piecewise-constant arrival rate: Rate times the factors of
+// the bursts active at t (overlapping bursts multiply).
+type Schedule struct {
+	Rate   float64 // base rate, tasks/s
+	Bursts []Burst
+}
+
+// state reports whether burst b is active at t and the next time after t at
+// which that changes (+Inf if never).
+func (b *Burst) state(t float64) (active bool, next float64) {
+	if t < b.Start {
+		return false, b.Start
+	}
+	if b.Every <= 0 {
+		end := b.Start + b.Length
+		if t < end {
+			return true, end
+		}
+		return false, math.Inf(1)
+	}
+	n := math.Floor((t - b.Start) / b.Every)
+	if b.Count > 0 && n >= float64(b.Count) {
+		n = float64(b.Count - 1)
+	}
+	s := b.Start + n*b.Every
+	if t < s { // rounding put t just before burst n: it is in the gap after n−1
+		return false, s
+	}
+	if e := s + b.Length; t < e {
+		return true, e
+	}
+	if b.Count > 0 && n+1 >= float64(b.Count) {
+		return false, math.Inf(1)
+	}
+	return false, s + b.Every
+}
+
+// At returns the rate at time t and the next time it may change.
+func (s *Schedule) At(t float64) (rate, next float64) {
+	rate, next = s.Rate, math.Inf(1)
+	for i := range s.Bursts {
+		b := &s.Bursts[i]
+		on, nb := b.state(t)
+		if on {
+			rate *= b.Factor
+		}
+		next = min(next, nb)
+	}
+	return rate, next
+}
+
+// Next samples the first arrival after t of the non-homogeneous Poisson
+// process, exactly, by inverting its integrated rate: draw E ~ Exp(1) and walk
+// the constant pieces until their integrated rate covers E. One draw per
+// arrival, so the stream does not depend on the schedule's shape.
+func (s *Schedule) Next(t float64, r *rand.Rand) float64 {
+	e := r.ExpFloat64()
+	if len(s.Bursts) == 0 {
+		return t + e/s.Rate
+	}
+	for {
+		rate, next := s.At(t)
+		if next <= t { // guard against a boundary lost to rounding
+			next = math.Nextafter(t, math.Inf(1))
+		}
+		if dt := e / rate; t+dt < next {
+			return t + dt
+		}
+		e -= rate * (next - t)
+		t = next
+	}
+}

@@ -1,0 +1,111 @@
+// Package scenario is the typed, strictly decoded scenario file of DESIGN §5:
+// the YAML shape, its defaults, its validation and the --set overrides.
+//
+// It is a leaf package: it knows nothing of the engine or the policies beyond
+// their names.
+package scenario
+
+// Scenario is one experiment's configuration, as read from YAML. Every field
+// documents its unit; Default fills what a file leaves out.
+type Scenario struct {
+	// Name labels the experiment in CSVs (the "experiment" column).
+	Name string `yaml:"name"`
+	// Seed is the master seed; replicate r's streams derive from (Seed, r).
+	Seed uint64 `yaml:"seed"`
+	// Seeds is the number of replicates per (cell, policy).
+	Seeds int `yaml:"seeds"`
+	// Tasks is the number of measured tasks per run, after the warmup.
+	// Exactly one of Tasks and Duration is set.
+	Tasks int `yaml:"tasks,omitempty"`
+	// Duration is the measured span of arrivals, in seconds, after WarmupTime.
+	Duration float64 `yaml:"duration,omitempty"`
+	// Warmup is the number of unmeasured tasks that arrive first (tasks mode).
+	Warmup int `yaml:"warmup"`
+	// WarmupTime is the unmeasured span of arrivals, in seconds (duration mode).
+	WarmupTime float64 `yaml:"warmup_time,omitempty"`
+	// Arrivals is the arrival process.
+	Arrivals Arrivals `yaml:"arrivals"`
+	// Workload is the task-size distribution.
+	Workload Workload `yaml:"workload"`
+	// Tiers lists the tiers in order; names become CSV columns.
+	Tiers []Tier `yaml:"tiers"`
+	// Policies names the policies to run (DESIGN §3).
+	Policies []string `yaml:"policies"`
+	// Estimator configures the hybrid estimator and its two ablations.
+	Estimator Estimator `yaml:"estimator"`
+	// Sweep, if set, varies one parameter over a list of values.
+	Sweep *Sweep `yaml:"sweep,omitempty"`
+}
+
+// Arrivals is a Poisson process whose rate is multiplied during bursts.
+type Arrivals struct {
+	// Rate is the base arrival rate, tasks/s.
+	Rate float64 `yaml:"rate"`
+	// Bursts are periods of multiplied rate; they may overlap (factors multiply).
+	Bursts []Burst `yaml:"bursts,omitempty"`
+}
+
+// Burst multiplies the rate by Factor during [Start + n·Every, Start + n·Every + Length).
+type Burst struct {
+	Start  float64 `yaml:"start"`           // s, first burst begins
+	Every  float64 `yaml:"every"`           // s, period; 0 means a single burst
+	Length float64 `yaml:"length"`          // s, ≤ Every when Every > 0
+	Factor float64 `yaml:"factor"`          // > 0
+	Count  int     `yaml:"count,omitempty"` // number of bursts; 0 = unbounded (1 when Every is 0)
+}
+
+// Workload describes task sizes.
+type Workload struct {
+	// Size is the size distribution, in work units.
+	Size Dist `yaml:"size"`
+	// LargeQuantile: a task is "large" when its size is strictly above this
+	// quantile of the size distribution.
+	LargeQuantile float64 `yaml:"large_quantile"`
+}
+
+// Dist is a size distribution: pareto {alpha, mean}, exponential {mean},
+// deterministic {mean} or lognormal {mean, cv}.
+type Dist struct {
+	Dist  string  `yaml:"dist"`            // pareto, exponential, deterministic or lognormal
+	Alpha float64 `yaml:"alpha,omitempty"` // pareto shape, > 2
+	Mean  float64 `yaml:"mean"`            // work units, > 0
+	CV    float64 `yaml:"cv,omitempty"`    // lognormal coefficient of variation, ≥ 0
+}
+
+// Tier is one pool of identical servers behind an FCFS queue.
+type Tier struct {
+	Name    string  `yaml:"name"`            // [a-z0-9_-]+, unique
+	Kind    string  `yaml:"kind"`            // local, edge or cloud
+	Servers int     `yaml:"servers"`         // ≥ 1
+	Speed   float64 `yaml:"speed"`           // work units/s of one server, > 0
+	Delay   Delay   `yaml:"delay,omitempty"` // to reach the tier; omitted: none
+}
+
+// Delay is a lognormal communication delay with this mean (s) and coefficient
+// of variation; cv 0 is a constant delay, mean 0 no delay.
+type Delay struct {
+	Mean float64 `yaml:"mean"` // s, ≥ 0
+	CV   float64 `yaml:"cv"`   // coefficient of variation, ≥ 0
+}
+
+// Estimator holds the estimator-policy parameters (DESIGN §2, §3).
+type Estimator struct {
+	Window  float64 `yaml:"window"`  // s, sliding window of the arrival-rate estimate, > 0
+	Epsilon float64 `yaml:"epsilon"` // ε-greedy exploration probability, [0, 1]
+	RhoMax  float64 `yaml:"rho_max"` // cap on ρ̂ in the model component, (0, 1)
+	Penalty Penalty `yaml:"penalty"` // utilisation penalty of the routing score
+}
+
+// Penalty is the routing score's utilisation penalty: above Threshold the
+// score is multiplied by 1 + K·(ρ̂ − θ)/(1 − θ). K = 0 switches it off.
+type Penalty struct {
+	Threshold float64 `yaml:"threshold"` // θ ∈ [0, 1)
+	K         float64 `yaml:"k"`         // ≥ 0
+}
+
+// Sweep varies Param (a --set path, e.g. arrivals.rate or tiers.edge.servers)
+// over Values; each value is one cell.
+type Sweep struct {
+	Param  string    `yaml:"param"`  // a numeric field's --set path
+	Values []float64 `yaml:"values"` // in the field's unit; integral for integer fields
+}
