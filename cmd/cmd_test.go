@@ -1,0 +1,218 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// small is a quick three-tier scenario with a two-point sweep.
+const small = `name: small
+seed: 7
+seeds: 3
+tasks: 3000
+warmup: 300
+arrivals: {rate: 60}
+tiers:
+  - {name: local, kind: local, servers: 1, speed: 10}
+  - {name: edge, kind: edge, servers: 4, speed: 25, delay: {mean: 0.005, cv: 0.2}}
+  - {name: cloud, kind: cloud, servers: 16, speed: 50, delay: {mean: 0.06, cv: 0.2}}
+policies: [hybrid, jsq, edge-first, random, oracle]
+sweep: {param: arrivals.rate, values: [40, 120]}
+`
+
+// run executes the CLI in-process and returns its exit status and streams.
+func run(t *testing.T, ctx context.Context, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = Execute(ctx, args, IO{Out: &out, Err: &errb})
+	return code, out.String(), errb.String()
+}
+
+func writeFile(t *testing.T, dir, name, body string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func readFile(t *testing.T, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestBadInputExit2 checks that bad input exits 2 with a message naming the
+// problem, and leaves no output folder behind.
+func TestBadInputExit2(t *testing.T) {
+	dir := t.TempDir()
+	good := writeFile(t, dir, "good.yaml", small)
+	bad := writeFile(t, dir, "bad.yaml", strings.Replace(small, "servers: 4", "servers: 0", 1))
+	unknown := writeFile(t, dir, "unknown.yaml", strings.Replace(small, "seeds: 3", "seedz: 3", 1))
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"missing file", []string{"run", "-f", filepath.Join(dir, "nope.yaml")}, "no such file"},
+		{"bad servers", []string{"run", "-f", bad}, "servers"},
+		{"unknown key", []string{"run", "-f", unknown}, "seedz"},
+		{"seeds 0", []string{"run", "-f", good, "--seeds", "0"}, "--seeds 0"},
+		{"jobs -1", []string{"run", "-f", good, "-j", "-1"}, "-j -1"},
+		{"tasks abc", []string{"run", "-f", good, "--tasks", "abc"}, "abc"},
+		{"bad set path", []string{"run", "-f", good, "--set", "tiers.fog.servers=3"}, "fog"},
+		{"bad set value", []string{"run", "-f", good, "--set", "tiers.edge.speed=-3"}, "speed"},
+		{"unknown policy", []string{"run", "-f", good, "--policy", "fastest"}, "fastest"},
+		{"format", []string{"run", "-f", good, "--format", "gif"}, "gif"},
+		{"positional", []string{"run", good}, "no arguments"},
+		{"unknown flag", []string{"run", "--frobnicate"}, "frobnicate"},
+		{"unknown command", []string{"frobnicate"}, "unknown command"},
+		{"validate bad", []string{"validate", "-f", bad}, "servers"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out := filepath.Join(dir, "out-"+strings.ReplaceAll(c.name, " ", "-"))
+			code, _, stderr := run(t, context.Background(), append(c.args, "-o", out)...)
+			if c.args[0] == "validate" || c.name == "unknown command" {
+				code, _, stderr = run(t, context.Background(), c.args...)
+			}
+			if code != ExitUsage {
+				t.Errorf("exit %d, want %d; stderr: %s", code, ExitUsage, stderr)
+			}
+			if !strings.Contains(stderr, c.want) {
+				t.Errorf("stderr %q does not mention %q", stderr, c.want)
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Errorf("output folder %s was created", out)
+			}
+		})
+	}
+}
+
+// TestRunWritesFiles runs a small sweep and checks every file and the
+// sanity of its numbers.
+func TestRunWritesFiles(t *testing.T) {
+	dir := t.TempDir()
+	f := writeFile(t, dir, "s.yaml", small)
+	out := filepath.Join(dir, "out")
+	code, stdout, stderr := run(t, context.Background(), "run", "-f", f, "-o", out, "--trace", "--policy", "hybrid,edge-first")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, name := range []string{"runs.csv", "summary.csv", "scenario.yaml", "manifest.json", "mean_latency.png", "p95_latency.png", "p95_large.png"} {
+		if _, err := os.Stat(filepath.Join(out, name)); err != nil {
+			t.Errorf("missing %s", name)
+		}
+		if !strings.Contains(stdout, name) && strings.HasSuffix(name, ".csv") {
+			t.Errorf("stdout does not name %s:\n%s", name, stdout)
+		}
+	}
+	traces, _ := filepath.Glob(filepath.Join(out, "traces", "*.csv"))
+	if len(traces) != 2*2*3 {
+		t.Errorf("%d traces, want 12", len(traces))
+	}
+	tr := readFile(t, traces[0])
+	if !strings.HasPrefix(tr, traceHeader) || strings.Count(tr, "\n") < 3000 {
+		t.Errorf("trace %s looks wrong: %d lines", traces[0], strings.Count(tr, "\n"))
+	}
+	runs := readFile(t, filepath.Join(out, "runs.csv"))
+	if got := strings.Count(runs, "\n"); got != 1+2*2*3 {
+		t.Errorf("runs.csv has %d lines, want 13", got)
+	}
+}
+
+// TestDeterministicAcrossWorkers: -j 1 and -j 4 write the same bytes, and a
+// second run writes them again.
+func TestDeterministicAcrossWorkers(t *testing.T) {
+	dir := t.TempDir()
+	f := writeFile(t, dir, "s.yaml", small)
+	var got []string
+	for i, j := range []string{"1", "4", "4"} {
+		out := filepath.Join(dir, "out"+string(rune('a'+i)))
+		if code, _, stderr := run(t, context.Background(), "run", "-f", f, "-o", out, "-j", j, "--quiet"); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		got = append(got, readFile(t, filepath.Join(out, "runs.csv"))+readFile(t, filepath.Join(out, "summary.csv"))+readFile(t, filepath.Join(out, "scenario.yaml")))
+	}
+	if got[0] != got[1] || got[1] != got[2] {
+		t.Error("outputs differ between -j 1, -j 4 and a repeat")
+	}
+}
+
+// TestRefusesOtherScenario: a folder holding another scenario's results is
+// not overwritten without --force.
+func TestRefusesOtherScenario(t *testing.T) {
+	dir := t.TempDir()
+	f := writeFile(t, dir, "s.yaml", small)
+	out := filepath.Join(dir, "out")
+	if code, _, stderr := run(t, context.Background(), "run", "-f", f, "-o", out, "--policy", "jsq", "--seeds", "1"); code != 0 {
+		t.Fatal(stderr)
+	}
+	before := readFile(t, filepath.Join(out, "runs.csv"))
+	code, _, stderr := run(t, context.Background(), "run", "-f", f, "-o", out, "--policy", "random", "--seeds", "1")
+	if code != ExitUsage || !strings.Contains(stderr, "another scenario") {
+		t.Errorf("exit %d, stderr %q; want 2 and a refusal", code, stderr)
+	}
+	if readFile(t, filepath.Join(out, "runs.csv")) != before {
+		t.Error("runs.csv changed")
+	}
+	if code, _, _ := run(t, context.Background(), "run", "-f", f, "-o", out, "--policy", "random", "--seeds", "1", "--force"); code != 0 {
+		t.Error("--force did not overwrite")
+	}
+}
+
+// TestInterruptAndResume: an interrupted run keeps what finished, exits 130,
+// and --resume completes it into the same bytes as an uninterrupted run.
+func TestInterruptAndResume(t *testing.T) {
+	dir := t.TempDir()
+	body := strings.Replace(small, "tasks: 3000", "tasks: 60000", 1)
+	f := writeFile(t, dir, "s.yaml", body)
+	full := filepath.Join(dir, "full")
+	if code, _, stderr := run(t, context.Background(), "run", "-f", f, "-o", full, "-j", "2"); code != 0 {
+		t.Fatal(stderr)
+	}
+	part := filepath.Join(dir, "part")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	time.AfterFunc(100*time.Millisecond, cancel)
+	code, _, _ := run(t, ctx, "run", "-f", f, "-o", part, "-j", "2")
+	if code != ExitInterrupted {
+		t.Fatalf("interrupted run exited %d, want %d", code, ExitInterrupted)
+	}
+	if _, err := os.Stat(filepath.Join(part, "summary.csv")); err == nil {
+		t.Error("an interrupted run wrote summary.csv")
+	}
+	if m, err := readManifest(part); err != nil || m.Complete || m.RunsDone >= m.Runs {
+		t.Errorf("manifest after interruption: %+v, %v", m, err)
+	}
+	if code, _, stderr := run(t, context.Background(), "run", "-f", f, "-o", part, "-j", "1", "--resume"); code != 0 {
+		t.Fatalf("resume exited %d: %s", code, stderr)
+	}
+	for _, name := range []string{"runs.csv", "summary.csv", "scenario.yaml"} {
+		if readFile(t, filepath.Join(full, name)) != readFile(t, filepath.Join(part, name)) {
+			t.Errorf("%s differs after resume", name)
+		}
+	}
+}
+
+// TestValidatePrintsResolved: validate fills in defaults.
+func TestValidatePrintsResolved(t *testing.T) {
+	code, stdout, stderr := run(t, context.Background(), "validate", "--set", "tiers.edge.servers=8")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"rho_max: 0.99", "servers: 8", "large_quantile: 0.9"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("resolved scenario lacks %q:\n%s", want, stdout)
+		}
+	}
+}

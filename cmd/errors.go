@@ -1,0 +1,61 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Exit statuses (DESIGN §5), documented in the root command's help.
+const (
+	ExitOK          = 0
+	ExitFailure     = 1   // a run failed
+	ExitUsage       = 2   // bad scenario, flag or argument
+	ExitInterrupted = 130 // SIGINT or SIGTERM
+)
+
+// usageError marks bad input: the user can fix it, and nothing was written.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+// badInput wraps err as bad input (exit status 2).
+func badInput(err error) error {
+	if err == nil {
+		return nil
+	}
+	return usageError{err}
+}
+
+// badInputf formats a bad-input error.
+func badInputf(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+
+// exitCode maps an error to the process's exit status, in one place.
+func exitCode(err error) int {
+	var ue usageError
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.Is(err, context.Canceled):
+		return ExitInterrupted
+	case errors.As(err, &ue):
+		return ExitUsage
+	case isCobraUsage(err):
+		return ExitUsage
+	}
+	return ExitFailure
+}
+
+// isCobraUsage recognises the errors Cobra returns before a command runs
+// (unknown command, wrong argument count), which it does not type.
+func isCobraUsage(err error) bool {
+	msg := err.Error()
+	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand", "accepts ", "requires ", "invalid argument", "flag needs", "required flag"} {
+		if strings.Contains(msg, p) {
+			return true
+		}
+	}
+	return false
+}

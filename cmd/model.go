@@ -1,0 +1,195 @@
+package cmd
+
+import (
+	"encoding/csv"
+	"fmt"
+	"math"
+	"strconv"
+	"text/tabwriter"
+
+	"github.com/offload-sim/offload/internal/estimators"
+	"github.com/offload-sim/offload/internal/experiment"
+	"github.com/spf13/cobra"
+)
+
+// modelOptions are the flags of `offload model`.
+type modelOptions struct {
+	io      IO
+	sf      scenarioFlags
+	servers int
+	rate    float64
+	mu      float64
+	cs2     float64
+	alpha   float64
+	csv     bool
+	cmd     *cobra.Command
+}
+
+func newModelCmd(io IO, runF func(*modelOptions) error) *cobra.Command {
+	opts := &modelOptions{io: io}
+	c := &cobra.Command{
+		Use:   "model",
+		Short: "Queueing calculator: ρ, Erlang C, M/M/c and Allen–Cunneen waits",
+		Long: `A queueing calculator for one multi-server FCFS queue with Poisson arrivals:
+  offload model --servers C --rate L --mu M (--cs2 X | --alpha A) [--csv]
+prints ρ = λ/(cμ), the Erlang C probability of waiting, the M/M/c mean wait
+and the Allen–Cunneen G/G/c mean wait W = C/(cμ − λ) · (1 + C_s²)/2.
+  offload model -f scenario.yaml --rate L
+does the same for every tier of a scenario, as if all load went to that tier.
+At ρ ≥ 1 the queue is unstable and no wait is printed (with --csv the cells
+are empty and "unstable" goes to stderr; the exit status stays 0).`,
+		Args: noArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			return runModel(opts)
+		},
+	}
+	opts.cmd = c
+	fl := c.Flags()
+	fl.StringVarP(&opts.sf.file, "file", "f", "", "scenario YAML `file`: one row per tier")
+	fl.StringArrayVar(&opts.sf.sets, "set", nil, "override a scenario field (`path=value`)")
+	fl.IntVar(&opts.servers, "servers", 0, "servers c (≥ 1)")
+	fl.Float64Var(&opts.rate, "rate", 0, "arrival rate λ, tasks/s (> 0)")
+	fl.Float64Var(&opts.mu, "mu", 0, "service rate μ of one server, tasks/s (> 0)")
+	fl.Float64Var(&opts.cs2, "cs2", 0, "squared coefficient of variation of service times (≥ 0)")
+	fl.Float64Var(&opts.alpha, "alpha", 0, "Pareto shape α (> 2): C_s² = 1/(α(α−2))")
+	fl.BoolVar(&opts.csv, "csv", false, "one CSV header line and one row per queue")
+	opts.sf.cmd = c
+	return c
+}
+
+// queueRow is one queue of the calculator's output.
+type queueRow struct {
+	tier    string
+	servers int
+	rate    float64
+	mu      float64
+	cs2     float64
+}
+
+func runModel(o *modelOptions) error {
+	rows, err := o.rows()
+	if err != nil {
+		return err
+	}
+	if o.csv {
+		return o.writeCSV(rows)
+	}
+	tw := tabwriter.NewWriter(o.io.Out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	head := "servers\trate (1/s)\tmu (1/s)\tcs2\trho\terlang C\tWq M/M/c (s)\tWq Allen–Cunneen (s)\t"
+	if o.sf.file != "" {
+		head = "tier\t" + head
+	}
+	fmt.Fprintln(tw, head)
+	for _, r := range rows {
+		if o.sf.file != "" {
+			fmt.Fprintf(tw, "%s\t", r.tier)
+		}
+		rho := r.rate / (float64(r.servers) * r.mu)
+		fmt.Fprintf(tw, "%d\t%g\t%g\t%.4g\t%.4g\t", r.servers, r.rate, r.mu, r.cs2, rho)
+		if rho >= 1 {
+			fmt.Fprintf(tw, "unstable\tunstable\tunstable\t\n")
+			continue
+		}
+		fmt.Fprintf(tw, "%.6g\t%.6g\t%.6g\t\n", estimators.ErlangC(r.servers, r.rate/r.mu),
+			estimators.MMcWait(r.servers, r.rate, r.mu), estimators.AllenCunneen(r.servers, r.rate, r.mu, estimators.PoissonCa2, r.cs2))
+	}
+	return tw.Flush()
+}
+
+func (o *modelOptions) writeCSV(rows []queueRow) error {
+	w := csv.NewWriter(o.io.Out)
+	head := []string{"servers", "rate", "mu", "cs2", "rho", "erlang_c", "wq_mmc_s", "wq_allen_cunneen_s"}
+	if o.sf.file != "" {
+		head = append([]string{"tier"}, head...)
+	}
+	_ = w.Write(head)
+	g := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	for _, r := range rows {
+		rho := r.rate / (float64(r.servers) * r.mu)
+		rec := []string{strconv.Itoa(r.servers), g(r.rate), g(r.mu), g(r.cs2), g(rho), "", "", ""}
+		if rho < 1 {
+			rec[5] = g(estimators.ErlangC(r.servers, r.rate/r.mu))
+			rec[6] = g(estimators.MMcWait(r.servers, r.rate, r.mu))
+			rec[7] = g(estimators.AllenCunneen(r.servers, r.rate, r.mu, estimators.PoissonCa2, r.cs2))
+		} else {
+			name := "the queue"
+			if r.tier != "" {
+				name = "tier " + r.tier
+			}
+			fmt.Fprintf(o.io.Err, "offload model: %s is unstable (rho = %g ≥ 1)\n", name, rho)
+		}
+		if o.sf.file != "" {
+			rec = append([]string{r.tier}, rec...)
+		}
+		_ = w.Write(rec)
+	}
+	w.Flush()
+	return w.Error()
+}
+
+// rows turns the flags into the queues to compute, checking every argument.
+func (o *modelOptions) rows() ([]queueRow, error) {
+	fl := o.cmd.Flags()
+	if !(o.rate > 0) || math.IsInf(o.rate, 0) {
+		return nil, badInputf("--rate %g: need an arrival rate > 0 (tasks/s)", o.rate)
+	}
+	if o.sf.file != "" {
+		for _, f := range []string{"servers", "mu", "cs2", "alpha"} {
+			if fl.Changed(f) {
+				return nil, badInputf("--%s: not allowed with -f (the scenario gives each tier's)", f)
+			}
+		}
+		return o.scenarioRows()
+	}
+	if o.servers < 1 {
+		return nil, badInputf("--servers %d: need an integer ≥ 1", o.servers)
+	}
+	if !(o.mu > 0) || math.IsInf(o.mu, 0) {
+		return nil, badInputf("--mu %g: need a service rate > 0 (tasks/s)", o.mu)
+	}
+	cs2, err := o.scv()
+	if err != nil {
+		return nil, err
+	}
+	return []queueRow{{servers: o.servers, rate: o.rate, mu: o.mu, cs2: cs2}}, nil
+}
+
+// scv reads exactly one of --cs2 and --alpha.
+func (o *modelOptions) scv() (float64, error) {
+	fl := o.cmd.Flags()
+	switch {
+	case fl.Changed("cs2") && fl.Changed("alpha"):
+		return 0, badInputf("--cs2 and --alpha: give one, not both")
+	case fl.Changed("cs2"):
+		if !(o.cs2 >= 0) || math.IsInf(o.cs2, 0) {
+			return 0, badInputf("--cs2 %g: need a finite value ≥ 0", o.cs2)
+		}
+		return o.cs2, nil
+	case fl.Changed("alpha"):
+		cs2, err := estimators.ParetoCs2(o.alpha)
+		if err != nil || math.IsInf(o.alpha, 0) {
+			return 0, badInputf("--alpha %g: need a Pareto shape > 2 (alpha ≤ 2 has infinite variance)", o.alpha)
+		}
+		return cs2, nil
+	}
+	return 0, badInputf("need --cs2 X or --alpha A (the service-time variability)")
+}
+
+func (o *modelOptions) scenarioRows() ([]queueRow, error) {
+	sc, err := o.sf.load("default")
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := experiment.Config(sc)
+	if err != nil {
+		return nil, badInput(err)
+	}
+	var rows []queueRow
+	for _, t := range cfg.Tiers {
+		rows = append(rows, queueRow{tier: t.Name, servers: t.Servers, rate: o.rate, mu: t.Mu, cs2: t.Cs2})
+	}
+	return rows, nil
+}

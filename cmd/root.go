@@ -1,0 +1,74 @@
+// Package cmd is offload's command line: Cobra commands that parse flags,
+// load scenarios and wire them to the library packages. It is the only
+// package that talks to the terminal.
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"syscall"
+
+	"github.com/spf13/cobra"
+)
+
+const rootLong = `offload runs queue-aware task-offloading experiments: a discrete-event
+simulation of a device dispatching tasks to local, edge and cloud tiers,
+under eight dispatch policies, over many seeded replicates.
+
+Exit status: 0 done, 1 a run failed, 2 bad input (scenario, flags,
+arguments; nothing is written), 130 interrupted.`
+
+// NewRoot builds the command tree writing to io.
+func NewRoot(io IO) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "offload",
+		Short:         "Queue-aware task offloading experiments in the computing continuum",
+		Long:          rootLong,
+		Version:       version(),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetOut(io.Out)
+	root.SetErr(io.Err)
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return badInputf("%s: %w (see '%s --help')", c.CommandPath(), err, c.CommandPath())
+	})
+	root.AddCommand(newRunCmd(io, nil), newValidateCmd(io, nil), newModelCmd(io, nil))
+	return root
+}
+
+// Main runs the command line args and returns the exit status. SIGINT and
+// SIGTERM cancel the context: runs stop, finished results are kept.
+func Main(args []string, io IO) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return Execute(ctx, args, io)
+}
+
+// Execute runs the command line args under ctx and returns the exit status;
+// cancelling ctx is an interruption (status 130).
+func Execute(ctx context.Context, args []string, io IO) int {
+	root := NewRoot(io)
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	code := exitCode(err)
+	if err != nil {
+		if code == ExitInterrupted {
+			fmt.Fprintln(io.Err, "offload: interrupted; finished runs were kept (--resume continues)")
+		} else {
+			fmt.Fprintln(io.Err, "offload:", err)
+		}
+	}
+	return code
+}
+
+// version is the module version the binary was built from, or "devel".
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}

@@ -1,0 +1,279 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/offload-sim/offload/internal/experiment"
+	"github.com/offload-sim/offload/internal/report"
+	"github.com/offload-sim/offload/internal/results"
+	"github.com/spf13/cobra"
+)
+
+// runOptions are the flags of `offload run` and of the sweep experiments.
+type runOptions struct {
+	io       IO
+	sf       scenarioFlags
+	of       outputFlags
+	policies []string // --policy: narrows the scenario's list
+	embedded string   // embedded scenario used without -f
+	command  string   // the subcommand, labels default folders
+	args     []string // the command line, for the manifest
+}
+
+func newRunCmd(io IO, runF func(*runOptions) error) *cobra.Command {
+	return newSweepCmd(io, runF, "run", "default",
+		"Run a scenario under its policies",
+		`Run a scenario (the embedded default, or -f FILE) under each of its policies
+and replicates, expanding its sweep if it has one. Writes runs.csv,
+summary.csv, scenario.yaml and manifest.json (and plots for a sweep) into -o.`)
+}
+
+// newSweepCmd builds a command that runs a scenario's sweep under every
+// policy: `run`, and the experiments that differ only by their default.
+func newSweepCmd(io IO, runF func(*runOptions) error, use, embedded, short, long string) *cobra.Command {
+	opts := &runOptions{io: io, embedded: embedded, command: use}
+	c := &cobra.Command{
+		Use:   use,
+		Short: short,
+		Long:  long,
+		Args:  noArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			opts.args = os.Args
+			if runF != nil {
+				return runF(opts)
+			}
+			return runSweep(c.Context(), opts)
+		},
+	}
+	opts.sf.register(c)
+	opts.of.register(c, filepath.Join("results", use))
+	c.Flags().StringSliceVar(&opts.policies, "policy", nil, "run only these policies (`a,b`)")
+	c.Flags().BoolVar(&opts.of.trace, "trace", false, "also write one per-task CSV per run under traces/")
+	return c
+}
+
+// noArgs rejects positional arguments as bad input.
+func noArgs(c *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return badInputf("%s takes no arguments, got %q (a scenario goes after -f)", c.CommandPath(), args)
+	}
+	return nil
+}
+
+// loadPlan reads the scenario and expands it; every error is bad input.
+func (o *runOptions) loadPlan() (*experiment.Plan, error) {
+	if len(o.policies) > 0 {
+		o.sf.sets = append(o.sf.sets, "policies=["+strings.Join(o.policies, ",")+"]")
+	}
+	sc, err := o.sf.load(o.embedded)
+	if err != nil {
+		return nil, err
+	}
+	name := sc.Name
+	if name == "" {
+		name = o.command
+	}
+	plan, err := experiment.NewPlan(name, sc)
+	if err != nil {
+		return nil, badInput(err)
+	}
+	plan.TimeDecisions = o.of.timeDecisions
+	return plan, nil
+}
+
+func runSweep(ctx context.Context, o *runOptions) error {
+	if err := o.of.check(); err != nil {
+		return err
+	}
+	plan, err := o.loadPlan()
+	if err != nil {
+		return err
+	}
+	runs, err := execute(ctx, o, plan)
+	if err != nil {
+		return err
+	}
+	sums := results.Summarize(runs)
+	dir := o.of.dir
+	tiers := plan.Tiers()
+	if err := report.WriteFileAtomic(dir, "summary.csv", func(w io.Writer) error { return report.WriteSummary(w, tiers, sums) }); err != nil {
+		return err
+	}
+	written := []string{fmtPath(dir, "runs.csv"), fmtPath(dir, "summary.csv")}
+	if plan.Scenario.Sweep != nil {
+		plots, err := sweepPlots(dir, o.of.format, plan, sums)
+		if err != nil {
+			return err
+		}
+		written = append(written, plots...)
+	}
+	printTable(o.io.Out, plan, sums)
+	noteWritten(o.io.Out, written...)
+	return nil
+}
+
+// execute runs the plan into o.of.dir: it prepares the folder, honours
+// --resume, runs what is missing, and always leaves runs.csv, scenario.yaml
+// and manifest.json consistent with what finished, even when interrupted.
+func execute(ctx context.Context, o *runOptions, plan *experiment.Plan) ([]results.Run, error) {
+	dir := o.of.dir
+	sc := plan.Scenario
+	hash := sc.Hash()
+	if o.of.resume {
+		if err := resumeCheck(dir, hash); err != nil {
+			return nil, err
+		}
+	}
+	if err := prepareDir(dir, hash, o.of.force || o.of.resume); err != nil {
+		return nil, err
+	}
+	jobs := plan.Jobs()
+	have := map[runKey]results.Run{}
+	if o.of.resume {
+		var err error
+		if have, err = readHave(dir); err != nil {
+			return nil, err
+		}
+	}
+	key := func(i int) runKey {
+		c := plan.Cells[jobs[i].Cell]
+		return runKey{c.Param, math.Float64bits(c.Value), jobs[i].Policy, jobs[i].Seed}
+	}
+	m := manifest{Tool: "offload", Version: version(), Command: o.args, Experiment: plan.Name,
+		Seed: sc.Seed, Seeds: sc.Seeds, ScenarioHash: hash, Started: time.Now().UTC(), Runs: len(jobs)}
+	resolved, err := sc.Marshal()
+	if err != nil {
+		return nil, err
+	}
+	if err := report.WriteFileAtomic(dir, "scenario.yaml", func(w io.Writer) error { _, err := w.Write(resolved); return err }); err != nil {
+		return nil, err
+	}
+	if err := writeManifest(dir, m); err != nil {
+		return nil, err
+	}
+	update, finish := newProgress(o.io, o.of.quiet, o.command, len(jobs))
+	opt := experiment.Options{Workers: o.of.jobs, Progress: update,
+		Have: func(i int) bool { _, ok := have[key(i)]; return ok }}
+	if o.of.trace {
+		opt.Trace = traceSink(dir, plan)
+	}
+	out, runErr := plan.Execute(ctx, opt)
+	finish()
+	var done []results.Run
+	for i := range out {
+		if r, ok := have[key(i)]; ok {
+			done = append(done, r)
+		} else if out[i].Policy != "" {
+			done = append(done, out[i])
+		}
+	}
+	tiers := plan.Tiers()
+	if err := report.WriteFileAtomic(dir, "runs.csv", func(w io.Writer) error { return report.WriteRuns(w, tiers, done) }); err != nil {
+		return nil, err
+	}
+	m.RunsDone, m.Complete = len(done), runErr == nil && len(done) == len(jobs)
+	if m.Complete {
+		m.Finished = time.Now().UTC()
+	}
+	if err := writeManifest(dir, m); err != nil {
+		return nil, err
+	}
+	if runErr != nil {
+		return nil, runErr
+	}
+	return done, nil
+}
+
+// runKey identifies a run across invocations, for --resume.
+type runKey struct {
+	param  string
+	value  uint64 // float64 bits: runs.csv round-trips floats exactly
+	policy string
+	seed   int
+}
+
+func readHave(dir string) (map[runKey]results.Run, error) {
+	have := map[runKey]results.Run{}
+	f, err := os.Open(filepath.Join(dir, "runs.csv"))
+	if os.IsNotExist(err) {
+		return have, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	_, runs, err := report.ReadRuns(f)
+	if err != nil {
+		return nil, badInputf("--resume: %s: %w", filepath.Join(dir, "runs.csv"), err)
+	}
+	for _, r := range runs {
+		have[runKey{r.Param, math.Float64bits(r.Value), r.Policy, r.Seed}] = r
+	}
+	return have, nil
+}
+
+// sweepPlots draws the latency metrics against the swept parameter.
+func sweepPlots(dir, format string, plan *experiment.Plan, sums []results.Summary) ([]string, error) {
+	param := plan.Scenario.Sweep.Param
+	xlabel := paramLabel(param)
+	tiers := plan.Tiers()
+	var paths []string
+	for _, p := range []struct{ file, metric, title string }{
+		{"mean_latency", "mean_latency_s", "Mean latency"},
+		{"p95_latency", "p95_latency_s", "P95 latency"},
+		{"p99_latency", "p99_latency_s", "P99 latency"},
+		{"p95_large", "p95_large_s", "P95 latency of large tasks"},
+	} {
+		logY := report.SuggestLogY(tiers, sums, p.metric)
+		if err := report.PlotMetric(dir, p.file, format, tiers, sums, p.metric, p.title+" vs "+xlabel, xlabel, p.title+" (s)", logY); err != nil {
+			return paths, err
+		}
+		paths = append(paths, fmtPath(dir, p.file+"."+format))
+	}
+	return paths, nil
+}
+
+// paramLabel names a sweep parameter with its unit for axis titles.
+func paramLabel(param string) string {
+	switch {
+	case param == "arrivals.rate":
+		return "arrival rate (tasks/s)"
+	case strings.HasPrefix(param, "tiers.") && strings.HasSuffix(param, ".servers"):
+		return strings.TrimSuffix(strings.TrimPrefix(param, "tiers."), ".servers") + " servers"
+	}
+	return param
+}
+
+// printTable writes the headline numbers of each (cell, policy) to w.
+func printTable(w io.Writer, plan *experiment.Plan, sums []results.Summary) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	param := ""
+	if plan.Scenario.Sweep != nil {
+		param = plan.Scenario.Sweep.Param + "\t"
+	}
+	fmt.Fprintf(tw, "%spolicy\truns\tmean latency (s)\t± 95%% CI\tP95 (s)\tP95 large (s)\tMAPE (%%)\t\n", param)
+	for _, s := range sums {
+		if param != "" {
+			fmt.Fprintf(tw, "%g\t", s.Value)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t\n", s.Policy, s.Runs, num(s.Mean.MeanLatency), num(s.CI95.MeanLatency),
+			num(s.Mean.P95Latency), num(s.Mean.P95Large), num(s.Mean.MAPE))
+	}
+	_ = tw.Flush()
+}
+
+// num formats a table cell: four significant digits, "-" when missing.
+func num(x float64) string {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return "-"
+	}
+	return fmt.Sprintf("%.4g", x)
+}

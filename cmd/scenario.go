@@ -1,0 +1,72 @@
+package cmd
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+
+	"github.com/offload-sim/offload/experiments"
+	"github.com/offload-sim/offload/internal/scenario"
+	"github.com/spf13/cobra"
+)
+
+// scenarioFlags select and override a scenario: every experiment has them.
+type scenarioFlags struct {
+	file  string   // -f: replaces the embedded scenario
+	sets  []string // --set path=value, in order
+	seed  uint64   // --seed, if changed
+	seeds int      // --seeds, if changed
+	tasks int      // --tasks, if changed
+	cmd   *cobra.Command
+}
+
+func (f *scenarioFlags) register(c *cobra.Command) {
+	f.cmd = c
+	fl := c.Flags()
+	fl.StringVarP(&f.file, "file", "f", "", "scenario YAML `file` (default: the embedded one)")
+	fl.StringArrayVar(&f.sets, "set", nil, "override a field, e.g. --set tiers.edge.servers=8 (`path=value`, repeatable)")
+	fl.Uint64Var(&f.seed, "seed", 1, "master seed (default: the scenario's)")
+	fl.IntVar(&f.seeds, "seeds", 10, "replicates per (cell, policy) (default: the scenario's)")
+	fl.IntVar(&f.tasks, "tasks", 0, "measured tasks per run (default: the scenario's)")
+}
+
+// load reads the scenario (the file or the embedded default) and applies
+// --set and the flags, all as --set paths, so that one validator speaks for
+// every source. The returned name is what error messages call the source.
+func (f *scenarioFlags) load(embedded string) (*scenario.Scenario, error) {
+	name := "embedded " + embedded + ".yaml"
+	var data []byte
+	var err error
+	if f.file != "" {
+		name = f.file
+		data, err = os.ReadFile(f.file)
+		if err != nil {
+			return nil, badInputf("scenario: %w", err)
+		}
+	} else if data, err = experiments.Get(embedded); err != nil {
+		return nil, err
+	}
+	sets := append([]string(nil), f.sets...)
+	fl := f.cmd.Flags()
+	if fl.Changed("seed") {
+		sets = append(sets, "seed="+strconv.FormatUint(f.seed, 10))
+	}
+	if fl.Changed("seeds") {
+		if f.seeds < 1 {
+			return nil, badInputf("--seeds %d: must be ≥ 1", f.seeds)
+		}
+		sets = append(sets, "seeds="+strconv.Itoa(f.seeds))
+	}
+	if fl.Changed("tasks") {
+		if f.tasks < 1 {
+			return nil, badInputf("--tasks %d: must be ≥ 1", f.tasks)
+		}
+		// --tasks puts a duration-mode scenario in tasks mode.
+		sets = append(sets, "tasks="+strconv.Itoa(f.tasks), "duration=0", "warmup_time=0")
+	}
+	sc, err := scenario.Parse(name, data, sets)
+	if err != nil {
+		return nil, badInput(fmt.Errorf("%w", err))
+	}
+	return sc, nil
+}

@@ -1,0 +1,212 @@
+package estimators
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/offload-sim/offload/internal/dispatch"
+)
+
+// Mode selects the blend weight β of an Estimator: the hybrid method and its
+// two ablations (DESIGN §3).
+type Mode uint8
+
+const (
+	// ModeHybrid uses β = min(1, q/c) (policy "hybrid").
+	ModeHybrid Mode = iota
+	// ModeModel uses β ≡ 0: Ŵ = W^model (policy "model-only").
+	ModeModel
+	// ModeQueue uses β ≡ 1: Ŵ = W^queue (policy "queue-only").
+	ModeQueue
+)
+
+// Config parameterises an Estimator (DESIGN §2 defaults in brackets).
+type Config struct {
+	Window           float64 // w, s, of the arrival-rate window [10]
+	Buckets          int     // time buckets per window; 0 means DefaultBuckets
+	RhoMax           float64 // cap ρ_max on ρ̂ in the model component, in (0, 1) [0.99]
+	Mode             Mode    // β rule
+	PenaltyThreshold float64 // θ ∈ [0, 1) [0.9]
+	PenaltyK         float64 // k ≥ 0; 0 switches the penalty off [1]
+}
+
+// Components is everything an Estimator derives for one tier at one instant.
+type Components struct {
+	LambdaHat float64 // λ̂, tasks/s sent to the tier in the window
+	Rho       float64 // ρ̂ = λ̂/(cμ), uncapped
+	Beta      float64 // blend weight β actually used (per Mode)
+	Model     float64 // W^model, s
+	Queue     float64 // W^queue, s
+	Wait      float64 // Ŵ = (1−β)W^model + βW^queue, s
+}
+
+// memoSize entries per tier remember W^model for recent λ̂ values. λ̂ moves
+// by one task per window at a time, so a small direct-mapped table indexed by
+// the window count hits almost always once the window is full.
+const memoSize = 16
+
+type memoEntry struct {
+	lambda float64 // key: λ̂ exactly (NaN when empty)
+	wait   float64 // ModelWait at that λ̂
+}
+
+type tierEst struct {
+	c      int
+	mu     float64
+	cmu    float64 // cμ
+	fixed  float64 // 1/μ + D̄, the part of the routing score that never changes
+	cs2    float64
+	window RateWindow
+	memo   [memoSize]memoEntry
+}
+
+// Estimator is the per-policy state of the hybrid estimator: one RateWindow
+// per tier, fed by Observe, and the formulas of this package applied to a
+// dispatch.View. Querying it advances the windows to v.Now, so it has state
+// and is not safe for concurrent use.
+type Estimator struct {
+	cfg   Config
+	tiers []tierEst
+}
+
+// NewEstimator checks cfg and the tiers and returns an estimator with empty
+// windows.
+func NewEstimator(tiers []dispatch.Tier, cfg Config) (*Estimator, error) {
+	if cfg.Buckets == 0 {
+		cfg.Buckets = DefaultBuckets
+	}
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	if len(tiers) == 0 {
+		return nil, fmt.Errorf("estimator: no tiers")
+	}
+	e := &Estimator{cfg: cfg, tiers: make([]tierEst, len(tiers))}
+	for i := range tiers {
+		if err := e.initTier(i, &tiers[i]); err != nil {
+			return nil, err
+		}
+	}
+	return e, nil
+}
+
+func (cfg *Config) validate() error {
+	switch {
+	case !(cfg.Window > 0) || math.IsInf(cfg.Window, 1):
+		return fmt.Errorf("estimator window %g s: must be positive and finite", cfg.Window)
+	case cfg.Buckets < 1:
+		return fmt.Errorf("estimator buckets %d: must be at least 1", cfg.Buckets)
+	case !(cfg.RhoMax > 0 && cfg.RhoMax < 1):
+		return fmt.Errorf("estimator rho_max %g: must be in (0, 1)", cfg.RhoMax)
+	case !(cfg.PenaltyThreshold >= 0 && cfg.PenaltyThreshold < 1):
+		return fmt.Errorf("estimator penalty threshold %g: must be in [0, 1)", cfg.PenaltyThreshold)
+	case !(cfg.PenaltyK >= 0) || math.IsInf(cfg.PenaltyK, 1):
+		return fmt.Errorf("estimator penalty k %g: must be finite and ≥ 0", cfg.PenaltyK)
+	case cfg.Mode > ModeQueue:
+		return fmt.Errorf("estimator mode %d: unknown", cfg.Mode)
+	}
+	return nil
+}
+
+func (e *Estimator) initTier(i int, t *dispatch.Tier) error {
+	if err := ValidateTier(t); err != nil {
+		return fmt.Errorf("estimator tier %d: %w", i, err)
+	}
+	w, err := NewRateWindow(e.cfg.Window, e.cfg.Buckets)
+	if err != nil {
+		return err
+	}
+	te := &e.tiers[i]
+	*te = tierEst{c: t.Servers, mu: t.Mu, cmu: float64(t.Servers) * t.Mu,
+		fixed: 1/t.Mu + t.MeanDelay, cs2: t.Cs2, window: w}
+	for j := range te.memo {
+		te.memo[j].lambda = math.NaN()
+	}
+	return nil
+}
+
+// ValidateTier reports whether t has what the estimators need: at least one
+// server, a positive finite service rate, a finite C_s² ≥ 0 and a finite mean
+// delay ≥ 0.
+func ValidateTier(t *dispatch.Tier) error {
+	finite := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+	switch {
+	case t.Servers < 1:
+		return fmt.Errorf("tier %q: servers %d, need at least 1", t.Name, t.Servers)
+	case !(t.Mu > 0) || !finite(t.Mu):
+		return fmt.Errorf("tier %q: service rate %g, need a positive finite value", t.Name, t.Mu)
+	case !(t.Cs2 >= 0) || !finite(t.Cs2):
+		return fmt.Errorf("tier %q: cs2 %g, need a finite value ≥ 0", t.Name, t.Cs2)
+	case !(t.MeanDelay >= 0) || !finite(t.MeanDelay):
+		return fmt.Errorf("tier %q: mean delay %g, need a finite value ≥ 0", t.Name, t.MeanDelay)
+	}
+	return nil
+}
+
+// Tiers returns the number of tiers the estimator was built for.
+func (e *Estimator) Tiers() int { return len(e.tiers) }
+
+// Mode returns the estimator's β rule.
+func (e *Estimator) Mode() Mode { return e.cfg.Mode }
+
+// Observe records that a task was dispatched to tier at time now. Call it
+// after deciding, so that a decision never counts its own task.
+func (e *Estimator) Observe(now float64, tier int) {
+	e.tiers[tier].window.Add(now)
+}
+
+// Components computes λ̂, ρ̂, β, W^model, W^queue and Ŵ for one tier from
+// the view's time and the tier's state.
+func (e *Estimator) Components(v *dispatch.View, tier int) Components {
+	t := &e.tiers[tier]
+	s := v.States[tier]
+	lam := t.window.Rate(v.Now)
+	var c Components
+	c.LambdaHat = lam
+	c.Rho = lam / t.cmu
+	c.Beta = e.beta(s.Queued, t.c)
+	c.Model = e.model(t, lam, t.window.total)
+	c.Queue = QueueWait(s.Queued, s.Busy, t.c, t.mu)
+	c.Wait = Hybrid(c.Beta, c.Model, c.Queue)
+	return c
+}
+
+// Wait is the unpenalised estimate Ŵ for tier, s: the prediction reported
+// for MAPE.
+func (e *Estimator) Wait(v *dispatch.View, tier int) float64 {
+	return e.Components(v, tier).Wait
+}
+
+// Score is the routing key of DESIGN §3 for tier,
+//
+//	score = Penalty(Ŵ, ρ̂, θ, k) + 1/μ + D̄
+//
+// returned with the unpenalised Ŵ it was built from.
+func (e *Estimator) Score(v *dispatch.View, tier int) (score, wait float64) {
+	c := e.Components(v, tier)
+	p := Penalty(c.Wait, c.Rho, e.cfg.PenaltyThreshold, e.cfg.PenaltyK)
+	return p + e.tiers[tier].fixed, c.Wait
+}
+
+func (e *Estimator) beta(q, c int) float64 {
+	switch e.cfg.Mode {
+	case ModeModel:
+		return 0
+	case ModeQueue:
+		return 1
+	}
+	return Blend(q, c)
+}
+
+// model returns ModelWait at lam through the tier's memo; count (the window
+// count behind lam) picks the slot. The key is compared with == on purpose:
+// the memo must return exactly what ModelWait would.
+func (e *Estimator) model(t *tierEst, lam float64, count int) float64 {
+	m := &t.memo[count&(memoSize-1)]
+	if m.lambda == lam {
+		return m.wait
+	}
+	w := ModelWait(t.c, lam, t.mu, t.cs2, e.cfg.RhoMax)
+	*m = memoEntry{lambda: lam, wait: w}
+	return w
+}

@@ -1,0 +1,114 @@
+package estimators
+
+import (
+	"math"
+	"testing"
+
+	"github.com/offload-sim/offload/internal/dispatch"
+)
+
+func threeTiers() []dispatch.Tier {
+	return []dispatch.Tier{
+		{Name: "local", Kind: dispatch.Local, Servers: 1, Speed: 10, Mu: 10, Cs2: 0.8},
+		{Name: "edge", Kind: dispatch.Edge, Servers: 4, Speed: 25, Mu: 25, MeanDelay: 0.005, Cs2: 0.8},
+		{Name: "cloud", Kind: dispatch.Cloud, Servers: 64, Speed: 50, Mu: 50, MeanDelay: 0.06, Cs2: 0.8},
+	}
+}
+
+func defaultConfig(m Mode) Config {
+	return Config{Window: 10, RhoMax: 0.99, Mode: m, PenaltyThreshold: 0.9, PenaltyK: 1}
+}
+
+func TestEstimatorComponents(t *testing.T) {
+	tiers := threeTiers()
+	e, err := NewEstimator(tiers, defaultConfig(ModeHybrid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 900 { // 90 tasks/s to the edge over (1, 10]
+		e.Observe(1+float64(i)/100, 1)
+	}
+	v := &dispatch.View{Now: 10, Tiers: tiers, States: []dispatch.State{{}, {Queued: 2, Busy: 4}, {}}}
+	got := e.Components(v, 1)
+	model := ModelWait(4, 90, 25, 0.8, 0.99)
+	queue := 3.0 / 100
+	want := Components{LambdaHat: 90, Rho: 0.9, Beta: 0.5, Model: model, Queue: queue, Wait: 0.5*model + 0.5*queue}
+	if !near(got.LambdaHat, want.LambdaHat, 1e-12, 0) || !near(got.Rho, want.Rho, 1e-12, 0) ||
+		got.Beta != want.Beta || !near(got.Model, want.Model, 1e-12, 0) || got.Queue != want.Queue ||
+		!near(got.Wait, want.Wait, 1e-12, 0) {
+		t.Errorf("edge at λ̂=90, q=2, b=4: got %+v, want %+v", got, want)
+	}
+	score, wait := e.Score(v, 1)
+	wantScore := Penalty(want.Wait, 0.9, 0.9, 1) + 1.0/25 + 0.005
+	if !near(score, wantScore, 1e-12, 0) || !near(wait, want.Wait, 1e-12, 0) {
+		t.Errorf("Score = %g, %g; want %g, %g", score, wait, wantScore, want.Wait)
+	}
+}
+
+func TestEstimatorModes(t *testing.T) {
+	tiers := threeTiers()
+	v := &dispatch.View{Now: 20, Tiers: tiers, States: []dispatch.State{{}, {Queued: 1, Busy: 4}, {}}}
+	tests := []struct {
+		mode     Mode
+		wantBeta float64
+	}{{ModeHybrid, 0.25}, {ModeModel, 0}, {ModeQueue, 1}}
+	for _, tt := range tests {
+		e, err := NewEstimator(tiers, defaultConfig(tt.mode))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 500 {
+			e.Observe(10+float64(i)/50, 1)
+		}
+		c := e.Components(v, 1)
+		if c.Beta != tt.wantBeta || c.Wait != Hybrid(tt.wantBeta, c.Model, c.Queue) {
+			t.Errorf("mode %d, q=1 c=4: β = %g, Ŵ = %g; want β = %g, Ŵ = %g", tt.mode, c.Beta, c.Wait, tt.wantBeta, Hybrid(tt.wantBeta, c.Model, c.Queue))
+		}
+	}
+}
+
+func TestEstimatorMemoMatchesFormula(t *testing.T) {
+	tiers := threeTiers()
+	e, _ := NewEstimator(tiers, defaultConfig(ModeModel))
+	v := &dispatch.View{Tiers: tiers, States: make([]dispatch.State, 3)}
+	for i := range 20000 {
+		now := float64(i) / 1000 // 1000 tasks/s, cycling tiers
+		v.Now = now
+		for tier := range tiers {
+			got := e.Wait(v, tier)
+			lam := e.tiers[tier].window.Rate(now)
+			want := ModelWait(tiers[tier].Servers, lam, tiers[tier].Mu, tiers[tier].Cs2, 0.99)
+			if got != want {
+				t.Fatalf("t=%g tier %d λ̂=%g: memoised W^model = %.17g, formula %.17g", now, tier, lam, got, want)
+			}
+		}
+		e.Observe(now, i%3)
+	}
+}
+
+func TestNewEstimatorErrors(t *testing.T) {
+	good := defaultConfig(ModeHybrid)
+	bad := func(f func(*Config)) Config { c := good; f(&c); return c }
+	badTier := func(f func(*dispatch.Tier)) []dispatch.Tier { ts := threeTiers(); f(&ts[1]); return ts }
+	tests := []struct {
+		name  string
+		tiers []dispatch.Tier
+		cfg   Config
+	}{
+		{"no tiers", nil, good},
+		{"window 0", threeTiers(), bad(func(c *Config) { c.Window = 0 })},
+		{"rho_max 1", threeTiers(), bad(func(c *Config) { c.RhoMax = 1 })},
+		{"theta 1", threeTiers(), bad(func(c *Config) { c.PenaltyThreshold = 1 })},
+		{"k negative", threeTiers(), bad(func(c *Config) { c.PenaltyK = -1 })},
+		{"mode", threeTiers(), bad(func(c *Config) { c.Mode = 9 })},
+		{"servers 0", badTier(func(t *dispatch.Tier) { t.Servers = 0 }), good},
+		{"mu 0", badTier(func(t *dispatch.Tier) { t.Mu = 0 }), good},
+		{"cs2 NaN", badTier(func(t *dispatch.Tier) { t.Cs2 = math.NaN() }), good},
+		{"delay negative", badTier(func(t *dispatch.Tier) { t.MeanDelay = -1 }), good},
+	}
+	for _, tt := range tests {
+		if _, err := NewEstimator(tt.tiers, tt.cfg); err == nil {
+			t.Errorf("%s: NewEstimator: want an error", tt.name)
+		}
+	}
+}

@@ -1,0 +1,74 @@
+package experiment
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/offload-sim/offload/internal/dispatch"
+	"github.com/offload-sim/offload/internal/engine"
+	"github.com/offload-sim/offload/internal/policies"
+	"github.com/offload-sim/offload/internal/scenario"
+	"github.com/offload-sim/offload/internal/workload"
+)
+
+// policyStream is the PCG stream id of a policy's own coin flips, apart from
+// the workload's streams 1–3.
+const policyStream = 4
+
+// Config turns a validated scenario into an engine configuration.
+func Config(sc *scenario.Scenario) (*engine.Config, error) {
+	ws := sc.Workload.Size
+	size, err := workload.New(ws.Dist, ws.Mean, ws.Alpha, ws.CV)
+	if err != nil {
+		return nil, fmt.Errorf("workload.size: %w", err)
+	}
+	cfg := &engine.Config{
+		Size:       size,
+		Large:      size.Quantile(sc.Workload.LargeQuantile),
+		Tasks:      sc.Tasks,
+		Warmup:     sc.Warmup,
+		Duration:   sc.Duration,
+		WarmupTime: sc.WarmupTime,
+		Arrivals:   engine.Schedule{Rate: sc.Arrivals.Rate},
+	}
+	for _, b := range sc.Arrivals.Bursts {
+		cfg.Arrivals.Bursts = append(cfg.Arrivals.Bursts, engine.Burst{Start: b.Start, Every: b.Every, Length: b.Length, Factor: b.Factor, Count: b.Count})
+	}
+	for _, t := range sc.Tiers {
+		kind, err := dispatch.ParseKind(t.Kind)
+		if err != nil {
+			return nil, fmt.Errorf("tier %s: %w", t.Name, err)
+		}
+		delay, err := workload.LognormalDelay(t.Delay.Mean, t.Delay.CV)
+		if err != nil {
+			return nil, fmt.Errorf("tier %s delay: %w", t.Name, err)
+		}
+		cfg.Tiers = append(cfg.Tiers, engine.TierConfig{
+			Tier: dispatch.Tier{Name: t.Name, Kind: kind, Servers: t.Servers, Speed: t.Speed,
+				Mu: t.Speed / size.Mean(), MeanDelay: t.Delay.Mean, Cs2: size.Cs2()},
+			Delay: delay,
+		})
+	}
+	return cfg, nil
+}
+
+// Params maps the scenario's estimator block onto the policies' parameters.
+func Params(sc *scenario.Scenario) policies.Params {
+	e := sc.Estimator
+	return policies.Params{Window: e.Window, Epsilon: e.Epsilon, RhoMax: e.RhoMax,
+		PenaltyThreshold: e.Penalty.Threshold, PenaltyK: e.Penalty.K}
+}
+
+// DispatchTiers lists the tiers as a policy sees them.
+func DispatchTiers(cfg *engine.Config) []dispatch.Tier {
+	ts := make([]dispatch.Tier, len(cfg.Tiers))
+	for i := range cfg.Tiers {
+		ts[i] = cfg.Tiers[i].Tier
+	}
+	return ts
+}
+
+// PolicyRand is the policy's own generator for replicate rep.
+func PolicyRand(seed uint64, rep int) *rand.Rand {
+	return rand.New(rand.NewPCG(seed, engine.StreamID(rep, policyStream)))
+}

@@ -1,0 +1,127 @@
+package experiment
+
+import (
+	"context"
+	"math"
+	"reflect"
+	"strconv"
+	"testing"
+
+	"github.com/offload-sim/offload/experiments"
+	"github.com/offload-sim/offload/internal/results"
+	"github.com/offload-sim/offload/internal/scenario"
+)
+
+// defaultAt is the embedded default scenario at the given rate, shortened.
+func defaultAt(t *testing.T, rate float64, tasks, seeds int, extra ...string) *scenario.Scenario {
+	t.Helper()
+	data, err := experiments.Get("default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sets := append([]string{"arrivals.rate=" + strconv.FormatFloat(rate, 'g', -1, 64),
+		"tasks=" + strconv.Itoa(tasks), "warmup=" + strconv.Itoa(tasks/10), "seeds=" + strconv.Itoa(seeds)}, extra...)
+	sc, err := scenario.Parse("default.yaml", data, sets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
+func execute(t *testing.T, sc *scenario.Scenario, workers int) []results.Run {
+	t.Helper()
+	plan, err := NewPlan("test", sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, err := plan.Execute(context.Background(), Options{Workers: workers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return runs
+}
+
+// TestOracleNotWorse: the clairvoyant greedy reference is not worse than any
+// other policy on mean latency, by the paired 95% interval across replicates
+// (common random numbers), at low, middle and high load.
+func TestOracleNotWorse(t *testing.T) {
+	tasks, seeds := 20000, 8
+	if testing.Short() {
+		tasks, seeds = 5000, 5
+	}
+	for _, rate := range []float64{20, 80, 150} {
+		runs := execute(t, defaultAt(t, rate, tasks, seeds), 2)
+		by := map[string][]float64{}
+		for _, r := range runs {
+			by[r.Policy] = append(by[r.Policy], r.MeanLatency)
+		}
+		for pol, lat := range by {
+			if pol == "oracle" {
+				continue
+			}
+			d, ci, n := results.PairedDiff(by["oracle"], lat)
+			if n != seeds {
+				t.Fatalf("rate %v, %s: %d pairs, want %d", rate, pol, n, seeds)
+			}
+			if d-ci > 0 {
+				t.Errorf("rate %v: oracle − %s = %.4g ± %.3g s: oracle is worse", rate, pol, d, ci)
+			}
+		}
+	}
+}
+
+// TestWorkersDoNotChangeResults: 1 and 3 workers give identical runs.
+func TestWorkersDoNotChangeResults(t *testing.T) {
+	sc := defaultAt(t, 100, 3000, 3, "policies=[hybrid, jsq, random, oracle]")
+	a, b := execute(t, sc, 1), execute(t, sc, 3)
+	if !reflect.DeepEqual(nanFree(a), nanFree(b)) {
+		t.Error("runs differ between 1 and 3 workers")
+	}
+}
+
+// nanFree replaces NaN (never equal to itself) so runs compare with DeepEqual.
+func nanFree(rs []results.Run) []results.Run {
+	out := append([]results.Run(nil), rs...)
+	for i := range out {
+		if math.IsNaN(out[i].Value) {
+			out[i].Value = -1
+		}
+		if math.IsNaN(out[i].MAPE) {
+			out[i].MAPE = -1
+		}
+		out[i].DecisionNs = -1
+		if math.IsNaN(out[i].P95Large) {
+			out[i].P95Large, out[i].MeanLarge = -1, -1
+		}
+	}
+	return out
+}
+
+// TestHaveSkipsJobs: jobs reported as had are not run.
+func TestHaveSkipsJobs(t *testing.T) {
+	sc := defaultAt(t, 60, 1000, 2, "policies=[jsq, random]")
+	plan, err := NewPlan("test", sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, err := plan.Execute(context.Background(), Options{Workers: 2, Have: func(i int) bool { return i%2 == 0 }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range runs {
+		if (i%2 == 0) != (r.Policy == "") {
+			t.Errorf("job %d: policy %q", i, r.Policy)
+		}
+	}
+}
+
+// TestMAPEOnlyForEstimators: mape is filled exactly for the estimator policies.
+func TestMAPEOnlyForEstimators(t *testing.T) {
+	sc := defaultAt(t, 60, 2000, 1)
+	for _, r := range execute(t, sc, 2) {
+		est := r.Policy == "hybrid" || r.Policy == "model-only" || r.Policy == "queue-only"
+		if est == math.IsNaN(r.MAPE) {
+			t.Errorf("%s: mape %v", r.Policy, r.MAPE)
+		}
+	}
+}

@@ -1,0 +1,92 @@
+package policies
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/offload-sim/offload/internal/dispatch"
+)
+
+var (
+	_ dispatch.Policy = (*JSQ)(nil)
+	_ dispatch.Policy = (*JSQS)(nil)
+	_ dispatch.Policy = (*EdgeFirst)(nil)
+	_ dispatch.Policy = (*Random)(nil)
+)
+
+// JSQ joins the shortest queue: the tier with the fewest tasks present,
+// argmin_i q_i + b_i, blind to speed, servers and delay; ties uniformly at
+// random. Tasks still in transit to a tier are not counted.
+type JSQ struct{ rng *rand.Rand }
+
+// NewJSQ returns a JSQ policy drawing ties from rng.
+func NewJSQ(rng *rand.Rand) *JSQ { return &JSQ{rng: rng} }
+
+// Decide implements dispatch.Policy.
+func (p *JSQ) Decide(v *dispatch.View) dispatch.Decision {
+	var m argmin
+	for i, s := range v.States {
+		m.offer(i, float64(s.Present()), p.rng)
+	}
+	return dispatch.Decision{Tier: m.best}
+}
+
+// JSQS is shortest expected delay (SED), JSQ made aware of speed, servers and
+// delay: argmin_i D̄_i + (q_i + b_i + 1)/(c_i μ_i), the mean delay plus the
+// time for the tier's full capacity to clear everyone present and this task;
+// ties uniformly at random.
+type JSQS struct {
+	delay  []float64 // D̄_i
+	invCap []float64 // 1/(c_i μ_i)
+	rng    *rand.Rand
+}
+
+// NewJSQS returns a jsq-s policy for these tiers, drawing ties from rng.
+func NewJSQS(tiers []dispatch.Tier, rng *rand.Rand) *JSQS {
+	p := &JSQS{delay: make([]float64, len(tiers)), invCap: make([]float64, len(tiers)), rng: rng}
+	for i, t := range tiers {
+		p.delay[i] = t.MeanDelay
+		p.invCap[i] = 1 / (float64(t.Servers) * t.Mu)
+	}
+	return p
+}
+
+// Decide implements dispatch.Policy.
+func (p *JSQS) Decide(v *dispatch.View) dispatch.Decision {
+	var m argmin
+	for i, s := range v.States {
+		m.offer(i, p.delay[i]+float64(s.Present()+1)*p.invCap[i], p.rng)
+	}
+	return dispatch.Decision{Tier: m.best}
+}
+
+// EdgeFirst always sends to the first tier of kind edge, whatever the state.
+type EdgeFirst struct{ tier int }
+
+// NewEdgeFirst returns an edge-first policy, or an error when no tier is an
+// edge tier.
+func NewEdgeFirst(tiers []dispatch.Tier) (*EdgeFirst, error) {
+	for i, t := range tiers {
+		if t.Kind == dispatch.Edge {
+			return &EdgeFirst{tier: i}, nil
+		}
+	}
+	return nil, fmt.Errorf("policy %q: the scenario has no edge tier", NameEdgeFirst)
+}
+
+// Decide implements dispatch.Policy.
+func (p *EdgeFirst) Decide(*dispatch.View) dispatch.Decision { return dispatch.Decision{Tier: p.tier} }
+
+// Random sends each task to a tier drawn uniformly, whatever the state.
+type Random struct {
+	n   int
+	rng *rand.Rand
+}
+
+// NewRandom returns a policy choosing uniformly among n tiers with rng.
+func NewRandom(n int, rng *rand.Rand) *Random { return &Random{n: n, rng: rng} }
+
+// Decide implements dispatch.Policy.
+func (p *Random) Decide(*dispatch.View) dispatch.Decision {
+	return dispatch.Decision{Tier: p.rng.IntN(p.n)}
+}

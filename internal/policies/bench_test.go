@@ -1,0 +1,65 @@
+package policies
+
+import (
+	"testing"
+
+	"github.com/offload-sim/offload/internal/dispatch"
+)
+
+// BenchmarkDecide measures one decision per policy on the three-tier state
+// of the issue (local 1 server, edge 4, cloud 64). Estimator policies are
+// warmed with 5000 dispatches, and each iteration advances the clock by
+// 10 ms, reports the dispatch back (as the engine does, so Dispatched is
+// included in the figure) and cycles through a few tier states, so that the
+// windows slide and the model memo sees realistic λ̂ changes. Oracle reads a
+// fake dispatch.Oracle with fixed completion times: its figure is the
+// policy's own cost, excluding the engine's FCFS Completion computation.
+func BenchmarkDecide(b *testing.B) {
+	tiers := threeTiers()
+	views := benchViews(tiers)
+	for _, name := range Names() {
+		b.Run(name, func(b *testing.B) {
+			p := mustNew(b, name, tiers, DefaultParams(), 1)
+			obs, _ := p.(dispatch.Observer)
+			now := 0.0
+			if obs != nil {
+				for i := range 5000 {
+					now += 0.01
+					obs.Dispatched(now, i%3)
+				}
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; b.Loop(); i++ {
+				now += 0.01
+				v := views[i&(len(views)-1)]
+				v.Now = now
+				d := p.Decide(v)
+				if obs != nil {
+					obs.Dispatched(now, d.Tier)
+				}
+			}
+		})
+	}
+}
+
+// benchViews returns 8 views of moderately loaded tiers, each with a fake
+// oracle.
+func benchViews(tiers []dispatch.Tier) []*dispatch.View {
+	states := [][3]dispatch.State{
+		{{}, {Busy: 2}, {Busy: 20}},
+		{{Busy: 1}, {Busy: 3}, {Busy: 25}},
+		{{Busy: 1, Queued: 1}, {Busy: 4}, {Busy: 30}},
+		{{Busy: 1}, {Busy: 4, Queued: 1}, {Busy: 28}},
+		{{Busy: 1, Queued: 2}, {Busy: 4, Queued: 3}, {Busy: 40, InTransit: 3}},
+		{{}, {Busy: 4, Queued: 6}, {Busy: 64, Queued: 2}},
+		{{Busy: 1}, {Busy: 1}, {Busy: 10}},
+		{{}, {}, {}},
+	}
+	views := make([]*dispatch.View, len(states))
+	for i, s := range states {
+		views[i] = &dispatch.View{Tiers: tiers, States: s[:],
+			Oracle: &fakeOracle{done: []float64{0.3 + 0.01*float64(i), 0.2, 0.25}}}
+	}
+	return views
+}

@@ -1,0 +1,188 @@
+package report
+
+import (
+	"bytes"
+	"flag"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/offload-sim/offload/internal/results"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden from the current output")
+
+var tiers = []string{"local", "edge", "cloud"}
+
+// sampleRuns is a small hand-built set covering the cell formats: a sweep
+// with two replicates per policy, a run without an estimator (empty mape), a
+// run with no large task (empty large columns), a run without per-tier data,
+// an Inf that must become empty, values that need 16–17 digits (3 × 0.1),
+// and a run without a sweep (empty param and value).
+func sampleRuns() []results.Run {
+	nan := math.NaN()
+	base := func(policy string, value float64, seed int, lat float64) results.Run {
+		return results.Run{Experiment: "sweep-load", Param: "arrivals.rate", Value: value, Policy: policy, Seed: seed,
+			Tasks: 1000, MeanLatency: lat, P50Latency: 0.8 * lat, P95Latency: 2 * lat, P99Latency: 3 * lat,
+			MaxLatency: 5 * lat, MeanWait: lat / 4, MeanLarge: 1.5 * lat, P95Large: 2.5 * lat, MAPE: 12.5, DecisionNs: nan,
+			Share: []float64{0.1, 0.6, 0.3}, Util: []float64{0.25, 0.75, 0.125}}
+	}
+	runs := []results.Run{
+		base("hybrid", 10, 0, 0.1),
+		base("hybrid", 10, 1, 0.2),
+		base("jsq", 10, 0, 0.3),
+		base("jsq", 10, 1, 0.3),
+	}
+	runs[2].MAPE, runs[3].MAPE = nan, nan
+	runs[3].MeanLarge, runs[3].P95Large = nan, nan
+	runs[3].Util = []float64{0.5, 1.25, math.Inf(1)}
+	noSweep := base("edge-first", nan, 0, 1e-7)
+	noSweep.Experiment, noSweep.Param = "run", ""
+	noSweep.DecisionNs = 7412.5
+	noSweep.Share, noSweep.Util = nil, nil
+	return append(runs, noSweep)
+}
+
+func TestWriteRunsGolden(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteRuns(&b, tiers, sampleRuns()); err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "runs.csv", b.Bytes())
+}
+
+func TestWriteSummaryGolden(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteSummary(&b, tiers, results.Summarize(sampleRuns())); err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "summary.csv", b.Bytes())
+}
+
+func checkGolden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("..", "..", "testdata", "golden", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from %s (go test -update rewrites it after review):\ngot:\n%s\nwant:\n%s", name, path, got, want)
+	}
+	if bytes.Contains(bytes.ToLower(got), []byte("nan")) || bytes.Contains(bytes.ToLower(got), []byte("inf")) {
+		t.Errorf("%s contains NaN or Inf:\n%s", name, got)
+	}
+}
+
+func TestRunsHeaderIsTheDesignedOne(t *testing.T) {
+	want := "experiment,param,value,policy,seed,tasks,mean_latency_s,p50_latency_s,p95_latency_s,p99_latency_s," +
+		"max_latency_s,mean_wait_s,mean_large_s,p95_large_s,mape,decision_ns,share_edge,share_cloud,util_edge,util_cloud"
+	if got := strings.Join(RunsHeader([]string{"edge", "cloud"}), ","); got != want {
+		t.Errorf("RunsHeader = %s\nwant          %s", got, want)
+	}
+	sh := SummaryHeader([]string{"edge"})
+	if got := strings.Join(sh[:8], ","); got != "experiment,param,value,policy,runs,tasks,tasks_ci95,mean_latency_s" {
+		t.Errorf("SummaryHeader starts %s", got)
+	}
+	if got := strings.Join(sh[len(sh)-3:], ","); got != "util_edge,util_edge_ci95,unstable" {
+		t.Errorf("SummaryHeader ends %s", got)
+	}
+}
+
+func TestWriteRunsRefusesTierMismatch(t *testing.T) {
+	r := sampleRuns()[0]
+	r.Share = []float64{1}
+	err := WriteRuns(&bytes.Buffer{}, tiers, []results.Run{r})
+	if err == nil || !strings.Contains(err.Error(), "1 shares for 3 tiers") {
+		t.Errorf("WriteRuns with 1 share for 3 tiers: err = %v", err)
+	}
+}
+
+func TestReadRunsRoundTrip(t *testing.T) {
+	in := sampleRuns()
+	var b bytes.Buffer
+	if err := WriteRuns(&b, tiers, in); err != nil {
+		t.Fatal(err)
+	}
+	gotTiers, got, err := ReadRuns(bytes.NewReader(b.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(gotTiers, tiers) {
+		t.Errorf("tiers = %v, want %v", gotTiers, tiers)
+	}
+	// What the file cannot hold: Inf is written empty, and a run without
+	// per-tier values reads back with empty (NaN) ones.
+	want := sampleRuns()
+	want[3].Util[2] = math.NaN()
+	want[4].Share = nans(3)
+	want[4].Util = nans(3)
+	if len(got) != len(want) {
+		t.Fatalf("read %d runs, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if !sameRun(got[i], want[i]) {
+			t.Errorf("run %d:\ngot  %+v\nwant %+v", i, got[i], want[i])
+		}
+	}
+	// Writing what was read gives the same bytes: --resume can rewrite a file.
+	var again bytes.Buffer
+	if err := WriteRuns(&again, gotTiers, got); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(again.Bytes(), b.Bytes()) {
+		t.Errorf("rewrite differs:\n%s\nvs\n%s", again.Bytes(), b.Bytes())
+	}
+}
+
+// sameRun compares runs exactly, with NaN equal to NaN (both mean missing).
+func sameRun(a, b results.Run) bool {
+	if a.Experiment != b.Experiment || a.Param != b.Param || a.Policy != b.Policy || a.Seed != b.Seed || a.Tasks != b.Tasks {
+		return false
+	}
+	va := append(a.Metrics(len(a.Share)).Vector(), a.Value)
+	vb := append(b.Metrics(len(b.Share)).Vector(), b.Value)
+	if len(va) != len(vb) || len(a.Util) != len(b.Util) {
+		return false
+	}
+	for i := range va {
+		if va[i] != vb[i] && !(math.IsNaN(va[i]) && math.IsNaN(vb[i])) {
+			return false
+		}
+	}
+	return true
+}
+
+func TestReadRunsErrors(t *testing.T) {
+	header := strings.Join(RunsHeader([]string{"edge"}), ",")
+	row := "e,p,1,jsq,0,10,1,1,1,1,1,1,1,1,,,0.5,0.5"
+	cases := []struct {
+		name, in, want string
+	}{
+		{"empty", "", "empty file"},
+		{"foreign header", "a,b,c\n", "is not the expected"},
+		{"util without share", strings.Replace(header, "share_edge", "share_x", 1) + "\n", "is not the expected"},
+		{"short row", header + "\ne,p,1\n", "wrong number of fields"},
+		{"bad seed", header + "\n" + strings.Replace(row, "jsq,0", "jsq,x", 1) + "\n", `seed: "x" is not an integer`},
+		{"NaN cell", header + "\n" + strings.Replace(row, ",0.5,0.5", ",NaN,0.5", 1) + "\n", `line 2: share_edge: "NaN" is not a finite number`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, _, err := ReadRuns(strings.NewReader(c.in))
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("ReadRuns(%q) err = %v, want it to contain %q", c.in, err, c.want)
+			}
+		})
+	}
+	if _, runs, err := ReadRuns(strings.NewReader(header + "\n" + row + "\n")); err != nil || len(runs) != 1 {
+		t.Errorf("valid one-row file: %d runs, err %v", len(runs), err)
+	}
+}

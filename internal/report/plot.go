@@ -1,0 +1,274 @@
+package report
+
+import (
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+	"path/filepath"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgpdf"
+	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/offload-sim/offload/internal/results"
+)
+
+// Figure geometry. 7 × 4.6 in fits a page column or a README; PNGs are
+// rendered at 150 dpi (1050 px wide) so that they stay sharp when scaled.
+const (
+	figWidth  = 7 * vg.Inch
+	plotH     = 4.6 * vg.Inch
+	pngDPI    = 150
+	legendCol = 4 // legend columns under the plot
+)
+
+// Formats lists the plot formats accepted by the plot functions.
+var Formats = []string{"png", "svg", "pdf"}
+
+// PlotMetric draws one summary.csv metric (a column name such as
+// "p95_latency_s" or "share_cloud"; tiers resolves share_/util_ names)
+// against the swept value, one line per policy with 95% CI error bars, and
+// writes it atomically to dir/file.<format> (format png, svg or pdf).
+// logY asks for a log Y axis (see SuggestLogY); points whose mean is not
+// positive are then left out, and error bars reaching zero are cut at the
+// bottom of the axis. Unstable points (Summary.Unstable) are ringed. It
+// returns an error wrapping ErrNoData when no summary has both a swept
+// value and this metric.
+func PlotMetric(dir, file, format string, tiers []string, sums []results.Summary, metric, title, xlabel, ylabel string, logY bool) error {
+	if _, ok := (results.Metrics{}).Column(nil, metric); !ok && !isTierColumn(tiers, metric) {
+		return fmt.Errorf("plot %s: unknown metric %q", file, metric)
+	}
+	f := figure{Title: title, XLabel: xlabel, YLabel: ylabel, LogY: logY,
+		Fraction: strings.HasPrefix(metric, "share_"),
+		Series:   buildSeries(sums, pickColumn(tiers, metric), logY)}
+	return f.save(dir, file, format)
+}
+
+// PlotMAPE draws the mape column against the swept value (the load), one
+// line per estimator (the Policy field of the mape experiment's rows), with
+// the same conventions as PlotMetric. An estimator named like a policy
+// ("hybrid", "model-only" or "model", "queue-only" or "queue") takes that
+// policy's colour and marker.
+func PlotMAPE(dir, file, format string, sums []results.Summary, title, xlabel string, logY bool) error {
+	f := figure{Title: title, XLabel: xlabel, YLabel: "MAPE (%)", LogY: logY,
+		Series: buildSeries(sums, pickColumn(nil, "mape"), logY)}
+	return f.save(dir, file, format)
+}
+
+// SuggestLogY reports whether a metric's positive means span more than a
+// factor of 10, where a linear axis would flatten the low-load points.
+func SuggestLogY(tiers []string, sums []results.Summary, metric string) bool {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, s := range sums {
+		if m, _ := s.Mean.Column(tiers, metric); m > 0 && !math.IsInf(m, 1) {
+			lo, hi = math.Min(lo, m), math.Max(hi, m)
+		}
+	}
+	return hi/lo > 10
+}
+
+func isTierColumn(tiers []string, metric string) bool {
+	for _, t := range tiers {
+		if metric == "share_"+t || metric == "util_"+t {
+			return true
+		}
+	}
+	return false
+}
+
+// figure is everything a plot shows, gathered before any drawing.
+type figure struct {
+	Title, XLabel, YLabel string
+	LogY                  bool
+	Fraction              bool // a share: the Y axis shows all of [0, 1]
+	Series                []series
+}
+
+func (f figure) save(dir, file, format string) error {
+	if !strings.HasSuffix(file, "."+format) {
+		file += "." + format
+	}
+	if len(f.Series) == 0 {
+		return fmt.Errorf("plot %s: %w", file, ErrNoData)
+	}
+	return WriteFileAtomic(dir, filepath.Base(file), func(w io.Writer) error {
+		return f.render(w, format)
+	})
+}
+
+// render draws the figure: the plot on top and, under it, the legend in
+// columns and a note on what the bars and rings mean. The legend lives
+// outside the data area so it can never cover a point.
+func (f figure) render(w io.Writer, format string) error {
+	p, entries, err := f.plot()
+	if err != nil {
+		return err
+	}
+	rows := (len(entries) + legendCol - 1) / legendCol
+	legendH := vg.Length(rows)*vg.Points(15) + vg.Points(26)
+	c, err := newCanvas(format, figWidth, plotH+legendH)
+	if err != nil {
+		return err
+	}
+	dc := draw.New(c)
+	dc.SetColor(color.White)
+	dc.Fill(dc.Rectangle.Path())
+	// Margins keep the title and the markers at the last swept value inside
+	// the image; gonum pads only for what lies inside the data area.
+	p.Draw(draw.Crop(dc, vg.Points(4), -vg.Points(14), legendH, -vg.Points(8)))
+	drawLegend(draw.Crop(dc, vg.Points(12), -vg.Points(12), vg.Points(4), -(plotH+vg.Points(4))), entries, f.note())
+	_, err = c.WriteTo(w)
+	return err
+}
+
+func newCanvas(format string, w, h vg.Length) (vg.CanvasWriterTo, error) {
+	switch format {
+	case "png":
+		return vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(pngDPI))}, nil
+	case "svg":
+		return vgsvg.New(w, h), nil
+	case "pdf":
+		return vgpdf.New(w, h), nil
+	}
+	return nil, fmt.Errorf("unknown plot format %q (want one of %s)", format, strings.Join(Formats, ", "))
+}
+
+// legendEntry is one policy (or the unstable marker) in the legend.
+type legendEntry struct {
+	Text   string
+	Thumbs []plot.Thumbnailer
+}
+
+// plot builds the gonum plot and the legend entries for the series.
+func (f figure) plot() (*plot.Plot, []legendEntry, error) {
+	p := plot.New()
+	p.Title.Text = f.Title
+	p.Title.TextStyle.Font.Size = vg.Points(13)
+	p.X.Label.Text, p.Y.Label.Text = f.XLabel, f.YLabel
+	for _, a := range []*plot.Axis{&p.X, &p.Y} {
+		a.Label.TextStyle.Font.Size = vg.Points(12)
+		a.Tick.Label.Font.Size = vg.Points(10)
+		a.Tick.Marker = linearTicks{}
+	}
+	grid := plotter.NewGrid()
+	grid.Vertical.Color, grid.Horizontal.Color = color.Gray{Y: 225}, color.Gray{Y: 225}
+	p.Add(grid)
+
+	ss := f.Series
+	floor := 0.0
+	if f.LogY {
+		floor = logFloor(ss)
+		clampLow(ss, floor/2)
+	}
+	var entries []legendEntry
+	var st styler
+	anyUnstable := false
+	for _, s := range dodge(ss) {
+		e, err := addSeries(p, s, st.style(s.Name))
+		if err != nil {
+			return nil, nil, fmt.Errorf("policy %s: %w", s.Name, err)
+		}
+		entries = append(entries, e)
+		for _, u := range s.Unstable {
+			anyUnstable = anyUnstable || u
+		}
+	}
+	if anyUnstable {
+		ring, _ := plotter.NewScatter(plotter.XYs{})
+		ring.GlyphStyle = unstableRing
+		entries = append(entries, legendEntry{"unstable (a tier's load ≥ 1)", []plot.Thumbnailer{ring}})
+	}
+	// Headroom above the highest bar keeps its marker off the frame.
+	if f.LogY {
+		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, logTicks{}
+		p.Y.Min, p.Y.Max = floor, math.Max(1.2*p.Y.Max, 2*floor)
+	} else {
+		// A linear axis starts at zero (or below, for negative data) so that
+		// heights compare as ratios.
+		p.Y.Min = math.Min(p.Y.Min, 0)
+		if f.Fraction {
+			p.Y.Max = math.Max(p.Y.Max, 1)
+		}
+		p.Y.Max += 0.04 * (p.Y.Max - p.Y.Min)
+	}
+	return p, entries, nil
+}
+
+// addSeries adds a policy's line, markers, error bars and unstable rings.
+func addSeries(p *plot.Plot, s series, sty style) (legendEntry, error) {
+	line, points, err := plotter.NewLinePoints(s.XYs)
+	if err != nil {
+		return legendEntry{}, err
+	}
+	line.Color, line.Width, line.Dashes = sty.Color, vg.Points(1.5), sty.Dash
+	points.GlyphStyle = draw.GlyphStyle{Color: sty.Color, Radius: vg.Points(3.5), Shape: sty.Shape}
+
+	var barXY plotter.XYs
+	var barErr plotter.YErrors
+	var ringXY plotter.XYs
+	for i, xy := range s.XYs {
+		if s.Err[i].Low > 0 || s.Err[i].High > 0 {
+			barXY, barErr = append(barXY, xy), append(barErr, s.Err[i])
+		}
+		if s.Unstable[i] {
+			ringXY = append(ringXY, xy)
+		}
+	}
+	if len(barXY) > 0 {
+		bars, err := plotter.NewYErrorBars(struct {
+			plotter.XYs
+			plotter.YErrors
+		}{barXY, barErr})
+		if err != nil {
+			return legendEntry{}, err
+		}
+		bars.Color, bars.Width, bars.CapWidth = sty.Color, vg.Points(1), vg.Points(5)
+		p.Add(bars)
+	}
+	p.Add(line, points)
+	if len(ringXY) > 0 {
+		rings, err := plotter.NewScatter(ringXY)
+		if err != nil {
+			return legendEntry{}, err
+		}
+		rings.GlyphStyle = unstableRing
+		p.Add(rings)
+	}
+	return legendEntry{s.Name, []plot.Thumbnailer{line, points}}, nil
+}
+
+// note explains the marks, so that a figure read alone is not misread.
+func (f figure) note() string {
+	return "Lines: mean over replicates; bars: 95% Student-t confidence interval; " +
+		"points slightly offset sideways so that bars do not hide one another."
+}
+
+// drawLegend lays the entries out in legendCol columns, row by row, with the
+// note underneath.
+func drawLegend(c draw.Canvas, entries []legendEntry, note string) {
+	colW := (c.Max.X - c.Min.X) / legendCol
+	for col := range legendCol {
+		l := plot.NewLegend()
+		l.TextStyle.Font.Size = vg.Points(10)
+		l.Top, l.Left, l.Padding = true, true, vg.Points(3)
+		l.ThumbnailWidth = vg.Points(24)
+		for i := col; i < len(entries); i += legendCol {
+			l.Add(entries[i].Text, entries[i].Thumbs...)
+		}
+		cc := c
+		cc.Min.X = c.Min.X + vg.Length(col)*colW
+		cc.Max.X = cc.Min.X + colW
+		l.Draw(cc)
+	}
+	sty := plot.NewLegend().TextStyle
+	sty.Font = font.From(sty.Font, vg.Points(9))
+	sty.Color = color.Gray{Y: 70}
+	c.FillText(sty, vg.Point{X: c.Min.X, Y: c.Min.Y + vg.Points(2)}, note)
+}

@@ -1,0 +1,169 @@
+package report
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"image"
+	_ "image/png" // image.Decode of the rendered plots
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/offload-sim/offload/internal/results"
+)
+
+var plotDir = flag.String("plotdir", "", "also write the test plots into this folder, to look at them")
+
+var allPolicies = []string{"hybrid", "model-only", "queue-only", "jsq", "jsq-s", "edge-first", "random", "oracle"}
+
+// sweepSummaries fakes a sweep-load result: latency rising with the rate,
+// each policy at its own level, edge-first saturating (unstable) at the two
+// highest rates, and wide intervals at high load.
+func sweepSummaries() []results.Summary {
+	rates := []float64{10, 20, 40, 60, 80, 100, 120, 150, 200}
+	var sums []results.Summary
+	for pi, pol := range allPolicies {
+		for _, r := range rates {
+			base := 0.05 * (1 + 0.15*float64(pi))
+			mean := base / (1 - r/(230+10*float64(pi)))
+			s := results.Summary{Experiment: "sweep-load", Param: "arrivals.rate", Value: r, Policy: pol, Runs: 10}
+			s.Mean.MeanLatency, s.CI95.MeanLatency = mean, 0.05*mean*r/100
+			s.Mean.P95Latency, s.CI95.P95Latency = 3*mean, 0.6*mean*r/100
+			cloud := math.Min(0.9, 0.1+0.004*r*(1+0.1*float64(pi)))
+			s.Mean.Share, s.CI95.Share = []float64{0.1, 0.9 - cloud, cloud}, []float64{0.01, 0.02, 0.01 + cloud/20}
+			s.Mean.Util = []float64{0.2, r / 200, 0.3}
+			if pol == "edge-first" && r >= 150 {
+				s.Mean.Util[1], s.Unstable = r/140, true
+				s.Mean.MeanLatency *= 20
+				s.Mean.P95Latency *= 20
+			}
+			sums = append(sums, s)
+		}
+	}
+	return sums
+}
+
+func TestPlotMetricPNG(t *testing.T) {
+	dir := t.TempDir()
+	tiers := []string{"local", "edge", "cloud"}
+	cases := []struct {
+		file, metric, ylabel string
+		logY                 bool
+	}{
+		{"mean_latency", "mean_latency_s", "mean latency (s)", true},
+		{"p95_latency", "p95_latency_s", "P95 latency (s)", false},
+		{"share_cloud", "share_cloud", "share of tasks sent to cloud", false},
+	}
+	for _, c := range cases {
+		err := PlotMetric(dir, c.file, "png", tiers, sweepSummaries(), c.metric, "sweep-load: "+c.ylabel, "arrival rate λ (tasks/s)", c.ylabel, c.logY)
+		if err != nil {
+			t.Fatalf("%s: %v", c.file, err)
+		}
+		checkPNG(t, filepath.Join(dir, c.file+".png"))
+	}
+	assertNoTemp(t, dir)
+}
+
+// checkPNG decodes a rendered plot and checks its size: 7 in wide at 150 dpi,
+// taller than the 4.6 in plot by the legend.
+func checkPNG(t *testing.T, path string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, format, err := image.Decode(bytes.NewReader(b))
+	if err != nil || format != "png" {
+		t.Fatalf("%s: not a PNG (format %q): %v", path, format, err)
+	}
+	if sz := img.Bounds().Size(); sz.X != 1050 || sz.Y <= 690 || sz.Y > 900 {
+		t.Errorf("%s: %v pixels, want 1050 wide and 690–900 high", path, sz)
+	}
+	if *plotDir != "" {
+		_ = os.WriteFile(filepath.Join(*plotDir, filepath.Base(path)), b, 0o644)
+	}
+}
+
+func assertNoTemp(t *testing.T, dir string) {
+	t.Helper()
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), ".") {
+			t.Errorf("temporary file %s left behind", e.Name())
+		}
+	}
+}
+
+func TestPlotMAPEAndFormats(t *testing.T) {
+	dir := t.TempDir()
+	var sums []results.Summary
+	for i, est := range []string{"hybrid", "model", "queue"} {
+		for _, r := range []float64{10, 40, 80, 120} {
+			s := results.Summary{Experiment: "mape", Param: "arrivals.rate", Value: r, Policy: est, Runs: 5}
+			s.Mean.MAPE, s.CI95.MAPE = 20+float64(i)*15+r/10, 2
+			sums = append(sums, s)
+		}
+	}
+	for _, f := range []string{"png", "svg", "pdf"} {
+		if err := PlotMAPE(dir, "mape", f, sums, "mape: prediction error of the estimators", "arrival rate λ (tasks/s)", false); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		fi, err := os.Stat(filepath.Join(dir, "mape."+f))
+		if err != nil || fi.Size() < 1000 {
+			t.Errorf("mape.%s: %v, size %d", f, err, fi.Size())
+		}
+	}
+	checkPNG(t, filepath.Join(dir, "mape.png"))
+	if err := PlotMAPE(dir, "x", "gif", sums, "", "", false); err == nil || !strings.Contains(err.Error(), `unknown plot format "gif"`) {
+		t.Errorf("gif: err = %v", err)
+	}
+	assertNoTemp(t, dir)
+}
+
+// Hostile inputs must give a plot or an error, never a panic: zero and
+// negative means on a log axis, intervals reaching below zero, NaN and
+// infinite values, a single point, no sweep, unknown policy names.
+func TestPlotMetricHostileInputs(t *testing.T) {
+	nan := math.NaN()
+	mk := func(pol string, v, mean, ci float64) results.Summary {
+		s := results.Summary{Policy: pol, Value: v, Runs: 3}
+		s.Mean.MeanLatency, s.CI95.MeanLatency = mean, ci
+		return s
+	}
+	cases := []struct {
+		name    string
+		sums    []results.Summary
+		noData  bool
+		logOnly bool
+	}{
+		{"zero and negative", []results.Summary{mk("a", 1, 0, 1), mk("a", 2, -1, 1), mk("a", 3, 0.5, 2), mk("b", 1, 1e-9, 1)}, false, false},
+		{"interval below zero", []results.Summary{mk("hybrid", 1, 0.1, 0.5), mk("hybrid", 2, 0.2, 0.1)}, false, false},
+		{"nan and inf", []results.Summary{mk("jsq", 1, nan, 1), mk("jsq", 2, math.Inf(1), nan), mk("jsq", 3, 1, math.Inf(1))}, false, false},
+		{"single point", []results.Summary{mk("jsq", 5, 1, nan)}, false, false},
+		{"constant", []results.Summary{mk("jsq", 5, 1, 0), mk("jsq", 6, 1, 0)}, false, false},
+		{"no sweep", []results.Summary{mk("jsq", nan, 1, 0)}, true, false},
+		{"nothing positive", []results.Summary{mk("jsq", 1, 0, 0), mk("jsq", 2, -3, 1)}, true, true},
+		{"empty", nil, true, false},
+	}
+	dir := t.TempDir()
+	for _, c := range cases {
+		for _, logY := range []bool{false, true} {
+			err := PlotMetric(dir, "p", "png", nil, c.sums, "mean_latency_s", c.name, "x", "y (s)", logY)
+			wantNoData := c.noData && (logY || !c.logOnly)
+			if wantNoData != errors.Is(err, ErrNoData) || (!wantNoData && err != nil) {
+				t.Errorf("%s, logY %v: err = %v, want no-data error %v", c.name, logY, err, wantNoData)
+			}
+			if err == nil && *plotDir != "" {
+				b, _ := os.ReadFile(filepath.Join(dir, "p.png"))
+				_ = os.WriteFile(filepath.Join(*plotDir, fmt.Sprintf("hostile-%s-log%v.png", strings.ReplaceAll(c.name, " ", "_"), logY)), b, 0o644)
+			}
+		}
+	}
+	if err := PlotMetric(dir, "p", "png", nil, sweepSummaries(), "share_cloud", "", "", "", false); err == nil {
+		t.Error("share_cloud without tiers: no error")
+	}
+}

@@ -1,0 +1,166 @@
+package report
+
+import (
+	"errors"
+	"math"
+	"slices"
+
+	"gonum.org/v1/plot/plotter"
+
+	"github.com/offload-sim/offload/internal/results"
+)
+
+// ErrNoData is returned (wrapped) by the plot functions when no summary has
+// both a swept value and the metric: e.g. a run without a sweep, or a
+// metric that every run left empty. Callers may skip such a plot.
+var ErrNoData = errors.New("no data to plot")
+
+// series is one line of a plot: one policy's points in increasing x, the
+// half-widths of their error bars, and which points are unstable.
+type series struct {
+	Name     string
+	XYs      plotter.XYs
+	Err      plotter.YErrors
+	Unstable []bool
+}
+
+// buildSeries turns summaries into one series per policy, in order of first
+// appearance. pick returns a summary's mean and CI half-width of the plotted
+// metric. A point is left out when its swept value or mean is missing, or,
+// on a log axis, when its mean is not positive (it has no place there); a
+// missing half-width draws no bar. Points are sorted by x so the line does
+// not zigzag when a sweep lists its values out of order.
+func buildSeries(sums []results.Summary, pick func(results.Summary) (mean, ci float64), logY bool) []series {
+	var out []series
+	index := map[string]int{}
+	for _, s := range sums {
+		mean, ci := pick(s)
+		if !isFinite(s.Value) || !isFinite(mean) || (logY && mean <= 0) {
+			continue
+		}
+		if !isFinite(ci) || ci < 0 {
+			ci = 0
+		}
+		i, ok := index[s.Policy]
+		if !ok {
+			i = len(out)
+			index[s.Policy] = i
+			out = append(out, series{Name: s.Policy})
+		}
+		sr := &out[i]
+		sr.XYs = append(sr.XYs, plotter.XY{X: s.Value, Y: mean})
+		sr.Err = append(sr.Err, struct{ Low, High float64 }{ci, ci})
+		sr.Unstable = append(sr.Unstable, s.Unstable)
+	}
+	for i := range out {
+		sortByX(&out[i])
+	}
+	return out
+}
+
+func sortByX(s *series) {
+	idx := make([]int, len(s.XYs))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmpFloat(s.XYs[a].X, s.XYs[b].X) })
+	xys, errs, un := slices.Clone(s.XYs), slices.Clone(s.Err), slices.Clone(s.Unstable)
+	for to, from := range idx {
+		s.XYs[to], s.Err[to], s.Unstable[to] = xys[from], errs[from], un[from]
+	}
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// logFloor returns the bottom of a log axis for these series: a round value
+// (1, 2 or 5 × 10^k) at least 20% under every mean and every bar's lower end
+// that stays positive, so that no point sits on the axis line.
+// Bars reaching zero or below cannot be drawn on a log axis; the plot cuts
+// them (clampLow) below this floor, so they run off the bottom of the axis
+// without an end cap instead of seeming to end there.
+func logFloor(ss []series) float64 {
+	lo := math.Inf(1)
+	for _, s := range ss {
+		for i, p := range s.XYs {
+			lo = math.Min(lo, p.Y)
+			if l := p.Y - s.Err[i].Low; l > 0 {
+				lo = math.Min(lo, l)
+			}
+		}
+	}
+	if math.IsInf(lo, 1) {
+		return 1
+	}
+	return niceFloor(lo / 1.25)
+}
+
+// clampLow shortens lower error bars so that they end at floor or above.
+func clampLow(ss []series, floor float64) {
+	for _, s := range ss {
+		for i, p := range s.XYs {
+			s.Err[i].Low = math.Min(s.Err[i].Low, p.Y-floor)
+		}
+	}
+}
+
+// dodge shifts each series sideways by a small, fixed amount so that eight
+// policies' error bars at the same x do not hide one another: series i of n
+// moves by (i − (n−1)/2)·step, where step is 3% of the smallest gap between
+// swept values (so the spread stays within a quarter of a gap). The shift
+// is for drawing only; the CSV holds the true values.
+func dodge(ss []series) []series {
+	gap := minGap(ss)
+	if gap == 0 || len(ss) < 2 {
+		return ss
+	}
+	step := 0.03 * gap
+	out := make([]series, len(ss))
+	for i, s := range ss {
+		off := (float64(i) - float64(len(ss)-1)/2) * step
+		out[i] = s
+		out[i].XYs = slices.Clone(s.XYs)
+		for j := range out[i].XYs {
+			out[i].XYs[j].X += off
+		}
+	}
+	return out
+}
+
+// minGap is the smallest positive distance between distinct x values of all
+// series, or 0 with fewer than two of them.
+func minGap(ss []series) float64 {
+	var xs []float64
+	for _, s := range ss {
+		for _, p := range s.XYs {
+			xs = append(xs, p.X)
+		}
+	}
+	slices.Sort(xs)
+	xs = slices.Compact(xs)
+	gap := 0.0
+	for i := 1; i < len(xs); i++ {
+		if d := xs[i] - xs[i-1]; gap == 0 || d < gap {
+			gap = d
+		}
+	}
+	return gap
+}
+
+// pickColumn returns a pick function for a summary.csv metric name.
+func pickColumn(tiers []string, metric string) func(results.Summary) (float64, float64) {
+	return func(s results.Summary) (float64, float64) {
+		m, _ := s.Mean.Column(tiers, metric)
+		c, _ := s.CI95.Column(tiers, metric)
+		return m, c
+	}
+}
+
+func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

@@ -1,0 +1,200 @@
+package report
+
+import (
+	"image/color"
+	"math"
+	"strconv"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// style is how one policy looks in every plot.
+type style struct {
+	Color color.Color
+	Shape draw.GlyphDrawer
+	Dash  []vg.Length // nil: solid
+}
+
+// policyStyles fixes each policy's look so that it is recognisable across
+// plots and figures. Colours are the Okabe–Ito palette (distinguishable
+// with the common colour-vision deficiencies) with its yellow, unreadable on
+// white, replaced by grey; the marker tells policies apart in greyscale too.
+// Filled markers are the estimator policies, line markers the baselines;
+// oracle, a clairvoyant reference rather than a policy one could deploy, is
+// dashed.
+var policyStyles = map[string]style{
+	"hybrid":     {rgb(0xD5, 0x5E, 0x00), draw.CircleGlyph{}, nil},
+	"model-only": {rgb(0x00, 0x72, 0xB2), draw.BoxGlyph{}, nil},
+	"queue-only": {rgb(0x00, 0x9E, 0x73), draw.PyramidGlyph{}, nil},
+	"jsq":        {rgb(0xCC, 0x79, 0xA7), diamondGlyph{}, nil},
+	"jsq-s":      {rgb(0x56, 0xB4, 0xE9), invPyramidGlyph{}, nil},
+	"edge-first": {rgb(0xE6, 0x9F, 0x00), draw.CrossGlyph{}, nil},
+	"random":     {rgb(0x80, 0x80, 0x80), draw.PlusGlyph{}, nil},
+	"oracle":     {rgb(0x00, 0x00, 0x00), asteriskGlyph{}, []vg.Length{vg.Points(5), vg.Points(3)}},
+}
+
+// estimatorAlias maps the mape experiment's estimator names to the policy
+// that uses the estimator, so that an estimator looks like its policy.
+var estimatorAlias = map[string]string{"model": "model-only", "queue": "queue-only"}
+
+// fallbackStyles serve names outside policyStyles, in order of first
+// appearance in the plot; they reuse the shapes with darker colours.
+var fallbackStyles = []style{
+	{rgb(0x88, 0x22, 0x55), draw.CircleGlyph{}, []vg.Length{vg.Points(2), vg.Points(2)}},
+	{rgb(0x11, 0x77, 0x33), draw.BoxGlyph{}, []vg.Length{vg.Points(2), vg.Points(2)}},
+	{rgb(0x33, 0x22, 0x88), draw.PyramidGlyph{}, []vg.Length{vg.Points(2), vg.Points(2)}},
+	{rgb(0x99, 0x99, 0x33), diamondGlyph{}, []vg.Length{vg.Points(2), vg.Points(2)}},
+}
+
+// styler hands out styles: the fixed one for a known policy, else the next
+// fallback, so that unknown names are distinct within one plot.
+type styler struct{ next int }
+
+func (st *styler) style(name string) style {
+	if a, ok := estimatorAlias[name]; ok {
+		name = a
+	}
+	if s, ok := policyStyles[name]; ok {
+		return s
+	}
+	s := fallbackStyles[st.next%len(fallbackStyles)]
+	st.next++
+	return s
+}
+
+func rgb(r, g, b uint8) color.Color { return color.RGBA{R: r, G: g, B: b, A: 0xFF} }
+
+// unstableRing is drawn around an unstable point: larger than any marker and
+// black, so it reads as an annotation, not as another policy.
+var unstableRing = draw.GlyphStyle{Color: color.Black, Radius: vg.Points(7), Shape: draw.RingGlyph{}}
+
+// diamondGlyph is a filled square standing on a corner.
+type diamondGlyph struct{}
+
+// DrawGlyph implements draw.GlyphDrawer.
+func (diamondGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	r := sty.Radius * 1.2
+	fillPolygon(c, pt, []vg.Point{{X: 0, Y: r}, {X: r, Y: 0}, {X: 0, Y: -r}, {X: -r, Y: 0}})
+}
+
+// invPyramidGlyph is a filled triangle pointing down.
+type invPyramidGlyph struct{}
+
+// DrawGlyph implements draw.GlyphDrawer.
+func (invPyramidGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	r := sty.Radius + (sty.Radius-sty.Radius*sin30)/2 // as draw.PyramidGlyph, upside down
+	fillPolygon(c, pt, []vg.Point{{X: 0, Y: -r}, {X: -r * cos30, Y: r * sin30}, {X: r * cos30, Y: r * sin30}})
+}
+
+const (
+	sin30 = 0.5
+	cos30 = 0.8660254037844386
+)
+
+// asteriskGlyph is a plus and a cross over one another.
+type asteriskGlyph struct{}
+
+// DrawGlyph implements draw.GlyphDrawer.
+func (asteriskGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	draw.PlusGlyph{}.DrawGlyph(c, sty, pt)
+	draw.CrossGlyph{}.DrawGlyph(c, sty, pt)
+}
+
+func fillPolygon(c *draw.Canvas, at vg.Point, pts []vg.Point) {
+	var p vg.Path
+	p.Move(at.Add(pts[0]))
+	for _, q := range pts[1:] {
+		p.Line(at.Add(q))
+	}
+	p.Close()
+	c.Fill(p)
+}
+
+// logTicks labels a log axis readably whatever its span. gonum's LogTicks
+// labels only powers of ten, which leaves an axis spanning less than a
+// decade without a single label; here a span under three decades is
+// labelled at 1, 2 and 5 × 10^k, a wider one at powers of ten, with
+// unlabelled minor ticks at the other integers × 10^k up to five decades.
+type logTicks struct{}
+
+// Ticks implements plot.Ticker. min and max must be positive, which the
+// plot guarantees by setting the axis range itself.
+func (logTicks) Ticks(min, max float64) []plot.Tick {
+	labelled := map[int]bool{1: true}
+	decades := math.Log10(max / min)
+	if decades < 3 {
+		labelled[2], labelled[5] = true, true
+	}
+	minors := decades < 5 // beyond, minor ticks blur into a solid bar
+	var ticks []plot.Tick
+	for k := math.Floor(math.Log10(min)); math.Pow(10, k) <= max; k++ {
+		for m := 1; m < 10; m++ {
+			v := float64(m) * math.Pow(10, k)
+			if v < min || v > max {
+				continue
+			}
+			t := plot.Tick{Value: v}
+			if labelled[m] {
+				t.Label = strconv.FormatFloat(v, 'g', 4, 64)
+			} else if !minors && m != 1 {
+				continue
+			}
+			ticks = append(ticks, t)
+		}
+	}
+	return ticks
+}
+
+// linearTicks labels about six round values (1, 2 or 5 × 10^k apart) with
+// an unlabelled tick between each pair: gonum's default aims at three
+// labels, too few to read a value off a 7-inch figure.
+type linearTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (linearTicks) Ticks(min, max float64) []plot.Tick {
+	step := niceStep((max - min) / 6)
+	if step == 0 || math.IsInf(step, 0) || math.IsNaN(step) {
+		return plot.DefaultTicks{}.Ticks(min, max)
+	}
+	decimals := max0(-int(math.Floor(math.Log10(step))))
+	var ticks []plot.Tick
+	// Count in half steps from an integer, so no error accumulates.
+	for k := math.Ceil(min / step * 2); k <= math.Floor(max/step*2); k++ {
+		v := k * step / 2
+		t := plot.Tick{Value: v}
+		if math.Mod(k, 2) == 0 {
+			t.Label = strconv.FormatFloat(v, 'f', decimals, 64)
+		}
+		ticks = append(ticks, t)
+	}
+	return ticks
+}
+
+// niceStep rounds x up to 1, 2 or 5 × 10^k.
+func niceStep(x float64) float64 {
+	if x <= 0 {
+		return 0
+	}
+	mag := math.Pow(10, math.Floor(math.Log10(x)))
+	for _, m := range []float64{1, 2, 5, 10} {
+		if m*mag >= x*(1-1e-12) {
+			return m * mag
+		}
+	}
+	return 10 * mag
+}
+
+// niceFloor rounds a positive x down to 1, 2 or 5 × 10^k.
+func niceFloor(x float64) float64 {
+	mag := math.Pow(10, math.Floor(math.Log10(x)))
+	for _, m := range []float64{5, 2, 1} {
+		if m*mag <= x*(1+1e-12) {
+			return m * mag
+		}
+	}
+	return mag
+}
+
+func max0(n int) int { return max(n, 0) }

@@ -1,0 +1,95 @@
+package scenario
+
+import "math"
+
+// The defaults Default fills in, named so that the README, the CLI and the
+// tests quote one source. Tasks, Duration, Tiers and Arrivals.Rate have none:
+// a run's length and the system modelled are always the file's choice.
+const (
+	DefaultSeed          = 1  // master seed
+	DefaultSeeds         = 10 // replicates
+	DefaultDist          = "pareto"
+	DefaultAlpha         = 2.5  // Pareto shape; C_s² = 0.8
+	DefaultMean          = 1.0  // work units
+	DefaultLargeQuantile = 0.9  // "large" = above the 0.9 quantile
+	DefaultWindow        = 10.0 // s
+	DefaultEpsilon       = 0.05
+	DefaultRhoMax        = 0.99
+	DefaultThreshold     = 0.9 // θ
+	DefaultK             = 1.0
+)
+
+// PolicyNames lists the eight policies of DESIGN §3 in canonical order. It
+// returns a fresh slice each call, so callers may keep or modify it.
+func PolicyNames() []string {
+	return []string{"hybrid", "model-only", "queue-only", "jsq", "jsq-s", "edge-first", "random", "oracle"}
+}
+
+// distNames lists the size distributions in the order error messages give them.
+func distNames() []string {
+	return []string{"pareto", "exponential", "deterministic", "lognormal"}
+}
+
+// kindNames lists the tier kinds (dispatch.Kind spells them the same way).
+func kindNames() []string { return []string{"local", "edge", "cloud"} }
+
+// Default returns the scenario every file is decoded over: each field a file
+// leaves out keeps its value from here. It is not valid on its own, since it
+// has no run length, no tiers and no arrival rate.
+func Default() Scenario {
+	return Scenario{
+		Seed:  DefaultSeed,
+		Seeds: DefaultSeeds,
+		Workload: Workload{
+			Size:          Dist{Dist: DefaultDist, Alpha: DefaultAlpha, Mean: DefaultMean},
+			LargeQuantile: DefaultLargeQuantile,
+		},
+		Policies: PolicyNames(),
+		Estimator: Estimator{
+			Window:  DefaultWindow,
+			Epsilon: DefaultEpsilon,
+			RhoMax:  DefaultRhoMax,
+			Penalty: Penalty{Threshold: DefaultThreshold, K: DefaultK},
+		},
+	}
+}
+
+// MeasuredByTasks reports whether a run is bounded by a count of measured
+// tasks (true) or by a span of arrivals (false, duration mode).
+func (s *Scenario) MeasuredByTasks() bool { return s.Tasks > 0 }
+
+// TierIndex returns the index of the tier with this name, or -1.
+func (s *Scenario) TierIndex(name string) int {
+	for i, t := range s.Tiers {
+		if t.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// Clone returns a deep copy: nothing is shared with s.
+func (s *Scenario) Clone() *Scenario {
+	c := *s
+	c.Arrivals.Bursts = cloneSlice(s.Arrivals.Bursts)
+	c.Tiers = cloneSlice(s.Tiers)
+	c.Policies = cloneSlice(s.Policies)
+	if s.Sweep != nil {
+		sw := *s.Sweep
+		sw.Values = cloneSlice(s.Sweep.Values)
+		c.Sweep = &sw
+	}
+	return &c
+}
+
+// cloneSlice copies a slice of values, keeping nil as nil and empty as empty
+// so that a clone is reflect.DeepEqual to its original.
+func cloneSlice[T any](s []T) []T {
+	if s == nil {
+		return nil
+	}
+	return append(make([]T, 0, len(s)), s...)
+}
+
+// finite reports whether x is neither NaN nor infinite.
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

@@ -1,0 +1,340 @@
+package scenario
+
+import (
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Aliases and merge keys let a small file describe an exponentially large
+// tree; these bounds keep the walk below linear in practice, whatever the
+// input (yaml.v3's decoder has its own, similar guard).
+const (
+	maxVisits     = 100000
+	maxMergeDepth = 16
+)
+
+// walker checks a YAML tree against a Go type before anything is decoded.
+// yaml.v3's strict decoder stops at line granularity and lets 2.5 truncate
+// into an int; the walk gives every unknown key and every wrongly typed value
+// a line, a column and a field path, all in one pass.
+type walker struct {
+	errs     Errors
+	bad      [][]string // paths whose value could not be decoded
+	dups     []dup      // repeated keys, which make yaml.v3 skip their whole mapping
+	visits   int
+	tierName func(int) string
+}
+
+func (w *walker) add(n *yaml.Node, segs []string, format string, args ...any) {
+	w.errs = append(w.errs, &FieldError{
+		Line:   n.Line,
+		Column: n.Column,
+		Field:  fieldName(segs, w.tierName),
+		Msg:    fmt.Sprintf(format, args...),
+		segs:   segs,
+	})
+}
+
+// badValue records an error about the value at segs itself, so that Parse
+// does not also report the zero it left behind.
+func (w *walker) badValue(n *yaml.Node, segs []string, format string, args ...any) {
+	w.add(n, segs, format, args...)
+	w.bad = append(w.bad, segs)
+}
+
+func (w *walker) budget(n *yaml.Node) bool {
+	w.visits++
+	if w.visits == maxVisits+1 {
+		w.add(n, nil, "the document expands to more than %d nodes (aliases or merge keys)", maxVisits)
+	}
+	return w.visits <= maxVisits
+}
+
+func (w *walker) walk(n *yaml.Node, t reflect.Type, segs []string) {
+	if n = deref(n); n == nil || !w.budget(n) {
+		return
+	}
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if isNull(n) {
+		// yaml.v3 resets a list or pointer to nil and leaves a mapping as it
+		// was; a null scalar would silently keep the default, so refuse it.
+		if t.Kind() != reflect.Struct && t.Kind() != reflect.Slice {
+			w.badValue(n, segs, "null is not allowed: want %s", describe(t))
+		}
+		return
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		if n.Kind != yaml.MappingNode {
+			w.badValue(n, segs, "%s is not allowed: want %s", nodeKind(n), describe(t))
+			return
+		}
+		w.mapping(n, t, segs, 0)
+	case reflect.Slice:
+		if n.Kind != yaml.SequenceNode {
+			w.badValue(n, segs, "%s is not allowed: want %s", nodeKind(n), describe(t))
+			return
+		}
+		for i, el := range n.Content {
+			w.walk(el, t.Elem(), sub(segs, strconv.Itoa(i)))
+		}
+	default:
+		w.scalar(n, t, segs)
+	}
+}
+
+func (w *walker) mapping(n *yaml.Node, t reflect.Type, segs []string, depth int) {
+	seen := map[string]*yaml.Node{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := deref(n.Content[i]), n.Content[i+1]
+		if k == nil {
+			continue
+		}
+		if isMerge(k) {
+			w.merge(v, t, segs, depth)
+			continue
+		}
+		if k.Kind != yaml.ScalarNode {
+			w.add(k, segs, "%s is not allowed as a key: want a field name", nodeKind(k))
+			continue
+		}
+		if prev, repeated := seen[k.Value]; repeated {
+			w.add(k, segs, "field %q given twice (first at line %d)", k.Value, prev.Line)
+			w.dups = append(w.dups, dup{n, i})
+			continue
+		}
+		seen[k.Value] = k
+		f, ok := fieldByName(t, k.Value)
+		if !ok {
+			w.add(k, segs, "unknown field %q (allowed: %s)", k.Value, strings.Join(fieldNames(t), ", "))
+			continue
+		}
+		w.walk(v, f.Type, sub(segs, k.Value))
+	}
+}
+
+// dup is a repeated key: the pair at Content[i] of mapping n.
+type dup struct {
+	n *yaml.Node
+	i int
+}
+
+// dropDups removes repeated keys (the later ones), so that the rest of their
+// mapping can still be decoded and checked.
+func (w *walker) dropDups() {
+	for j := len(w.dups) - 1; j >= 0; j-- { // back to front keeps indices valid
+		d := w.dups[j]
+		d.n.Content = append(d.n.Content[:d.i], d.n.Content[d.i+2:]...)
+	}
+}
+
+// merge walks the mappings a "<<" key pulls in as if written in place.
+func (w *walker) merge(v *yaml.Node, t reflect.Type, segs []string, depth int) {
+	if v = deref(v); v == nil || !w.budget(v) {
+		return
+	}
+	if depth >= maxMergeDepth {
+		w.add(v, segs, "merge keys nest deeper than %d", maxMergeDepth)
+		return
+	}
+	switch v.Kind {
+	case yaml.MappingNode:
+		w.mapping(v, t, segs, depth+1)
+	case yaml.SequenceNode:
+		for _, el := range v.Content {
+			if el = deref(el); el != nil && el.Kind == yaml.MappingNode {
+				w.mapping(el, t, segs, depth+1)
+			} else if el != nil {
+				w.add(el, segs, "%s is not allowed in a merge: want a mapping", nodeKind(el))
+			}
+		}
+	default:
+		w.add(v, segs, "%s is not allowed in a merge: want a mapping or a list of mappings", nodeKind(v))
+	}
+}
+
+// scalar checks the tag before decoding: yaml.v3 would store 2.5 into an int
+// field as 2, and the quoted "3" into a number field is a string by intent.
+func (w *walker) scalar(n *yaml.Node, t reflect.Type, segs []string) {
+	if n.Kind != yaml.ScalarNode {
+		w.badValue(n, segs, "%s is not allowed: want %s", nodeKind(n), describe(t))
+		return
+	}
+	tag := n.ShortTag()
+	switch t.Kind() {
+	case reflect.Int, reflect.Int64, reflect.Uint, reflect.Uint64:
+		if tag != "!!int" {
+			w.badValue(n, segs, "%q is not allowed: want %s", n.Value, describe(t))
+			return
+		}
+	case reflect.Float64:
+		if tag != "!!int" && tag != "!!float" {
+			w.badValue(n, segs, "%q is not allowed: want %s", n.Value, describe(t))
+			return
+		}
+	}
+	if err := n.Decode(reflect.New(t).Interface()); err != nil {
+		w.badValue(n, segs, "%q is not allowed: want %s (out of range)", n.Value, describe(t))
+	}
+}
+
+// deref follows an alias to the node it names; nil stays nil.
+func deref(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 64; i++ {
+		n = n.Alias
+	}
+	if n != nil && n.Kind == yaml.AliasNode {
+		return nil
+	}
+	return n
+}
+
+func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" }
+
+func isMerge(k *yaml.Node) bool {
+	return k.Kind == yaml.ScalarNode && k.Value == "<<" && k.ShortTag() == "!!merge"
+}
+
+// nodeKind names what a node is, for "X is not allowed" messages.
+func nodeKind(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		if isNull(n) {
+			return "null"
+		}
+		return strconv.Quote(n.Value)
+	}
+	return "this node"
+}
+
+// child returns the value under key in a mapping (following aliases and
+// merge keys as yaml.v3 does: explicit keys win), or nil.
+func child(n *yaml.Node, key string) *yaml.Node {
+	return childDepth(n, key, 0)
+}
+
+func childDepth(n *yaml.Node, key string, depth int) *yaml.Node {
+	if n = deref(n); n == nil || n.Kind != yaml.MappingNode || depth > maxMergeDepth {
+		return nil
+	}
+	var merges []*yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := deref(n.Content[i])
+		switch {
+		case k == nil:
+		case isMerge(k):
+			merges = append(merges, n.Content[i+1])
+		case k.Kind == yaml.ScalarNode && k.Value == key:
+			return deref(n.Content[i+1])
+		}
+	}
+	for _, m := range merges {
+		m = deref(m)
+		if m != nil && m.Kind == yaml.SequenceNode {
+			for _, el := range m.Content {
+				if v := childDepth(el, key, depth+1); v != nil {
+					return v
+				}
+			}
+		} else if v := childDepth(m, key, depth+1); v != nil {
+			return v
+		}
+	}
+	return nil
+}
+
+// locate finds the node at a canonical path, or nil.
+func locate(n *yaml.Node, segs []string) *yaml.Node {
+	for _, seg := range segs {
+		if n = deref(n); n == nil {
+			return nil
+		}
+		if i, err := strconv.Atoi(seg); err == nil && n.Kind == yaml.SequenceNode {
+			if i < 0 || i >= len(n.Content) {
+				return nil
+			}
+			n = deref(n.Content[i])
+			continue
+		}
+		n = child(n, seg)
+	}
+	return n
+}
+
+// tierNames reads tier names straight from the tree, so that decode errors
+// can say "tiers[1] (edge)" before anything is decoded.
+func tierNames(root *yaml.Node) func(int) string {
+	return func(i int) string {
+		if n := locate(root, path("tiers", strconv.Itoa(i), "name")); n != nil && n.Kind == yaml.ScalarNode {
+			return n.Value
+		}
+		return ""
+	}
+}
+
+// fieldByName finds a struct field by its yaml name.
+func fieldByName(t reflect.Type, name string) (reflect.StructField, bool) {
+	for i := range t.NumField() {
+		if f := t.Field(i); yamlName(f) == name {
+			return f, true
+		}
+	}
+	return reflect.StructField{}, false
+}
+
+// fieldNames lists a struct's yaml names in declaration order.
+func fieldNames(t reflect.Type) []string {
+	names := make([]string, 0, t.NumField())
+	for i := range t.NumField() {
+		if n := yamlName(t.Field(i)); n != "" {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+func yamlName(f reflect.StructField) string {
+	name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+	if name == "-" || !f.IsExported() {
+		return ""
+	}
+	return name
+}
+
+// describe says what a value of type t looks like in YAML.
+func describe(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Pointer:
+		return describe(t.Elem())
+	case reflect.Int, reflect.Int64:
+		return "an integer"
+	case reflect.Uint, reflect.Uint64:
+		return "an integer ≥ 0"
+	case reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Struct:
+		return "a mapping (" + strings.Join(fieldNames(t), ", ") + ")"
+	case reflect.Slice:
+		switch e := t.Elem(); e.Kind() {
+		case reflect.Struct:
+			return "a list of mappings (" + strings.Join(fieldNames(e), ", ") + ")"
+		case reflect.Float64:
+			return "a list of numbers"
+		case reflect.String:
+			return "a list of strings"
+		}
+	}
+	return t.String()
+}

@@ -1,0 +1,118 @@
+package scenario
+
+import (
+	"math"
+	"reflect"
+	"slices"
+	"strconv"
+)
+
+// Cell is one point of a sweep: the scenario with Param set to Value.
+type Cell struct {
+	Param    string    // the swept --set path; "" without a sweep
+	Value    float64   // the value applied; NaN without a sweep
+	Scenario *Scenario // a deep copy with the value applied; its Sweep is nil
+}
+
+// Cells expands the sweep into one validated Cell per value, in the file's
+// order. Without a sweep it returns one cell, the scenario itself (a copy).
+// It returns Validate's errors if the scenario or any cell is invalid.
+func (s *Scenario) Cells() ([]Cell, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	if s.Sweep == nil {
+		return []Cell{{Value: math.NaN(), Scenario: s.Clone()}}, nil
+	}
+	cells := make([]Cell, len(s.Sweep.Values))
+	for i, v := range s.Sweep.Values {
+		c, ferr := s.cell(v)
+		if ferr != nil { // Validate applied every value already
+			return nil, Errors{ferr}
+		}
+		cells[i] = Cell{Param: s.Sweep.Param, Value: v, Scenario: c}
+	}
+	return cells, nil
+}
+
+// cell is a copy of s, without its sweep, with the swept field set to v.
+func (s *Scenario) cell(v float64) (*Scenario, *FieldError) {
+	c := s.Clone()
+	c.Sweep = nil
+	// 'f' so that 1e6 reads as the integer 1000000 when the field is an int.
+	if _, ferr := c.set(s.Sweep.Param, strconv.FormatFloat(v, 'f', -1, 64)); ferr != nil {
+		return nil, ferr
+	}
+	return c, nil
+}
+
+// sweep checks the sweep last, when the rest of the scenario's errors are
+// known: a cell reports only what the base scenario does not already, and the
+// swept field's own value in the file is not checked, since no cell uses it.
+func (c *checker) sweep() {
+	sw := c.s.Sweep
+	if sw == nil {
+		return
+	}
+	swept, ok := c.sweepParam(sw.Param)
+	if swept != nil {
+		c.errs = slices.DeleteFunc(c.errs, func(e *FieldError) bool { return slices.Equal(e.segs, swept) })
+	}
+	if len(sw.Values) == 0 {
+		c.add(path("sweep", "values"), "none given: list at least one value")
+		return
+	}
+	for i, v := range sw.Values {
+		c.num(path("sweep", "values", strconv.Itoa(i)), v, true, "")
+	}
+	if !ok {
+		return
+	}
+	base := map[string]bool{}
+	for _, e := range c.errs {
+		base[e.Error()] = true
+	}
+	for i, v := range sw.Values {
+		if !finite(v) {
+			continue // reported above
+		}
+		at := path("sweep", "values", strconv.Itoa(i))
+		cell, ferr := c.s.cell(v)
+		if ferr != nil {
+			c.add(at, "%s cannot be applied: %s", fmtNum(v), ferr.Error())
+			continue
+		}
+		if err := cell.Validate(); err != nil {
+			for _, e := range err.(Errors) {
+				if !base[e.Error()] {
+					c.add(at, "%s gives an invalid cell: %s", fmtNum(v), e.Error())
+				}
+			}
+		}
+	}
+}
+
+// sweepParam checks the swept path: it must reach a number outside the
+// sweep. It returns the field's canonical path, if it resolves.
+func (c *checker) sweepParam(p string) ([]string, bool) {
+	at := path("sweep", "param")
+	if p == "" {
+		c.add(at, "none given: name the field to vary, e.g. arrivals.rate")
+		return nil, false
+	}
+	v, segs, ferr := resolve(c.s.Clone(), p)
+	switch {
+	case ferr != nil:
+		c.add(at, "%q is not allowed: %s", p, ferr.Msg)
+		return nil, false
+	case segs[0] == "sweep":
+		c.add(at, "%q is not allowed: a sweep cannot vary itself", p)
+		return nil, false
+	}
+	switch v.Kind() {
+	case reflect.Int, reflect.Int64, reflect.Uint, reflect.Uint64, reflect.Float64:
+		return segs, true
+	}
+	c.add(at, "%q is not allowed: it is %s, and a sweep varies a number", p, describe(v.Type()))
+	return nil, false
+}
