@@ -37,6 +37,8 @@ func NewRoot(io IO) *cobra.Command {
 		return badInputf("%s: %w (see '%s --help')", c.CommandPath(), err, c.CommandPath())
 	})
 	root.AddCommand(newRunCmd(io, nil), newValidateCmd(io, nil), newModelCmd(io, nil))
+	root.AddCommand(experimentCommands(io)...)
+	root.AddCommand(testbedCommands(io)...)
 	return root
 }
 

@@ -1,7 +1,9 @@
 package scenario_test
 
 import (
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/offload-sim/offload/internal/scenario"
@@ -36,4 +38,30 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("Cells() of a valid scenario: %v", err)
 		}
 	})
+}
+
+// TestParseHostile pins inputs that once could, or easily could, blow up:
+// they must fail fast with a message, not hang or panic.
+func TestParseHostile(t *testing.T) {
+	var merges strings.Builder
+	merges.WriteString("tasks: 1\narrivals: {rate: 1}\ntiers:\n  - &t0 {name: a, kind: edge, servers: 1, speed: 1}\n")
+	for i := 1; i < 30; i++ {
+		fmt.Fprintf(&merges, "  - &t%d {<<: [*t%d, *t%d, *t%d]}\n", i, i-1, i-1, i-1)
+	}
+	tests := []struct{ name, data, want string }{
+		{"merge bomb", merges.String(), "the document expands to more than"},
+		{"self merge", "tasks: 1\nestimator: &e {<<: *e}\n", "estimator"},
+		{"alias cycle", "tiers: &t [*t]\n", `tiers[0]: a list is not allowed: want a mapping`},
+		{"scalar document", "5\n", `"5" is not allowed: a scenario is a mapping`},
+		{"merge of a scalar", "estimator: {<<: 5}\n", `estimator: "5" is not allowed in a merge`},
+		{"key is a list", "[a]: 1\n", "a list is not allowed as a key"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := scenario.Parse("hostile.yaml", []byte(tt.data), nil)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Parse(%.60q) = %v, want an error containing %q", tt.data, err, tt.want)
+			}
+		})
+	}
 }

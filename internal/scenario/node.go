@@ -10,11 +10,13 @@ import (
 )
 
 // Aliases and merge keys let a small file describe an exponentially large
-// tree; these bounds keep the walk below linear in practice, whatever the
-// input (yaml.v3's decoder has its own, similar guard).
+// tree. A walk may visit minVisits nodes, or expansionFactor times the nodes
+// the document holds, before it gives up (yaml.v3's decoder has its own,
+// similar guard).
 const (
-	maxVisits     = 100000
-	maxMergeDepth = 16
+	minVisits       = 100000
+	expansionFactor = 10
+	maxMergeDepth   = 16
 )
 
 // walker checks a YAML tree against a Go type before anything is decoded.
@@ -26,17 +28,45 @@ type walker struct {
 	bad      [][]string // paths whose value could not be decoded
 	dups     []dup      // repeated keys, which make yaml.v3 skip their whole mapping
 	visits   int
+	limit    int // visits allowed; set by newWalker
+	seen     map[string]bool
 	tierName func(int) string
 }
 
+// newWalker returns a walker whose visit budget suits the document n.
+func newWalker(n *yaml.Node, tierName func(int) string) *walker {
+	return &walker{limit: max(minVisits, expansionFactor*countNodes(n)), tierName: tierName}
+}
+
+// countNodes counts the nodes written in a document, aliases not followed.
+func countNodes(n *yaml.Node) int {
+	if n == nil {
+		return 0
+	}
+	total := 1
+	for _, c := range n.Content {
+		total += countNodes(c)
+	}
+	return total
+}
+
+// add records a problem once, though an alias or a merge key can bring the
+// same node past the walk several times.
 func (w *walker) add(n *yaml.Node, segs []string, format string, args ...any) {
-	w.errs = append(w.errs, &FieldError{
+	e := &FieldError{
 		Line:   n.Line,
 		Column: n.Column,
 		Field:  fieldName(segs, w.tierName),
 		Msg:    fmt.Sprintf(format, args...),
 		segs:   segs,
-	})
+	}
+	if w.seen == nil {
+		w.seen = map[string]bool{}
+	}
+	if key := e.Error(); !w.seen[key] {
+		w.seen[key] = true
+		w.errs = append(w.errs, e)
+	}
 }
 
 // badValue records an error about the value at segs itself, so that Parse
@@ -48,10 +78,10 @@ func (w *walker) badValue(n *yaml.Node, segs []string, format string, args ...an
 
 func (w *walker) budget(n *yaml.Node) bool {
 	w.visits++
-	if w.visits == maxVisits+1 {
-		w.add(n, nil, "the document expands to more than %d nodes (aliases or merge keys)", maxVisits)
+	if w.visits == w.limit+1 {
+		w.add(n, nil, "the document expands to more than %d nodes (aliases or merge keys)", w.limit)
 	}
-	return w.visits <= maxVisits
+	return w.visits <= w.limit
 }
 
 func (w *walker) walk(n *yaml.Node, t reflect.Type, segs []string) {

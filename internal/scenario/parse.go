@@ -90,7 +90,7 @@ func decode(data []byte, s *Scenario) (root *yaml.Node, errs Errors, bad [][]str
 	if root.Kind != yaml.MappingNode {
 		return nil, Errors{{Line: root.Line, Column: root.Column, Msg: nodeKind(root) + " is not allowed: a scenario is a mapping (name, seed, tasks, tiers, ...)"}}, nil
 	}
-	w := &walker{tierName: tierNames(root)}
+	w := newWalker(root, tierNames(root))
 	w.walk(root, reflect.TypeFor[Scenario](), nil)
 	if len(w.errs) == 0 {
 		// yaml.v3's own strict decode has the last word: the walk adds

@@ -50,7 +50,7 @@ func (s *Scenario) set(p, value string) ([]string, *FieldError) {
 		*s = *c
 		return segs, nil
 	}
-	w := &walker{}
+	w := newWalker(n, nil)
 	w.walk(n, v.Type(), nil)
 	if len(w.errs) > 0 {
 		return nil, &FieldError{Field: p, Msg: valueErr(value, w.errs)}

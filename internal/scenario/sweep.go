@@ -37,10 +37,12 @@ func (s *Scenario) Cells() ([]Cell, error) {
 
 // cell is a copy of s, without its sweep, with the swept field set to v.
 func (s *Scenario) cell(v float64) (*Scenario, *FieldError) {
+	sw := s.Sweep
+	s.Sweep = nil // not copied into each cell: a long sweep would cost its square
 	c := s.Clone()
-	c.Sweep = nil
+	s.Sweep = sw
 	// 'f' so that 1e6 reads as the integer 1000000 when the field is an int.
-	if _, ferr := c.set(s.Sweep.Param, strconv.FormatFloat(v, 'f', -1, 64)); ferr != nil {
+	if _, ferr := c.set(sw.Param, strconv.FormatFloat(v, 'f', -1, 64)); ferr != nil {
 		return nil, ferr
 	}
 	return c, nil
