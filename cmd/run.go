@@ -26,19 +26,23 @@ type runOptions struct {
 	embedded string   // embedded scenario used without -f
 	command  string   // the subcommand, labels default folders
 	args     []string // the command line, for the manifest
+	router   string   // mape: the policy whose decisions the estimators shadow
+	window   float64  // burst: time-series window, s
 }
 
 func newRunCmd(io IO, runF func(*runOptions) error) *cobra.Command {
-	return newSweepCmd(io, runF, "run", "default",
+	c, _ := newExperimentCmd(io, runF, runSweep, "run", "default",
 		"Run a scenario under its policies",
 		`Run a scenario (the embedded default, or -f FILE) under each of its policies
 and replicates, expanding its sweep if it has one. Writes runs.csv,
 summary.csv, scenario.yaml and manifest.json (and plots for a sweep) into -o.`)
+	return c
 }
 
-// newSweepCmd builds a command that runs a scenario's sweep under every
-// policy: `run`, and the experiments that differ only by their default.
-func newSweepCmd(io IO, runF func(*runOptions) error, use, embedded, short, long string) *cobra.Command {
+// newExperimentCmd builds a command that runs a scenario (embedded, or -f)
+// with the shared experiment flags. runF, if set, replaces run (tests
+// capture the parsed options with it).
+func newExperimentCmd(io IO, runF func(*runOptions) error, run func(context.Context, *runOptions) error, use, embedded, short, long string) (*cobra.Command, *runOptions) {
 	opts := &runOptions{io: io, embedded: embedded, command: use}
 	c := &cobra.Command{
 		Use:   use,
@@ -50,14 +54,14 @@ func newSweepCmd(io IO, runF func(*runOptions) error, use, embedded, short, long
 			if runF != nil {
 				return runF(opts)
 			}
-			return runSweep(c.Context(), opts)
+			return run(c.Context(), opts)
 		},
 	}
 	opts.sf.register(c)
 	opts.of.register(c, filepath.Join("results", use))
 	c.Flags().StringSliceVar(&opts.policies, "policy", nil, "run only these policies (`a,b`)")
 	c.Flags().BoolVar(&opts.of.trace, "trace", false, "also write one per-task CSV per run under traces/")
-	return c
+	return c, opts
 }
 
 // noArgs rejects positional arguments as bad input.
@@ -97,11 +101,11 @@ func runSweep(ctx context.Context, o *runOptions) error {
 	if err != nil {
 		return err
 	}
-	runs, err := execute(ctx, o, plan)
+	outs, err := execute(ctx, o, plan, nil)
 	if err != nil {
 		return err
 	}
-	sums := results.Summarize(runs)
+	sums := results.Summarize(outcomeRuns(outs))
 	dir := o.of.dir
 	tiers := plan.Tiers()
 	if err := report.WriteFileAtomic(dir, "summary.csv", func(w io.Writer) error { return report.WriteSummary(w, tiers, sums) }); err != nil {
@@ -120,10 +124,20 @@ func runSweep(ctx context.Context, o *runOptions) error {
 	return nil
 }
 
+// sidecar persists what a plan's runs produce beyond their runs.csv rows
+// (mape.csv, series_runs.csv), so that --resume can skip them too.
+type sidecar struct {
+	// load returns, per run already on disk, its outcome's extras.
+	load func(dir string, plan *experiment.Plan) (map[runKey]experiment.Outcome, error)
+	// write stores the extras of the finished outcomes.
+	write func(dir string, plan *experiment.Plan, outs []experiment.Outcome) error
+}
+
 // execute runs the plan into o.of.dir: it prepares the folder, honours
-// --resume, runs what is missing, and always leaves runs.csv, scenario.yaml
-// and manifest.json consistent with what finished, even when interrupted.
-func execute(ctx context.Context, o *runOptions, plan *experiment.Plan) ([]results.Run, error) {
+// --resume, runs what is missing, and always leaves runs.csv (and the
+// sidecar's files), scenario.yaml and manifest.json consistent with what
+// finished, even when interrupted. It returns the outcomes in job order.
+func execute(ctx context.Context, o *runOptions, plan *experiment.Plan, side *sidecar) ([]experiment.Outcome, error) {
 	dir := o.of.dir
 	sc := plan.Scenario
 	hash := sc.Hash()
@@ -136,10 +150,10 @@ func execute(ctx context.Context, o *runOptions, plan *experiment.Plan) ([]resul
 		return nil, err
 	}
 	jobs := plan.Jobs()
-	have := map[runKey]results.Run{}
+	have := map[runKey]experiment.Outcome{}
 	if o.of.resume {
 		var err error
-		if have, err = readHave(dir); err != nil {
+		if have, err = readHave(dir, plan, side); err != nil {
 			return nil, err
 		}
 	}
@@ -167,7 +181,7 @@ func execute(ctx context.Context, o *runOptions, plan *experiment.Plan) ([]resul
 	}
 	out, runErr := plan.Execute(ctx, opt)
 	finish()
-	var done []results.Run
+	var done []experiment.Outcome
 	for i := range out {
 		if r, ok := have[key(i)]; ok {
 			done = append(done, r)
@@ -175,9 +189,15 @@ func execute(ctx context.Context, o *runOptions, plan *experiment.Plan) ([]resul
 			done = append(done, out[i])
 		}
 	}
+	runs := outcomeRuns(done)
 	tiers := plan.Tiers()
-	if err := report.WriteFileAtomic(dir, "runs.csv", func(w io.Writer) error { return report.WriteRuns(w, tiers, done) }); err != nil {
+	if err := report.WriteFileAtomic(dir, "runs.csv", func(w io.Writer) error { return report.WriteRuns(w, tiers, runs) }); err != nil {
 		return nil, err
+	}
+	if side != nil {
+		if err := side.write(dir, plan, done); err != nil {
+			return nil, err
+		}
 	}
 	m.RunsDone, m.Complete = len(done), runErr == nil && len(done) == len(jobs)
 	if m.Complete {
@@ -200,8 +220,10 @@ type runKey struct {
 	seed   int
 }
 
-func readHave(dir string) (map[runKey]results.Run, error) {
-	have := map[runKey]results.Run{}
+// readHave collects the runs of a previous invocation: those in runs.csv
+// and, with a sidecar, only those whose extras are on disk too.
+func readHave(dir string, plan *experiment.Plan, side *sidecar) (map[runKey]experiment.Outcome, error) {
+	have := map[runKey]experiment.Outcome{}
 	f, err := os.Open(filepath.Join(dir, "runs.csv"))
 	if os.IsNotExist(err) {
 		return have, nil
@@ -214,10 +236,34 @@ func readHave(dir string) (map[runKey]results.Run, error) {
 	if err != nil {
 		return nil, badInputf("--resume: %s: %w", filepath.Join(dir, "runs.csv"), err)
 	}
+	var extras map[runKey]experiment.Outcome
+	if side != nil {
+		if extras, err = side.load(dir, plan); err != nil {
+			return nil, badInputf("--resume: %w", err)
+		}
+	}
 	for _, r := range runs {
-		have[runKey{r.Param, math.Float64bits(r.Value), r.Policy, r.Seed}] = r
+		k := runKey{r.Param, math.Float64bits(r.Value), r.Policy, r.Seed}
+		out := experiment.Outcome{Run: r}
+		if side != nil {
+			x, ok := extras[k]
+			if !ok {
+				continue
+			}
+			out.Shadows, out.Series = x.Shadows, x.Series
+		}
+		have[k] = out
 	}
 	return have, nil
+}
+
+// outcomeRuns extracts the runs.csv rows.
+func outcomeRuns(outs []experiment.Outcome) []results.Run {
+	runs := make([]results.Run, len(outs))
+	for i := range outs {
+		runs[i] = outs[i].Run
+	}
+	return runs
 }
 
 // sweepPlots draws the latency metrics against the swept parameter.
@@ -237,6 +283,13 @@ func sweepPlots(dir, format string, plan *experiment.Plan, sums []results.Summar
 			return paths, err
 		}
 		paths = append(paths, fmtPath(dir, p.file+"."+format))
+	}
+	for _, t := range tiers {
+		file := "share_" + t
+		if err := report.PlotMetric(dir, file, format, tiers, sums, file, "Share of tasks sent to "+t+" vs "+xlabel, xlabel, "share of tasks", false); err != nil {
+			return paths, err
+		}
+		paths = append(paths, fmtPath(dir, file+"."+format))
 	}
 	return paths, nil
 }

@@ -1,12 +1,16 @@
 package experiment
 
 import (
+	"cmp"
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/offload-sim/offload/internal/dispatch"
 	"github.com/offload-sim/offload/internal/engine"
 	"github.com/offload-sim/offload/internal/policies"
+	"github.com/offload-sim/offload/internal/results"
 	"github.com/offload-sim/offload/internal/scenario"
 	"github.com/offload-sim/offload/internal/workload"
 )
@@ -71,4 +75,32 @@ func DispatchTiers(cfg *engine.Config) []dispatch.Tier {
 // PolicyRand is the policy's own generator for replicate rep.
 func PolicyRand(seed uint64, rep int) *rand.Rand {
 	return rand.New(rand.NewPCG(seed, engine.StreamID(rep, policyStream)))
+}
+
+// BurstIntervals lists every burst of sc that starts before horizon, in time
+// order (overlapping specs are kept apart).
+func BurstIntervals(sc *scenario.Scenario, horizon float64) []results.Interval {
+	var out []results.Interval
+	for _, b := range sc.Arrivals.Bursts {
+		for n := 0; ; n++ {
+			if (b.Count > 0 && n >= b.Count) || (b.Every <= 0 && n > 0) {
+				break
+			}
+			s := b.Start + float64(n)*b.Every
+			if s >= horizon {
+				break
+			}
+			out = append(out, results.Interval{Start: s, End: math.Min(s+b.Length, horizon)})
+		}
+	}
+	slices.SortFunc(out, func(a, b results.Interval) int { return cmp.Compare(a.Start, b.Start) })
+	return out
+}
+
+// Horizon is the end of arrivals of a duration-mode scenario (0 otherwise).
+func Horizon(sc *scenario.Scenario) float64 {
+	if sc.Duration > 0 {
+		return sc.WarmupTime + sc.Duration
+	}
+	return 0
 }

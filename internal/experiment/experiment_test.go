@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/offload-sim/offload/experiments"
+	"github.com/offload-sim/offload/internal/dispatch"
+	"github.com/offload-sim/offload/internal/policies"
 	"github.com/offload-sim/offload/internal/results"
 	"github.com/offload-sim/offload/internal/scenario"
 )
@@ -34,9 +36,13 @@ func execute(t *testing.T, sc *scenario.Scenario, workers int) []results.Run {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runs, err := plan.Execute(context.Background(), Options{Workers: workers})
+	outs, err := plan.Execute(context.Background(), Options{Workers: workers})
 	if err != nil {
 		t.Fatal(err)
+	}
+	runs := make([]results.Run, len(outs))
+	for i := range outs {
+		runs[i] = outs[i].Run
 	}
 	return runs
 }
@@ -122,6 +128,29 @@ func TestMAPEOnlyForEstimators(t *testing.T) {
 		est := r.Policy == "hybrid" || r.Policy == "model-only" || r.Policy == "queue-only"
 		if est == math.IsNaN(r.MAPE) {
 			t.Errorf("%s: mape %v", r.Policy, r.MAPE)
+		}
+	}
+}
+
+// TestWrappersKeepCapabilities: the timing and probing wrappers hand the
+// engine exactly the capabilities of the policy they wrap.
+func TestWrappersKeepCapabilities(t *testing.T) {
+	tiers := []dispatch.Tier{{Name: "e", Kind: dispatch.Edge, Servers: 1, Speed: 1, Mu: 1}}
+	for _, name := range policies.Names() {
+		p, err := policies.New(name, tiers, policies.DefaultParams(), PolicyRand(1, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		insp, _ := policies.NewPredictor(policies.NameHybrid, tiers, policies.DefaultParams())
+		tp, _ := timed(p)
+		for _, w := range []dispatch.Policy{tp, newProbe(p, insp, 1, 1)} {
+			_, c1 := p.(dispatch.Clairvoyant)
+			_, c2 := w.(dispatch.Clairvoyant)
+			_, o1 := p.(dispatch.Observer)
+			_, o2 := w.(dispatch.Observer)
+			if c1 != c2 || (o1 && !o2) {
+				t.Errorf("%s wrapped as %T: clairvoyant %v→%v, observer %v→%v", name, w, c1, c2, o1, o2)
+			}
 		}
 	}
 }

@@ -27,7 +27,21 @@ type Plan struct {
 	Policies []string
 	// TimeDecisions measures each decision's wall-clock cost (decision_ns).
 	TimeDecisions bool
-	configs       []*engine.Config
+	// Shadows names estimators (hybrid, model-only, queue-only) that predict
+	// every measured task's latency at the tier its policy chose (mape).
+	Shadows []string
+	// SeriesWidth, if positive, records each run's time series in windows of
+	// this many seconds (burst).
+	SeriesWidth float64
+	configs     []*engine.Config
+}
+
+// Outcome is one finished job: its runs.csv row and, when the plan asks for
+// them, its shadow estimators' errors and its time series.
+type Outcome struct {
+	results.Run
+	Shadows []results.ShadowError // in Plan.Shadows order
+	Series  []results.Window
 }
 
 // NewPlan expands sc's sweep and checks that every cell builds.
@@ -92,9 +106,9 @@ type Options struct {
 // Execute runs every job not already had, in parallel. The result has one
 // entry per job, in Jobs order; an entry not run has an empty Policy. On
 // cancellation it returns what finished and ctx's error.
-func (p *Plan) Execute(ctx context.Context, opt Options) ([]results.Run, error) {
+func (p *Plan) Execute(ctx context.Context, opt Options) ([]Outcome, error) {
 	jobs := p.Jobs()
-	out := make([]results.Run, len(jobs))
+	out := make([]Outcome, len(jobs))
 	todo := make(chan int)
 	var (
 		mu       sync.Mutex
@@ -157,26 +171,49 @@ func (p *Plan) cellName(c int) string {
 }
 
 // runJob runs one job and condenses its result.
-func (p *Plan) runJob(j Job, trace func(Job) (func(*engine.TaskRecord), func() error, error)) (results.Run, error) {
+func (p *Plan) runJob(j Job, trace func(Job) (func(*engine.TaskRecord), func() error, error)) (Outcome, error) {
 	sc := p.Cells[j.Cell].Scenario
-	cfg := *p.configs[j.Cell] // a copy: OnTask is per run
+	cfg := *p.configs[j.Cell] // a copy: OnTask and Shadows are per run
 	seed := p.Scenario.Seed
-	pol, err := policies.New(j.Policy, DispatchTiers(&cfg), Params(sc), PolicyRand(seed, j.Seed))
+	tiers := DispatchTiers(&cfg)
+	pol, err := policies.New(j.Policy, tiers, Params(sc), PolicyRand(seed, j.Seed))
 	if err != nil {
-		return results.Run{}, err
+		return Outcome{}, err
 	}
 	var clock *timer
 	if p.TimeDecisions {
 		pol, clock = timed(pol)
 	}
+	cfg.Shadows = nil
+	for _, name := range p.Shadows {
+		sh, err := policies.NewPredictor(name, tiers, Params(sc))
+		if err != nil {
+			return Outcome{}, err
+		}
+		cfg.Shadows = append(cfg.Shadows, sh)
+	}
+	var sinks []func(*engine.TaskRecord)
+	var coll *collector
+	var pr *probe
+	if p.SeriesWidth > 0 {
+		insp, err := policies.NewPredictor(policies.NameHybrid, tiers, Params(sc))
+		if err != nil {
+			return Outcome{}, err
+		}
+		pol = newProbe(pol, insp, p.SeriesWidth, len(tiers))
+		pr = probeOf(pol)
+		coll = &collector{}
+		sinks = append(sinks, coll.add)
+	}
 	var closeTrace func() error
 	if trace != nil {
 		sink, cl, err := trace(j)
 		if err != nil {
-			return results.Run{}, err
+			return Outcome{}, err
 		}
-		cfg.OnTask, closeTrace = sink, cl
+		sinks, closeTrace = append(sinks, sink), cl
 	}
+	cfg.OnTask = fanOut(sinks)
 	res, err := engine.Run(&cfg, pol, engine.NewStreams(seed, j.Seed))
 	if closeTrace != nil {
 		if cerr := closeTrace(); err == nil {
@@ -184,7 +221,7 @@ func (p *Plan) runJob(j Job, trace func(Job) (func(*engine.TaskRecord), func() e
 		}
 	}
 	if err != nil {
-		return results.Run{}, err
+		return Outcome{}, err
 	}
 	s := res.Summarize(&cfg)
 	run := results.Run{
@@ -197,5 +234,54 @@ func (p *Plan) runJob(j Job, trace func(Job) (func(*engine.TaskRecord), func() e
 	if clock != nil {
 		run.DecisionNs = clock.meanNs()
 	}
-	return run, nil
+	out := Outcome{Run: run}
+	for k, name := range p.Shadows {
+		sh := res.Shadow[k]
+		n := float64(max(res.Tasks, 1))
+		out.Shadows = append(out.Shadows, results.ShadowError{Estimator: name, MAPE: 100 * sh.SumAPE / n, MAEWait: sh.SumAbsWait / n})
+	}
+	if coll != nil {
+		out.Series = coll.windows(p.SeriesWidth, seriesEnd(&cfg, coll), len(tiers), pr.sample)
+	}
+	return out, nil
+}
+
+// seriesEnd is where a run's series stops: the end of arrivals in duration
+// mode, else the last arrival seen.
+func seriesEnd(cfg *engine.Config, c *collector) float64 {
+	if cfg.Duration > 0 {
+		return cfg.WarmupTime + cfg.Duration
+	}
+	end := 0.0
+	for _, p := range c.pts {
+		end = max(end, p.arrival)
+	}
+	return end
+}
+
+// fanOut calls every sink; nil when there are none, so that the engine's
+// per-task hook costs nothing in a plain run.
+func fanOut(sinks []func(*engine.TaskRecord)) func(*engine.TaskRecord) {
+	switch len(sinks) {
+	case 0:
+		return nil
+	case 1:
+		return sinks[0]
+	}
+	return func(r *engine.TaskRecord) {
+		for _, s := range sinks {
+			s(r)
+		}
+	}
+}
+
+// probeOf unwraps the probe from newProbe's result.
+func probeOf(p any) *probe {
+	switch q := p.(type) {
+	case *probe:
+		return q
+	case clairvoyantProbe:
+		return q.probe
+	}
+	return nil
 }

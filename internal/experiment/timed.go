@@ -33,10 +33,11 @@ type timedObserver struct {
 	dispatch.Observer
 }
 
-type timedClairvoyant struct {
-	*timer
-	dispatch.Clairvoyant
-}
+type timedClairvoyant struct{ *timer }
+
+// Clairvoyant implements dispatch.Clairvoyant (see clairvoyantProbe for why
+// it is not embedded).
+func (timedClairvoyant) Clairvoyant() {}
 
 // timed returns the wrapped policy and its timer.
 func timed(p dispatch.Policy) (dispatch.Policy, *timer) {
@@ -45,7 +46,7 @@ func timed(p dispatch.Policy) (dispatch.Policy, *timer) {
 	case dispatch.Observer:
 		return timedObserver{t, q}, t
 	case dispatch.Clairvoyant:
-		return timedClairvoyant{t, q}, t
+		return timedClairvoyant{t}, t
 	}
 	return t, t
 }

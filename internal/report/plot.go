@@ -89,6 +89,11 @@ type figure struct {
 	LogY                  bool
 	Fraction              bool // a share: the Y axis shows all of [0, 1]
 	Series                []series
+	// Time series: shaded X intervals (bursts), a marker only every MarkEvery
+	// points, no sideways offset, and a note of their own.
+	Shade     []results.Interval
+	MarkEvery int
+	Note      string
 }
 
 func (f figure) save(dir, file, format string) error {
@@ -170,8 +175,17 @@ func (f figure) plot() (*plot.Plot, []legendEntry, error) {
 	var entries []legendEntry
 	var st styler
 	anyUnstable := false
-	for _, s := range dodge(ss) {
-		e, err := addSeries(p, s, st.style(s.Name))
+	if len(f.Shade) > 0 {
+		if err := addShade(p, f.Shade, ss, f.LogY, floor); err != nil {
+			return nil, nil, err
+		}
+		entries = append(entries, legendEntry{"burst", []plot.Thumbnailer{shadeThumb()}})
+	}
+	if f.MarkEvery == 0 {
+		ss = dodge(ss)
+	}
+	for _, s := range ss {
+		e, err := addSeries(p, s, st.style(s.Name), f.MarkEvery)
 		if err != nil {
 			return nil, nil, fmt.Errorf("policy %s: %w", s.Name, err)
 		}
@@ -202,10 +216,17 @@ func (f figure) plot() (*plot.Plot, []legendEntry, error) {
 }
 
 // addSeries adds a policy's line, markers, error bars and unstable rings.
-func addSeries(p *plot.Plot, s series, sty style) (legendEntry, error) {
+func addSeries(p *plot.Plot, s series, sty style, markEvery int) (legendEntry, error) {
 	line, points, err := plotter.NewLinePoints(s.XYs)
 	if err != nil {
 		return legendEntry{}, err
+	}
+	if markEvery > 1 {
+		var sparse plotter.XYs
+		for i := 0; i < len(s.XYs); i += markEvery {
+			sparse = append(sparse, s.XYs[i])
+		}
+		points.XYs = sparse
 	}
 	line.Color, line.Width, line.Dashes = sty.Color, vg.Points(1.5), sty.Dash
 	points.GlyphStyle = draw.GlyphStyle{Color: sty.Color, Radius: vg.Points(3.5), Shape: sty.Shape}
@@ -246,6 +267,9 @@ func addSeries(p *plot.Plot, s series, sty style) (legendEntry, error) {
 
 // note explains the marks, so that a figure read alone is not misread.
 func (f figure) note() string {
+	if f.Note != "" {
+		return f.Note
+	}
 	return "Lines: mean over replicates; bars: 95% Student-t confidence interval; " +
 		"points slightly offset sideways so that bars do not hide one another."
 }

@@ -1,0 +1,250 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"text/tabwriter"
+
+	"gonum.org/v1/plot/plotter"
+
+	"github.com/offload-sim/offload/internal/dispatch"
+	"github.com/offload-sim/offload/internal/experiment"
+	"github.com/offload-sim/offload/internal/report"
+	"github.com/offload-sim/offload/internal/results"
+)
+
+// runBurst runs the burst experiment.
+func runBurst(ctx context.Context, o *runOptions) error {
+	if err := o.of.check(); err != nil {
+		return err
+	}
+	if !(o.window > 0) || math.IsInf(o.window, 0) {
+		return badInputf("--window %g: need a window width > 0 (s)", o.window)
+	}
+	plan, err := o.loadPlan()
+	if err != nil {
+		return err
+	}
+	if experiment.Horizon(plan.Scenario) == 0 {
+		return badInputf("burst: the scenario must be in duration mode (duration, warmup_time) so that bursts fall at known times; got tasks: %d", plan.Scenario.Tasks)
+	}
+	plan.SeriesWidth = o.window
+	outs, err := execute(ctx, o, plan, seriesSidecar(o.window))
+	if err != nil {
+		return err
+	}
+	b := analyseBursts(plan, outs, o.window)
+	dir := o.of.dir
+	if err := b.write(dir, o.of.format); err != nil {
+		return err
+	}
+	b.print(o.io.Out)
+	noteWritten(o.io.Out, fmtPath(dir, "runs.csv"), fmtPath(dir, "summary.csv"), fmtPath(dir, "timeseries.csv"),
+		fmtPath(dir, "series_runs.csv"), fmtPath(dir, "bursts.csv"), fmtPath(dir, "burst_latency."+o.of.format),
+		fmtPath(dir, "burst_p95."+o.of.format), fmtPath(dir, "burst_cloud_share."+o.of.format))
+	return nil
+}
+
+// burstAnalysis is the burst experiment's aggregate view of its runs.
+type burstAnalysis struct {
+	plan   *experiment.Plan
+	width  float64
+	tiers  []string
+	cloud  int // index of the first cloud tier, −1 if none
+	bursts []results.Interval
+	sums   []results.Summary
+	mean   []report.SeriesRow // timeseries.csv
+	stats  []report.BurstRow  // bursts.csv, on the averaged series
+	// perRep holds, per (cell, policy), each replicate's burst statistics,
+	// for the paired claims.
+	perRep map[cellPolicy][][]results.BurstStat
+	order  []cellPolicy
+}
+
+// cellPolicy names one (cell, policy) group of runs.
+type cellPolicy struct {
+	param  string
+	value  uint64
+	policy string
+}
+
+func analyseBursts(plan *experiment.Plan, outs []experiment.Outcome, width float64) *burstAnalysis {
+	horizon := experiment.Horizon(plan.Scenario)
+	b := &burstAnalysis{plan: plan, width: width, tiers: plan.Tiers(), cloud: -1,
+		bursts: experiment.BurstIntervals(plan.Scenario, horizon), perRep: map[cellPolicy][][]results.BurstStat{},
+		sums: results.Summarize(outcomeRuns(outs))}
+	for i, t := range plan.Scenario.Tiers {
+		if t.Kind == dispatch.Cloud.String() && b.cloud < 0 {
+			b.cloud = i
+		}
+	}
+	groups := map[cellPolicy][][]results.Window{}
+	first := map[cellPolicy]results.Run{}
+	for _, out := range outs {
+		k := cellPolicy{out.Param, math.Float64bits(out.Value), out.Policy}
+		if _, ok := groups[k]; !ok {
+			b.order = append(b.order, k)
+			first[k] = out.Run
+		}
+		groups[k] = append(groups[k], out.Series)
+		b.perRep[k] = append(b.perRep[k], results.BurstStats(out.Series, width, b.bursts, horizon, b.cloud))
+	}
+	for _, k := range b.order {
+		key := keyOf(first[k])
+		key.Seed = -1
+		avg := results.MeanSeries(groups[k])
+		for _, w := range avg {
+			b.mean = append(b.mean, report.SeriesRow{Key: key, Runs: len(groups[k]), Width: width, Window: w})
+		}
+		for _, st := range results.BurstStats(avg, width, b.bursts, horizon, b.cloud) {
+			b.stats = append(b.stats, report.BurstRow{Key: key, BurstStat: st})
+		}
+	}
+	return b
+}
+
+func (b *burstAnalysis) write(dir, format string) error {
+	if err := report.WriteFileAtomic(dir, "summary.csv", func(w io.Writer) error { return report.WriteSummary(w, b.tiers, b.sums) }); err != nil {
+		return err
+	}
+	if err := report.WriteFileAtomic(dir, "timeseries.csv", func(w io.Writer) error { return report.WriteSeries(w, b.tiers, b.mean, false) }); err != nil {
+		return err
+	}
+	if err := report.WriteFileAtomic(dir, "bursts.csv", func(w io.Writer) error { return report.WriteBursts(w, b.stats) }); err != nil {
+		return err
+	}
+	for _, p := range []struct {
+		file, title, ylabel string
+		y                   func(results.Window) float64
+		log, frac           bool
+	}{
+		{"burst_latency", "Windowed mean latency through the bursts", "mean latency (s)", func(w results.Window) float64 { return w.MeanLatency }, true, false},
+		{"burst_p95", "Windowed P95 latency through the bursts", "P95 latency (s)", func(w results.Window) float64 { return w.P95Latency }, true, false},
+		{"burst_cloud_share", "Share of tasks sent to the cloud through the bursts", "cloud share", func(w results.Window) float64 { return at(w.Share, b.cloud) }, false, true},
+	} {
+		if err := report.PlotTimeSeries(dir, p.file, format, b.lines(p.y), b.bursts, p.title, p.ylabel, p.log, p.frac); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// lines builds one time series per policy of the first cell.
+func (b *burstAnalysis) lines(y func(results.Window) float64) []report.TimeSeries {
+	var out []report.TimeSeries
+	for _, k := range b.order {
+		if k.param != b.order[0].param || k.value != b.order[0].value {
+			continue
+		}
+		ts := report.TimeSeries{Policy: k.policy}
+		for _, r := range b.mean {
+			if r.Policy == k.policy && math.Float64bits(r.Value) == k.value {
+				ts.Points = append(ts.Points, plotter.XY{X: r.Start + b.width/2, Y: y(r.Window)})
+			}
+		}
+		out = append(out, ts)
+	}
+	return out
+}
+
+func (b *burstAnalysis) print(w io.Writer) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "policy\tmean latency (s)\tmean peak (s)\tmean recovery (s)\tnever recovered\tcloud share before\tduring\t\n")
+	for _, k := range b.order {
+		var peak, rec, before, during meanOf
+		never := 0
+		for _, r := range b.stats {
+			if r.Policy != k.policy || math.Float64bits(r.Value) != k.value {
+				continue
+			}
+			peak.add(r.Peak)
+			before.add(r.CloudBefore)
+			during.add(r.CloudDuring)
+			if math.IsNaN(r.Recovery) {
+				never++
+			} else {
+				rec.add(r.Recovery)
+			}
+		}
+		lat := math.NaN()
+		for _, s := range b.sums {
+			if s.Policy == k.policy && math.Float64bits(s.Value) == k.value {
+				lat = s.Mean.MeanLatency
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d/%d\t%s\t%s\t\n", k.policy, num(lat), num(peak.mean()), num(rec.mean()), never, len(b.bursts), num(before.mean()), num(during.mean()))
+	}
+	_ = tw.Flush()
+}
+
+// meanOf averages finite values.
+type meanOf struct {
+	sum float64
+	n   int
+}
+
+func (m *meanOf) add(x float64) {
+	if !math.IsNaN(x) && !math.IsInf(x, 0) {
+		m.sum += x
+		m.n++
+	}
+}
+
+func (m *meanOf) mean() float64 {
+	if m.n == 0 {
+		return math.NaN()
+	}
+	return m.sum / float64(m.n)
+}
+
+func at(xs []float64, i int) float64 {
+	if i < 0 || i >= len(xs) {
+		return math.NaN()
+	}
+	return xs[i]
+}
+
+// seriesSidecar keeps series_runs.csv (each run's windows) in step with
+// runs.csv.
+func seriesSidecar(width float64) *sidecar {
+	return &sidecar{
+		write: func(dir string, plan *experiment.Plan, outs []experiment.Outcome) error {
+			var rows []report.SeriesRow
+			for _, out := range outs {
+				for _, w := range out.Series {
+					rows = append(rows, report.SeriesRow{Key: keyOf(out.Run), Width: width, Window: w})
+				}
+			}
+			return report.WriteFileAtomic(dir, "series_runs.csv", func(w io.Writer) error { return report.WriteSeries(w, plan.Tiers(), rows, true) })
+		},
+		load: func(dir string, plan *experiment.Plan) (map[runKey]experiment.Outcome, error) {
+			out := map[runKey]experiment.Outcome{}
+			f, err := os.Open(filepath.Join(dir, "series_runs.csv"))
+			if os.IsNotExist(err) {
+				return out, nil
+			}
+			if err != nil {
+				return nil, err
+			}
+			defer f.Close()
+			rows, err := report.ReadSeriesRuns(f, plan.Tiers())
+			if err != nil {
+				return nil, err
+			}
+			for _, r := range rows {
+				if r.Width != width {
+					return nil, fmt.Errorf("series_runs.csv has windows of %g s, this run asks for %g s", r.Width, width)
+				}
+				k := runKey{r.Param, math.Float64bits(r.Value), r.Policy, r.Seed}
+				o := out[k]
+				o.Series = append(o.Series, r.Window)
+				out[k] = o
+			}
+			return out, nil
+		},
+	}
+}
