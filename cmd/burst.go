@@ -74,14 +74,10 @@ type cellPolicy struct {
 
 func analyseBursts(plan *experiment.Plan, outs []experiment.Outcome, width float64) *burstAnalysis {
 	horizon := experiment.Horizon(plan.Scenario)
-	b := &burstAnalysis{plan: plan, width: width, tiers: plan.Tiers(), cloud: -1,
+	b := &burstAnalysis{plan: plan, width: width, tiers: plan.Tiers(),
 		bursts: experiment.BurstIntervals(plan.Scenario, horizon), perRep: map[cellPolicy][][]results.BurstStat{},
 		sums: results.Summarize(outcomeRuns(outs))}
-	for i, t := range plan.Scenario.Tiers {
-		if t.Kind == dispatch.Cloud.String() && b.cloud < 0 {
-			b.cloud = i
-		}
-	}
+	b.cloud = firstCloud(plan)
 	groups := map[cellPolicy][][]results.Window{}
 	first := map[cellPolicy]results.Run{}
 	for _, out := range outs {
@@ -131,6 +127,16 @@ func (b *burstAnalysis) write(dir, format string) error {
 		}
 	}
 	return nil
+}
+
+// firstCloud is the index of the first cloud tier, −1 if none.
+func firstCloud(plan *experiment.Plan) int {
+	for i, t := range plan.Scenario.Tiers {
+		if t.Kind == dispatch.Cloud.String() {
+			return i
+		}
+	}
+	return -1
 }
 
 // lines builds one time series per policy of the first cell.

@@ -36,7 +36,7 @@ func NewRoot(io IO) *cobra.Command {
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return badInputf("%s: %w (see '%s --help')", c.CommandPath(), err, c.CommandPath())
 	})
-	root.AddCommand(newRunCmd(io, nil), newValidateCmd(io, nil), newModelCmd(io, nil))
+	root.AddCommand(newRunCmd(io, nil), newValidateCmd(io, nil), newModelCmd(io, nil), newReproduceCmd(io))
 	root.AddCommand(experimentCommands(io)...)
 	root.AddCommand(testbedCommands(io)...)
 	return root

@@ -28,6 +28,9 @@ type runOptions struct {
 	args     []string // the command line, for the manifest
 	router   string   // mape: the policy whose decisions the estimators shadow
 	window   float64  // burst: time-series window, s
+	// collect, if set, receives the finished plan and its outcomes
+	// (reproduce gathers the experiments' runs for the claims with it).
+	collect func(*experiment.Plan, []experiment.Outcome)
 }
 
 func newRunCmd(io IO, runF func(*runOptions) error) *cobra.Command {
@@ -208,6 +211,9 @@ func execute(ctx context.Context, o *runOptions, plan *experiment.Plan, side *si
 	}
 	if runErr != nil {
 		return nil, runErr
+	}
+	if o.collect != nil {
+		o.collect(plan, done)
 	}
 	return done, nil
 }

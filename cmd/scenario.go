@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"fmt"
 	"os"
 	"strconv"
 
@@ -47,6 +46,9 @@ func (f *scenarioFlags) load(embedded string) (*scenario.Scenario, error) {
 		return nil, err
 	}
 	sets := append([]string(nil), f.sets...)
+	if f.cmd == nil { // built in code (reproduce): the sets say it all
+		return parseScenario(name, data, sets)
+	}
 	fl := f.cmd.Flags()
 	if fl.Changed("seed") {
 		sets = append(sets, "seed="+strconv.FormatUint(f.seed, 10))
@@ -64,9 +66,13 @@ func (f *scenarioFlags) load(embedded string) (*scenario.Scenario, error) {
 		// --tasks puts a duration-mode scenario in tasks mode.
 		sets = append(sets, "tasks="+strconv.Itoa(f.tasks), "duration=0", "warmup_time=0")
 	}
+	return parseScenario(name, data, sets)
+}
+
+func parseScenario(name string, data []byte, sets []string) (*scenario.Scenario, error) {
 	sc, err := scenario.Parse(name, data, sets)
 	if err != nil {
-		return nil, badInput(fmt.Errorf("%w", err))
+		return nil, badInput(err)
 	}
 	return sc, nil
 }

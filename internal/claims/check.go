@@ -1,0 +1,124 @@
+package claims
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/offload-sim/offload/internal/results"
+)
+
+// The claims' texts, as DESIGN §6 states them.
+var texts = map[int]string{
+	1: "Hybrid has lower mean latency than Edge-First and Model-Only at every load level.",
+	2: "Hybrid has lower P95 latency for large tasks than JSQ (at every load where both are stable).",
+	3: "The hybrid estimator has the lowest MAPE of the three at every load.",
+	4: "Under bursts, Hybrid moves work to the cloud as the edge congests and recovers faster than the static policies.",
+	5: "A decision costs a few µs at most (the paper: about 7.4 µs mean).",
+	6: "The HTTP emulation reproduces the simulator's ranking of policies.",
+}
+
+// Text returns claim id's statement.
+func Text(id int) string { return texts[id] }
+
+// MeanLatency is claim 1, on the sweep-load runs.
+func MeanLatency(runs []results.Run) Claim {
+	t := index(runs, func(r results.Run) float64 { return r.MeanLatency })
+	cs := []Comparison{
+		t.compare("hybrid − edge-first, mean latency (s)", "hybrid", "edge-first", nil),
+		t.compare("hybrid − model-only, mean latency (s)", "hybrid", "model-only", nil),
+	}
+	return Claim{ID: 1, Text: texts[1], Comparisons: cs, Verdict: verdictOf(cs)}
+}
+
+// LargeTail is claim 2, on the sweep-load runs; a load is left out when
+// either policy is unstable there (some tier's mean offered load ≥ 1).
+func LargeTail(runs []results.Run) Claim {
+	t := index(runs, func(r results.Run) float64 { return r.P95Large })
+	unstable := map[string]bool{}
+	for _, s := range results.Summarize(runs) {
+		unstable[key(s.Value, s.Policy)] = s.Unstable
+	}
+	keep := func(v float64) (bool, string) {
+		for _, p := range []string{"hybrid", "jsq"} {
+			if unstable[key(v, p)] {
+				return false, p + " unstable"
+			}
+		}
+		return true, ""
+	}
+	cs := []Comparison{t.compare("hybrid − jsq, P95 latency of large tasks (s)", "hybrid", "jsq", keep)}
+	return Claim{ID: 2, Text: texts[2], Comparisons: cs, Verdict: verdictOf(cs)}
+}
+
+// MAPE is claim 3, on the mape experiment's rows: runs whose Policy is the
+// estimator and MAPE its error.
+func MAPE(rows []results.Run) Claim {
+	t := index(rows, func(r results.Run) float64 { return r.MAPE })
+	cs := []Comparison{
+		t.compare("hybrid − model-only estimator, MAPE (%)", "hybrid", "model-only", nil),
+		t.compare("hybrid − queue-only estimator, MAPE (%)", "hybrid", "queue-only", nil),
+	}
+	return Claim{ID: 3, Text: texts[3], Comparisons: cs, Verdict: verdictOf(cs)}
+}
+
+// BurstRep is what claim 4 needs of one replicate of one policy: the mean,
+// over bursts, of the cloud share's rise and of the recovery time (a burst
+// never recovered from counts as the whole gap to the next one).
+type BurstRep struct {
+	Policy     string
+	Seed       int
+	CloudShift float64
+	Recovery   float64
+}
+
+// Bursts is claim 4: hybrid's cloud share rises during bursts (its rise
+// is compared with 0), and it recovers faster than each static policy.
+func Bursts(reps []BurstRep, static []string) Claim {
+	by := map[string][]float64{}
+	rec := map[string][]float64{}
+	n := 0
+	for _, r := range reps {
+		n = max(n, r.Seed+1)
+	}
+	for _, r := range reps {
+		if by[r.Policy] == nil {
+			by[r.Policy], rec[r.Policy] = nanSlice(n), nanSlice(n)
+		}
+		by[r.Policy][r.Seed], rec[r.Policy][r.Seed] = r.CloudShift, r.Recovery
+	}
+	zero := make([]float64, n)
+	shift := Comparison{Title: "0 − hybrid's cloud-share rise during bursts (share)", Cells: []Cell{lower("bursts", zero, by["hybrid"])}}
+	cs := []Comparison{shift}
+	for _, p := range static {
+		if rec[p] == nil {
+			continue
+		}
+		cs = append(cs, Comparison{Title: fmt.Sprintf("hybrid − %s, recovery time after a burst (s)", p), Cells: []Cell{lower("bursts", rec["hybrid"], rec[p])}})
+	}
+	return Claim{ID: 4, Text: texts[4], Comparisons: cs, Verdict: verdictOf(cs)}
+}
+
+// DecisionCost is claim 5: hybrid's mean wall-clock decision time per
+// replicate against the paper's 7.4 µs.
+func DecisionCost(ns []float64) Claim {
+	paper := make([]float64, len(ns))
+	for i := range paper {
+		paper[i] = 7400
+	}
+	cs := []Comparison{{Title: "hybrid decision time − 7400 ns (ns)", Cells: []Cell{lower("decisions", ns, paper)}}}
+	return Claim{ID: 5, Text: texts[5], Comparisons: cs, Verdict: verdictOf(cs),
+		Notes: []string{"Wall-clock time of Decide, timer overhead included, measured in the simulator (--time-decisions): not reproducible to the byte."}}
+}
+
+// NotRunClaim is a claim whose experiment did not run.
+func NotRunClaim(id int, why string) Claim {
+	return Claim{ID: id, Text: texts[id], Verdict: NotRun, Notes: []string{why}}
+}
+
+func nanSlice(n int) []float64 {
+	s := make([]float64, n)
+	for i := range s {
+		s[i] = math.NaN()
+	}
+	return s
+}

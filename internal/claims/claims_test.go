@@ -1,0 +1,79 @@
+package claims
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/offload-sim/offload/internal/results"
+)
+
+func TestLowerVerdicts(t *testing.T) {
+	cases := []struct {
+		name string
+		a, b []float64
+		want Verdict
+	}{
+		{"clearly lower", []float64{1, 1.1, 0.9, 1}, []float64{2, 2.1, 1.9, 2}, Pass},
+		{"clearly higher", []float64{3, 3.1, 2.9, 3}, []float64{2, 2.1, 1.9, 2}, Fail},
+		{"overlapping", []float64{1, 3, 1, 3}, []float64{2, 2, 2, 2}, Inconclusive},
+		{"one pair", []float64{1}, []float64{2}, Inconclusive},
+		{"missing pairs skipped", []float64{1, math.NaN(), 1.1, 0.9}, []float64{2, 5, 2.1, 1.9}, Pass},
+	}
+	for _, c := range cases {
+		if got := lower("x", c.a, c.b); got.Verdict != c.want {
+			t.Errorf("%s: lower(%v, %v) = %s (diff %v ± %v), want %s", c.name, c.a, c.b, got.Verdict, got.Diff, got.CI95, c.want)
+		}
+	}
+}
+
+func TestCombine(t *testing.T) {
+	p, f, i, s := Cell{Verdict: Pass}, Cell{Verdict: Fail}, Cell{Verdict: Inconclusive}, Cell{Verdict: Skipped}
+	for _, c := range []struct {
+		cells []Cell
+		want  Verdict
+	}{{[]Cell{p, p}, Pass}, {[]Cell{p, i}, Inconclusive}, {[]Cell{i, f, p}, Fail}, {[]Cell{p, s}, Pass}, {[]Cell{s}, Inconclusive}} {
+		if got := combine(c.cells); got != c.want {
+			t.Errorf("combine(%v) = %s, want %s", c.cells, got, c.want)
+		}
+	}
+}
+
+// run makes a sweep-load-like run.
+func run(v float64, pol string, seed int, lat, large, util float64) results.Run {
+	return results.Run{Experiment: "sweep-load", Param: "arrivals.rate", Value: v, Policy: pol, Seed: seed,
+		MeanLatency: lat, P95Large: large, MAPE: math.NaN(), DecisionNs: math.NaN(), Util: []float64{util}, Share: []float64{1}}
+}
+
+func TestLargeTailSkipsUnstable(t *testing.T) {
+	var runs []results.Run
+	for s := range 4 {
+		e := 0.01 * float64(s)
+		runs = append(runs,
+			run(10, "hybrid", s, 1, 1+e, 0.5), run(10, "jsq", s, 1, 2+e, 0.5),
+			run(20, "hybrid", s, 1, 5+e, 0.5), run(20, "jsq", s, 1, 2+e, 1.5))
+	}
+	c := LargeTail(runs)
+	if c.Verdict != Pass {
+		t.Errorf("verdict %s, want PASS (the unstable load is skipped)", c.Verdict)
+	}
+	cells := c.Comparisons[0].Cells
+	if len(cells) != 2 || cells[1].Verdict != Skipped || !strings.Contains(cells[1].Note, "jsq unstable") {
+		t.Errorf("cells %+v", cells)
+	}
+	md := Markdown("Claims", "test", []Claim{c})
+	if !strings.Contains(md, "| 2 |") || !strings.Contains(md, "SKIPPED (jsq unstable)") {
+		t.Errorf("markdown lacks the verdict table or the skip note:\n%s", md)
+	}
+}
+
+func TestMeanLatencyFails(t *testing.T) {
+	var runs []results.Run
+	for s := range 5 {
+		e := 0.01 * float64(s)
+		runs = append(runs, run(10, "hybrid", s, 2+e, 1, 0.5), run(10, "edge-first", s, 1+e, 1, 0.5), run(10, "model-only", s, 3+e, 1, 0.5))
+	}
+	if c := MeanLatency(runs); c.Verdict != Fail {
+		t.Errorf("hybrid slower than edge-first in every replicate: verdict %s, want FAIL", c.Verdict)
+	}
+}
