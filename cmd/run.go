@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -286,6 +287,27 @@ func sweepPlots(dir, format string, plan *experiment.Plan, sums []results.Summar
 	} {
 		logY := report.SuggestLogY(tiers, sums, p.metric)
 		if err := report.PlotMetric(dir, p.file, format, tiers, sums, p.metric, p.title+" vs "+xlabel, xlabel, p.title+" (s)", logY); err != nil {
+			return paths, err
+		}
+		paths = append(paths, fmtPath(dir, p.file+"."+format))
+	}
+	// The unstable points of a sweep (latencies of hundreds of seconds)
+	// squash the others on one axis; a second plot leaves them out.
+	var stable []results.Summary
+	for _, s := range sums {
+		if !s.Unstable {
+			stable = append(stable, s)
+		}
+	}
+	for _, p := range []struct{ file, metric, title string }{
+		{"mean_latency_stable", "mean_latency_s", "Mean latency"},
+		{"p95_large_stable", "p95_large_s", "P95 latency of large tasks"},
+	} {
+		err := report.PlotMetric(dir, p.file, format, tiers, stable, p.metric, p.title+" vs "+xlabel+" (stable points only)", xlabel, p.title+" (s)", report.SuggestLogY(tiers, stable, p.metric))
+		if errors.Is(err, report.ErrNoData) {
+			continue
+		}
+		if err != nil {
 			return paths, err
 		}
 		paths = append(paths, fmtPath(dir, p.file+"."+format))

@@ -154,3 +154,11 @@ func TestWrappersKeepCapabilities(t *testing.T) {
 		}
 	}
 }
+
+// TestPolicyNamesAgree: the scenario validator and the policy registry know
+// the same policies, in the same order.
+func TestPolicyNamesAgree(t *testing.T) {
+	if a, b := scenario.PolicyNames(), policies.Names(); !reflect.DeepEqual(a, b) {
+		t.Errorf("scenario.PolicyNames() = %v, policies.Names() = %v", a, b)
+	}
+}
