@@ -35,10 +35,18 @@ type Config struct {
 	// dispatch.Observer.
 	Shadows []dispatch.Predictor
 
+	// Cancel, if set, is polled every few thousand arrivals: once it is
+	// closed, Run stops and returns ErrCanceled, so that a long run ends
+	// promptly on an interrupt.
+	Cancel <-chan struct{}
+
 	// OnTask, if set, receives every task's record when its latency is known
 	// (at the moment it joins its tier). The record is reused: copy it to keep it.
 	OnTask func(*TaskRecord)
 }
+
+// ErrCanceled is returned by Run when Config.Cancel is closed.
+var ErrCanceled = errors.New("run canceled")
 
 // Streams are the workload's random streams, kept apart from each other and
 // from the policy's own generator so that every policy sees the same arrival

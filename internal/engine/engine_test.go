@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"math/rand/v2"
 	"testing"
 
@@ -228,5 +229,16 @@ func TestCommonRandomNumbers(t *testing.T) {
 		if !ok || ra.Arrival != rb.Arrival || ra.Size != rb.Size {
 			t.Fatalf("task %d differs: %+v vs %+v", id, ra, rb)
 		}
+	}
+}
+
+// TestCancel: a closed Cancel channel stops a run with ErrCanceled.
+func TestCancel(t *testing.T) {
+	cfg := threeTier(t, 60, 1000000)
+	done := make(chan struct{})
+	close(done)
+	cfg.Cancel = done
+	if _, err := Run(cfg, always(1), NewStreams(1, 0)); !errors.Is(err, ErrCanceled) {
+		t.Fatalf("err = %v, want ErrCanceled", err)
 	}
 }

@@ -133,6 +133,13 @@ func (s *sim) loop() error {
 			s.event(s.events.pop())
 			continue
 		}
+		if k&4095 == 0 && cfg.Cancel != nil {
+			select {
+			case <-cfg.Cancel:
+				return ErrCanceled
+			default:
+			}
+		}
 		if err := s.arrive(k, next, s.measuring); err != nil {
 			return err
 		}

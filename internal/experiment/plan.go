@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"sync"
@@ -122,8 +123,12 @@ func (p *Plan) Execute(ctx context.Context, opt Options) ([]Outcome, error) {
 	for range workers {
 		wg.Go(func() {
 			for i := range todo {
-				r, err := p.runJob(jobs[i], opt.Trace)
+				r, err := p.runJob(jobs[i], opt.Trace, ctx.Done())
 				mu.Lock()
+				if errors.Is(err, engine.ErrCanceled) {
+					mu.Unlock()
+					continue // the context says why
+				}
 				if err != nil && firstErr == nil {
 					firstErr = fmt.Errorf("%s, policy %s, replicate %d: %w", p.cellName(jobs[i].Cell), jobs[i].Policy, jobs[i].Seed, err)
 					cancel()
@@ -171,7 +176,7 @@ func (p *Plan) cellName(c int) string {
 }
 
 // runJob runs one job and condenses its result.
-func (p *Plan) runJob(j Job, trace func(Job) (func(*engine.TaskRecord), func() error, error)) (Outcome, error) {
+func (p *Plan) runJob(j Job, trace func(Job) (func(*engine.TaskRecord), func() error, error), cancel <-chan struct{}) (Outcome, error) {
 	sc := p.Cells[j.Cell].Scenario
 	cfg := *p.configs[j.Cell] // a copy: OnTask and Shadows are per run
 	seed := p.Scenario.Seed
@@ -214,6 +219,7 @@ func (p *Plan) runJob(j Job, trace func(Job) (func(*engine.TaskRecord), func() e
 		sinks, closeTrace = append(sinks, sink), cl
 	}
 	cfg.OnTask = fanOut(sinks)
+	cfg.Cancel = cancel
 	res, err := engine.Run(&cfg, pol, engine.NewStreams(seed, j.Seed))
 	if closeTrace != nil {
 		if cerr := closeTrace(); err == nil {
