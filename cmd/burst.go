@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"text/tabwriter"
 
 	"gonum.org/v1/plot/plotter"
@@ -161,19 +159,19 @@ func (b *burstAnalysis) print(w io.Writer) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "policy\tmean latency (s)\tmean peak (s)\tmean recovery (s)\tnever recovered\tcloud share before\tduring\t\n")
 	for _, k := range b.order {
-		var peak, rec, before, during meanOf
+		var peak, rec, before, during results.MeanAcc
 		never := 0
 		for _, r := range b.stats {
 			if r.Policy != k.policy || math.Float64bits(r.Value) != k.value {
 				continue
 			}
-			peak.add(r.Peak)
-			before.add(r.CloudBefore)
-			during.add(r.CloudDuring)
+			peak.Add(r.Peak)
+			before.Add(r.CloudBefore)
+			during.Add(r.CloudDuring)
 			if math.IsNaN(r.Recovery) {
 				never++
 			} else {
-				rec.add(r.Recovery)
+				rec.Add(r.Recovery)
 			}
 		}
 		lat := math.NaN()
@@ -182,29 +180,9 @@ func (b *burstAnalysis) print(w io.Writer) {
 				lat = s.Mean.MeanLatency
 			}
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d/%d\t%s\t%s\t\n", k.policy, num(lat), num(peak.mean()), num(rec.mean()), never, len(b.bursts), num(before.mean()), num(during.mean()))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d/%d\t%s\t%s\t\n", k.policy, num(lat), num(peak.Mean()), num(rec.Mean()), never, len(b.bursts), num(before.Mean()), num(during.Mean()))
 	}
 	_ = tw.Flush()
-}
-
-// meanOf averages finite values.
-type meanOf struct {
-	sum float64
-	n   int
-}
-
-func (m *meanOf) add(x float64) {
-	if !math.IsNaN(x) && !math.IsInf(x, 0) {
-		m.sum += x
-		m.n++
-	}
-}
-
-func (m *meanOf) mean() float64 {
-	if m.n == 0 {
-		return math.NaN()
-	}
-	return m.sum / float64(m.n)
 }
 
 func at(xs []float64, i int) float64 {
@@ -229,20 +207,16 @@ func seriesSidecar(width float64) *sidecar {
 		},
 		load: func(dir string, plan *experiment.Plan) (map[runKey]experiment.Outcome, error) {
 			out := map[runKey]experiment.Outcome{}
-			f, err := os.Open(filepath.Join(dir, "series_runs.csv"))
-			if os.IsNotExist(err) {
-				return out, nil
-			}
-			if err != nil {
-				return nil, err
-			}
-			defer f.Close()
-			rows, err := report.ReadSeriesRuns(f, plan.Tiers())
+			var rows []report.SeriesRow
+			err := readIfExists(dir, "series_runs.csv", func(r io.Reader) (err error) {
+				rows, err = report.ReadSeriesRuns(r, plan.Tiers())
+				return err
+			})
 			if err != nil {
 				return nil, err
 			}
 			for _, r := range rows {
-				if r.Width != width {
+				if math.Abs(r.Width-width) > 1e-9*width {
 					return nil, fmt.Errorf("series_runs.csv has windows of %g s, this run asks for %g s", r.Width, width)
 				}
 				k := runKey{r.Param, math.Float64bits(r.Value), r.Policy, r.Seed}

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"text/tabwriter"
@@ -143,15 +141,11 @@ var mapeSidecar = &sidecar{
 	},
 	load: func(dir string, plan *experiment.Plan) (map[runKey]experiment.Outcome, error) {
 		out := map[runKey]experiment.Outcome{}
-		f, err := os.Open(filepath.Join(dir, "mape.csv"))
-		if os.IsNotExist(err) {
-			return out, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		rows, err := report.ReadMAPE(f)
+		var rows []report.MAPERow
+		err := readIfExists(dir, "mape.csv", func(r io.Reader) (err error) {
+			rows, err = report.ReadMAPE(r)
+			return err
+		})
 		if err != nil {
 			return nil, err
 		}

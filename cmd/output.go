@@ -136,3 +136,20 @@ func noteWritten(w io.Writer, paths ...string) {
 		fmt.Fprintln(w, "wrote", p)
 	}
 }
+
+// readIfExists opens dir/name and hands it to read; a missing file is not an
+// error (nothing to resume) and read is not called.
+func readIfExists(dir, name string, read func(io.Reader) error) error {
+	f, err := os.Open(filepath.Join(dir, name))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := read(f); err != nil {
+		return fmt.Errorf("%s: %w", filepath.Join(dir, name), err)
+	}
+	return nil
+}

@@ -166,9 +166,9 @@ func burstReps(plan *experiment.Plan, outs []experiment.Outcome, width float64) 
 	cloud := firstCloud(plan)
 	var reps []claims.BurstRep
 	for _, out := range outs {
-		var shift, rec meanOf
+		var shift, rec results.MeanAcc
 		for k, st := range results.BurstStats(out.Series, width, bursts, horizon, cloud) {
-			shift.add(st.CloudDuring - st.CloudBefore)
+			shift.Add(st.CloudDuring - st.CloudBefore)
 			r := st.Recovery
 			if math.IsNaN(r) {
 				limit := horizon
@@ -177,9 +177,9 @@ func burstReps(plan *experiment.Plan, outs []experiment.Outcome, width float64) 
 				}
 				r = limit - st.End
 			}
-			rec.add(r)
+			rec.Add(r)
 		}
-		reps = append(reps, claims.BurstRep{Policy: out.Policy, Seed: out.Seed, CloudShift: shift.mean(), Recovery: rec.mean()})
+		reps = append(reps, claims.BurstRep{Policy: out.Policy, Seed: out.Seed, CloudShift: shift.Mean(), Recovery: rec.Mean()})
 	}
 	return reps
 }

@@ -231,20 +231,16 @@ type runKey struct {
 // and, with a sidecar, only those whose extras are on disk too.
 func readHave(dir string, plan *experiment.Plan, side *sidecar) (map[runKey]experiment.Outcome, error) {
 	have := map[runKey]experiment.Outcome{}
-	f, err := os.Open(filepath.Join(dir, "runs.csv"))
-	if os.IsNotExist(err) {
-		return have, nil
-	}
+	var runs []results.Run
+	err := readIfExists(dir, "runs.csv", func(r io.Reader) (err error) {
+		_, runs, err = report.ReadRuns(r)
+		return err
+	})
 	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	_, runs, err := report.ReadRuns(f)
-	if err != nil {
-		return nil, badInputf("--resume: %s: %w", filepath.Join(dir, "runs.csv"), err)
+		return nil, badInputf("--resume: %w", err)
 	}
 	var extras map[runKey]experiment.Outcome
-	if side != nil {
+	if side != nil && len(runs) > 0 {
 		if extras, err = side.load(dir, plan); err != nil {
 			return nil, badInputf("--resume: %w", err)
 		}

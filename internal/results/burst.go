@@ -37,21 +37,21 @@ func BurstStats(ws []Window, w float64, bursts []Interval, horizon float64, clou
 			limit = bursts[k+1].Start
 		}
 		st := BurstStat{Index: k, Start: b.Start, End: b.End, Recovery: math.NaN(), Peak: math.NaN(), PeakAt: math.NaN()}
-		var base, cloudBase, cloudIn meanAcc
+		var base, cloudBase, cloudIn MeanAcc
 		for _, x := range ws {
 			end := x.Start + w
 			switch {
 			case x.Start >= b.Start-BaselineSpan && end <= b.Start:
-				base.add(x.MeanLatency)
-				cloudBase.add(shareOf(x, cloud))
+				base.Add(x.MeanLatency)
+				cloudBase.Add(shareOf(x, cloud))
 			case x.Start >= b.Start && end <= b.End:
-				cloudIn.add(shareOf(x, cloud))
+				cloudIn.Add(shareOf(x, cloud))
 			}
 			if x.Start >= b.Start && end <= limit && !(x.MeanLatency <= st.Peak) && !math.IsNaN(x.MeanLatency) {
 				st.Peak, st.PeakAt = x.MeanLatency, x.Start
 			}
 		}
-		st.Baseline, st.CloudBefore, st.CloudDuring = base.mean(), cloudBase.mean(), cloudIn.mean()
+		st.Baseline, st.CloudBefore, st.CloudDuring = base.Mean(), cloudBase.Mean(), cloudIn.Mean()
 		for _, x := range ws {
 			end := x.Start + w
 			if x.Start >= b.End && end <= limit && x.MeanLatency <= (1+RecoveryBand)*st.Baseline {
@@ -71,20 +71,22 @@ func shareOf(x Window, tier int) float64 {
 	return x.Share[tier]
 }
 
-// meanAcc averages the finite values it is given.
-type meanAcc struct {
+// MeanAcc averages the finite values it is given; its zero value is empty.
+type MeanAcc struct {
 	sum float64
 	n   int
 }
 
-func (m *meanAcc) add(x float64) {
+// Add counts x if it is finite.
+func (m *MeanAcc) Add(x float64) {
 	if isFinite(x) {
 		m.sum += x
 		m.n++
 	}
 }
 
-func (m *meanAcc) mean() float64 {
+// Mean is the average so far, NaN if nothing was counted.
+func (m *MeanAcc) Mean() float64 {
 	if m.n == 0 {
 		return math.NaN()
 	}
@@ -109,13 +111,13 @@ func MeanSeries(reps [][]Window) []Window {
 			avgAt(reps, i, func(w Window) []float64 { return w.Lambda }),
 			avgAt(reps, i, func(w Window) []float64 { return w.Beta }),
 			avgAt(reps, i, func(w Window) []float64 { return w.Rho })
-		var mean, p95 meanAcc
+		var mean, p95 MeanAcc
 		for _, r := range reps {
 			w.Tasks += r[i].Tasks
-			mean.add(r[i].MeanLatency)
-			p95.add(r[i].P95Latency)
+			mean.Add(r[i].MeanLatency)
+			p95.Add(r[i].P95Latency)
 		}
-		w.MeanLatency, w.P95Latency = mean.mean(), p95.mean()
+		w.MeanLatency, w.P95Latency = mean.Mean(), p95.Mean()
 		out[i] = w
 	}
 	return out
@@ -126,13 +128,13 @@ func avgAt(reps [][]Window, i int, field func(Window) []float64) []float64 {
 	k := len(field(reps[0][i]))
 	out := make([]float64, k)
 	for t := range k {
-		var m meanAcc
+		var m MeanAcc
 		for _, r := range reps {
 			if f := field(r[i]); t < len(f) {
-				m.add(f[t])
+				m.Add(f[t])
 			}
 		}
-		out[t] = m.mean()
+		out[t] = m.Mean()
 	}
 	return out
 }
