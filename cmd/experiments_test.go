@@ -1,0 +1,195 @@
+package cmd
+
+import (
+	"context"
+	"encoding/csv"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/offload-sim/offload/internal/report"
+)
+
+// short are the overrides that make an embedded experiment quick.
+var short = []string{"--seeds", "2", "--tasks", "4000", "--set", "warmup=400", "--quiet"}
+
+// readTable parses a CSV file into its header and rows.
+func readTable(t *testing.T, p string) ([]string, [][]string) {
+	t.Helper()
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil || len(recs) < 2 {
+		t.Fatalf("%s: %d records, %v", p, len(recs), err)
+	}
+	return recs[0], recs[1:]
+}
+
+// checkPNG decodes a plot.
+func checkPNG(t *testing.T, p string) {
+	t.Helper()
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("%s: %v", p, err)
+	}
+	if b := img.Bounds(); b.Dx() < 500 || b.Dy() < 300 {
+		t.Errorf("%s: %v is too small", p, b)
+	}
+}
+
+// TestSweepLoadFiles runs a short sweep-load and checks every file, the
+// order of the percentiles, the shares, and the headline ranking.
+func TestSweepLoadFiles(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "sl")
+	if code, _, stderr := run(t, context.Background(), append([]string{"sweep-load", "-o", out}, short...)...); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, name := range []string{"mean_latency", "p95_latency", "p99_latency", "p95_large", "mean_latency_stable", "share_cloud"} {
+		checkPNG(t, filepath.Join(out, name+".png"))
+	}
+	f, err := os.Open(filepath.Join(out, "runs.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	tiers, runs, err := report.ReadRuns(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 9*8*2 {
+		t.Fatalf("%d runs, want 144", len(runs))
+	}
+	top := map[string]float64{}
+	for _, r := range runs {
+		if !(r.P50Latency <= r.P95Latency && r.P95Latency <= r.P99Latency && r.P99Latency <= r.MaxLatency) {
+			t.Errorf("%s at %v: percentiles out of order: %v %v %v %v", r.Policy, r.Value, r.P50Latency, r.P95Latency, r.P99Latency, r.MaxLatency)
+		}
+		sum := 0.0
+		for _, s := range r.Share {
+			sum += s
+		}
+		if math.Abs(sum-1) > 1e-9 || len(r.Share) != len(tiers) {
+			t.Errorf("%s at %v: shares %v sum to %v", r.Policy, r.Value, r.Share, sum)
+		}
+		if r.Value == 200 {
+			top[r.Policy] += r.MeanLatency
+		}
+	}
+	if !(top["hybrid"] < top["edge-first"]) {
+		t.Errorf("at 200 tasks/s hybrid %v is not below edge-first %v", top["hybrid"], top["edge-first"])
+	}
+	head, rows := readTable(t, filepath.Join(out, "summary.csv"))
+	if head[len(head)-1] != "unstable" || len(rows) != 9*8 {
+		t.Errorf("summary.csv: header ends %q, %d rows", head[len(head)-1], len(rows))
+	}
+}
+
+// TestMAPEFiles runs a short mape experiment.
+func TestMAPEFiles(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "mape")
+	code, stdout, stderr := run(t, context.Background(), append([]string{"mape", "-o", out, "--set", "sweep.values=[20, 120]"}, short...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	head, rows := readTable(t, filepath.Join(out, "mape.csv"))
+	if strings.Join(head, ",") != strings.Join(report.MAPEHeader, ",") || len(rows) != 2*2*3 {
+		t.Fatalf("mape.csv: header %v, %d rows", head, len(rows))
+	}
+	for _, r := range rows {
+		if r[3] != "hybrid" {
+			t.Errorf("router %q, want hybrid", r[3])
+		}
+		if m, err := strconv.ParseFloat(r[7], 64); err != nil || !(m > 0 && m < 1000) {
+			t.Errorf("mape %q", r[7])
+		}
+	}
+	checkPNG(t, filepath.Join(out, "mape.png"))
+	if !strings.Contains(stdout, "queue-only") {
+		t.Errorf("stdout lacks the estimator table:\n%s", stdout)
+	}
+	if code, _, _ := run(t, context.Background(), "mape", "--router", "fastest", "-o", filepath.Join(out, "x")); code != ExitUsage {
+		t.Errorf("--router fastest: exit %d, want 2", code)
+	}
+}
+
+// TestBurstFilesAndResume runs a short burst experiment, then checks that
+// --resume after losing some runs gives back the same files.
+func TestBurstFilesAndResume(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "burst")
+	args := []string{"burst", "-o", out, "--seeds", "2", "--set", "duration=400", "--set", "policies=[hybrid, edge-first]", "--quiet"}
+	if code, stdout, stderr := run(t, context.Background(), args...); code != 0 {
+		t.Fatalf("exit %d: %s %s", code, stdout, stderr)
+	}
+	for _, name := range []string{"burst_latency", "burst_p95", "burst_cloud_share"} {
+		checkPNG(t, filepath.Join(out, name+".png"))
+	}
+	head, rows := readTable(t, filepath.Join(out, "bursts.csv"))
+	if strings.Join(head, ",") != strings.Join(report.BurstsHeader, ",") || len(rows) != 2*2 {
+		// arrivals until 500 s: bursts at 300 and 420 s, two policies
+		t.Errorf("bursts.csv: %v, %d rows", head, len(rows))
+	}
+	_, ts := readTable(t, filepath.Join(out, "timeseries.csv"))
+	if len(ts) != 2*100 { // 500 s in 5 s windows, two policies
+		t.Errorf("timeseries.csv has %d rows, want 200", len(ts))
+	}
+	want := map[string]string{}
+	for _, n := range []string{"runs.csv", "series_runs.csv", "timeseries.csv", "bursts.csv", "summary.csv"} {
+		want[n] = readFile(t, filepath.Join(out, n))
+	}
+	// Lose the last run, as an interruption would, and resume.
+	lines := strings.SplitAfter(want["runs.csv"], "\n")
+	if err := os.WriteFile(filepath.Join(out, "runs.csv"), []byte(strings.Join(lines[:len(lines)-2], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := run(t, context.Background(), append(args, "--resume")...); code != 0 {
+		t.Fatalf("resume: exit %d: %s", code, stderr)
+	}
+	for n, w := range want {
+		if readFile(t, filepath.Join(out, n)) != w {
+			t.Errorf("%s differs after resume", n)
+		}
+	}
+}
+
+// TestBurstNeedsDuration: a tasks-mode scenario is refused by burst.
+func TestBurstNeedsDuration(t *testing.T) {
+	code, _, stderr := run(t, context.Background(), "burst", "--tasks", "100", "-o", filepath.Join(t.TempDir(), "b"))
+	if code != ExitUsage || !strings.Contains(stderr, "duration") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestReproduceCI runs reproduce at CI scale on a shortened sweep and checks
+// claims.md.
+func TestReproduceCI(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs every experiment")
+	}
+	out := filepath.Join(t.TempDir(), "rep")
+	code, stdout, stderr := run(t, context.Background(), "reproduce", "--scale", "ci", "-o", out, "--quiet")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	md := readFile(t, filepath.Join(out, "claims.md"))
+	for i := 1; i <= 6; i++ {
+		if !strings.Contains(md, "## Claim "+strconv.Itoa(i)+": ") {
+			t.Errorf("claims.md lacks claim %d", i)
+		}
+	}
+	if !strings.Contains(stdout, "claim 6: NOT RUN") {
+		t.Errorf("stdout: %s", stdout)
+	}
+}
