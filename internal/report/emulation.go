@@ -1,0 +1,211 @@
+package report
+
+import (
+	"encoding/csv"
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/offload-sim/offload/internal/results"
+)
+
+// EmulatedRun is one emulated run (DESIGN §7): the simulator's runs.csv
+// metrics plus the request accounting, which always satisfies
+// Sent = Completed + Rejected + Failed.
+type EmulatedRun struct {
+	results.Run
+	Sent, Completed, Rejected, Failed int
+}
+
+// accountingColumns follow the simulator's columns in an emulation's runs.csv.
+var accountingColumns = []string{"sent", "completed", "rejected", "failed"}
+
+// EmulationRunsHeader is RunsHeader plus sent, completed, rejected, failed.
+func EmulationRunsHeader(tiers []string) []string {
+	return append(RunsHeader(tiers), accountingColumns...)
+}
+
+// WriteEmulationRuns writes an emulation's runs.csv: the simulator's schema
+// (so that the same tools read both) followed by the accounting columns.
+func WriteEmulationRuns(w io.Writer, tiers []string, runs []EmulatedRun) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(EmulationRunsHeader(tiers)); err != nil {
+		return err
+	}
+	for i, r := range runs {
+		if err := checkTiers(r.Run, tiers); err != nil {
+			return fmt.Errorf("run %d (%s, %s, seed %d): %w", i, r.Experiment, r.Policy, r.Seed, err)
+		}
+		row := []string{r.Experiment, r.Param, formatFloat(r.Value), r.Policy, strconv.Itoa(r.Seed), strconv.Itoa(r.Tasks)}
+		for _, v := range r.Metrics(len(tiers)).Vector()[1:] {
+			row = append(row, formatFloat(v))
+		}
+		for _, n := range []int{r.Sent, r.Completed, r.Rejected, r.Failed} {
+			row = append(row, strconv.Itoa(n))
+		}
+		if err := cw.Write(row); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// Comparison sets one policy's emulated latencies against the simulator's on
+// the same scenario and seeds (means over replicates, 95% half-widths).
+type Comparison struct {
+	Policy                  string
+	Runs                    int
+	EmuMean, EmuMeanCI95    float64 // s
+	SimMean, SimMeanCI95    float64 // s
+	EmuP95, EmuP95CI95      float64 // s
+	SimP95, SimP95CI95      float64 // s
+	RejectionRate           float64 // rejected / sent over the policy's emulated runs
+	Failed                  int     // failed requests over the policy's emulated runs
+	MeanDiffPct, P95DiffPct float64 // (emulated − simulated) / simulated, percent
+}
+
+// Compare pairs emulated and simulated summaries by policy, in the emulated
+// order; acct gives each policy's (rejection rate, failed requests).
+func Compare(emu, sim []results.Summary, acct func(policy string) (float64, int)) []Comparison {
+	bySim := map[string]results.Summary{}
+	for _, s := range sim {
+		bySim[s.Policy] = s
+	}
+	var out []Comparison
+	for _, e := range emu {
+		s, ok := bySim[e.Policy]
+		if !ok {
+			s = results.Summary{Mean: nanMetrics(), CI95: nanMetrics()}
+		}
+		c := Comparison{Policy: e.Policy, Runs: e.Runs,
+			EmuMean: e.Mean.MeanLatency, EmuMeanCI95: e.CI95.MeanLatency, SimMean: s.Mean.MeanLatency, SimMeanCI95: s.CI95.MeanLatency,
+			EmuP95: e.Mean.P95Latency, EmuP95CI95: e.CI95.P95Latency, SimP95: s.Mean.P95Latency, SimP95CI95: s.CI95.P95Latency}
+		c.MeanDiffPct = 100 * (c.EmuMean - c.SimMean) / c.SimMean
+		c.P95DiffPct = 100 * (c.EmuP95 - c.SimP95) / c.SimP95
+		if acct != nil {
+			c.RejectionRate, c.Failed = acct(e.Policy)
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func nanMetrics() results.Metrics {
+	n := math.NaN()
+	return results.Metrics{MeanLatency: n, P95Latency: n}
+}
+
+// ComparisonHeader is the header of the emulated-vs-simulated CSV.
+var ComparisonHeader = []string{"policy", "runs",
+	"emulated_mean_s", "emulated_mean_s_ci95", "simulated_mean_s", "simulated_mean_s_ci95", "mean_diff_pct",
+	"emulated_p95_s", "emulated_p95_s_ci95", "simulated_p95_s", "simulated_p95_s_ci95", "p95_diff_pct",
+	"rejection_rate", "failed"}
+
+// WriteComparison writes one row per policy under ComparisonHeader.
+func WriteComparison(w io.Writer, cs []Comparison) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(ComparisonHeader); err != nil {
+		return err
+	}
+	for _, c := range cs {
+		row := []string{c.Policy, strconv.Itoa(c.Runs)}
+		for _, v := range []float64{c.EmuMean, c.EmuMeanCI95, c.SimMean, c.SimMeanCI95, c.MeanDiffPct,
+			c.EmuP95, c.EmuP95CI95, c.SimP95, c.SimP95CI95, c.P95DiffPct, c.RejectionRate} {
+			row = append(row, formatFloat(v))
+		}
+		if err := cw.Write(append(row, strconv.Itoa(c.Failed))); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// PlotComparison draws emulated against simulated latency, one point per
+// policy, in two panels (mean, P95) with the line emulated = simulated, and
+// writes it atomically to dir/file.<format>. Axes are logarithmic when the
+// latencies span more than a factor of 10 (a saturated policy next to
+// stable ones).
+func PlotComparison(dir, file, format string, cs []Comparison) error {
+	if !strings.HasSuffix(file, "."+format) {
+		file += "." + format
+	}
+	var entries []legendEntry
+	var st styler
+	panels := [2]*plot.Plot{}
+	for k, p := range []struct {
+		title string
+		pick  func(Comparison) (sim, emu float64)
+	}{
+		{"Mean latency (s)", func(c Comparison) (float64, float64) { return c.SimMean, c.EmuMean }},
+		{"P95 latency (s)", func(c Comparison) (float64, float64) { return c.SimP95, c.EmuP95 }},
+	} {
+		pl := plot.New()
+		pl.Title.Text = p.title
+		pl.X.Label.Text, pl.Y.Label.Text = "simulated", "emulated"
+		lo, hi := math.Inf(1), math.Inf(-1)
+		st = styler{}
+		for _, c := range cs {
+			x, y := p.pick(c)
+			if !(x > 0) || !(y > 0) || math.IsInf(x, 0) || math.IsInf(y, 0) {
+				continue
+			}
+			lo, hi = math.Min(lo, math.Min(x, y)), math.Max(hi, math.Max(x, y))
+			sc, err := plotter.NewScatter(plotter.XYs{{X: x, Y: y}})
+			if err != nil {
+				return err
+			}
+			sty := st.style(c.Policy)
+			sc.GlyphStyle = draw.GlyphStyle{Color: sty.Color, Radius: vg.Points(4), Shape: sty.Shape}
+			pl.Add(sc)
+			if k == 0 {
+				entries = append(entries, legendEntry{c.Policy, []plot.Thumbnailer{sc}})
+			}
+		}
+		if math.IsInf(lo, 1) {
+			return fmt.Errorf("plot %s: %w", file, ErrNoData)
+		}
+		lo, hi = lo/1.25, hi*1.25
+		diag, err := plotter.NewLine(plotter.XYs{{X: lo, Y: lo}, {X: hi, Y: hi}})
+		if err != nil {
+			return err
+		}
+		diag.Color, diag.Dashes = color.Gray{Y: 120}, []vg.Length{vg.Points(4), vg.Points(3)}
+		pl.Add(diag)
+		pl.X.Min, pl.X.Max, pl.Y.Min, pl.Y.Max = lo, hi, lo, hi
+		if hi/lo > 10 {
+			pl.X.Scale, pl.Y.Scale = plot.LogScale{}, plot.LogScale{}
+			pl.X.Tick.Marker, pl.Y.Tick.Marker = logTicks{}, logTicks{}
+		}
+		panels[k] = pl
+	}
+	return WriteFileAtomic(dir, filepath.Base(file), func(w io.Writer) error {
+		rows := (len(entries) + legendCol - 1) / legendCol
+		legendH := vg.Length(rows)*vg.Points(15) + vg.Points(26)
+		c, err := newCanvas(format, figWidth, plotH+legendH)
+		if err != nil {
+			return err
+		}
+		dc := draw.New(c)
+		dc.SetColor(color.White)
+		dc.Fill(dc.Rectangle.Path())
+		top := draw.Crop(dc, vg.Points(4), -vg.Points(8), legendH, -vg.Points(8))
+		half := (top.Max.X - top.Min.X) / 2
+		panels[0].Draw(draw.Crop(top, 0, -half, 0, 0))
+		panels[1].Draw(draw.Crop(top, half, 0, 0, 0))
+		drawLegend(draw.Crop(dc, vg.Points(12), -vg.Points(12), vg.Points(4), -(plotH+vg.Points(4))), entries,
+			"One point per policy: mean over replicates. Dashed: emulated = simulated; above it, the emulation is slower.")
+		_, err = c.WriteTo(w)
+		return err
+	})
+}

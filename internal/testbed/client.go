@@ -1,0 +1,249 @@
+package testbed
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/offload-sim/offload/internal/dispatch"
+)
+
+// Workload is the client's source of work, in model seconds and work units.
+// The three functions are called from Run's loop only, in the simulator's
+// order per task (arrival, size, delays), so that a workload built on the
+// simulator's streams reproduces its replicate exactly.
+type Workload struct {
+	// Next returns the first arrival after t (model s).
+	Next func(t float64) float64
+	// Size draws the next task's size (work units).
+	Size func() float64
+	// Delays draws the task's communication delay to every tier (model s)
+	// into dst, one per tier.
+	Delays func(dst []float64)
+}
+
+// Config is one emulated run.
+type Config struct {
+	Tiers     []dispatch.Tier
+	Policy    dispatch.Policy
+	Workload  Workload
+	Transport Transport
+	// TimeScale is wall seconds per model second (> 0): 0.5 runs the model
+	// twice as fast as real time.
+	TimeScale float64
+	// Warmup and Duration are wall-clock spans of arrivals: those in the
+	// first Warmup are sent but not measured, then Duration's are measured.
+	Warmup, Duration time.Duration
+	// MaxTasks, if > 0, stops arrivals after that many tasks.
+	MaxTasks int
+	// Timeout bounds each request (wall clock); a request that times out is
+	// counted as failed. 0: no timeout.
+	Timeout time.Duration
+	// Large is the size above which a task is large (DESIGN §4).
+	Large float64
+	// Spin is the last stretch before each arrival that the loop waits by
+	// yielding (runtime.Gosched) instead of on a timer: Go's timers can fire
+	// up to about a millisecond late on Linux, which at 2,000 requests per
+	// second is two arrivals. It costs CPU while spinning; 0 sleeps only.
+	Spin time.Duration
+}
+
+func (c *Config) check() error {
+	var errs []error
+	if len(c.Tiers) == 0 {
+		errs = append(errs, errors.New("no tiers"))
+	}
+	if c.Policy == nil || c.Transport == nil || c.Workload.Next == nil || c.Workload.Size == nil || c.Workload.Delays == nil {
+		errs = append(errs, errors.New("policy, transport and every workload function are required"))
+	}
+	if !(c.TimeScale > 0) || math.IsInf(c.TimeScale, 0) {
+		errs = append(errs, fmt.Errorf("time scale %v: must be finite and > 0", c.TimeScale))
+	}
+	if c.Duration <= 0 || c.Warmup < 0 || c.Timeout < 0 {
+		errs = append(errs, fmt.Errorf("duration %v, warmup %v, timeout %v: need > 0, ≥ 0, ≥ 0", c.Duration, c.Warmup, c.Timeout))
+	}
+	return errors.Join(errs...)
+}
+
+// client is one run's state. The loop goroutine owns the policy and the
+// workload; mu guards what request goroutines also touch.
+type client struct {
+	cfg   *Config
+	ctx   context.Context
+	start time.Time
+	obs   dispatch.Observer
+	view  dispatch.View
+	delay []float64
+	wg    sync.WaitGroup
+
+	mu     sync.Mutex
+	n      []int // per tier: sent, not yet answered
+	orc    *shadow
+	res    *Result
+	firstE error
+}
+
+// Run emulates one run: it dispatches the workload's tasks in open loop
+// until Warmup+Duration of arrivals have passed (or MaxTasks), waits for
+// every request to end, and returns what happened. When ctx is cancelled it
+// stops dispatching, cancels the requests in flight (they count as failed),
+// and returns the partial result with ctx's error. No goroutine it started
+// outlives it.
+func Run(ctx context.Context, cfg Config) (*Result, error) {
+	if err := cfg.check(); err != nil {
+		return nil, fmt.Errorf("emulation config: %w", err)
+	}
+	nt := len(cfg.Tiers)
+	c := &client{cfg: &cfg, ctx: ctx, delay: make([]float64, nt), n: make([]int, nt), res: newResult(&cfg)}
+	c.view.Tiers = cfg.Tiers
+	c.view.States = make([]dispatch.State, nt)
+	c.obs, _ = cfg.Policy.(dispatch.Observer)
+	if _, ok := cfg.Policy.(dispatch.Clairvoyant); ok {
+		c.orc = newShadow(cfg.Tiers)
+		c.view.Oracle = c.orc
+	}
+	err := c.loop()
+	c.wg.Wait()
+	c.res.FirstError = c.firstE
+	c.res.finish()
+	if err == nil {
+		err = ctx.Err()
+	}
+	return c.res, err
+}
+
+// wall converts model seconds to a wall-clock span.
+func (c *client) wall(model float64) time.Duration {
+	return time.Duration(model * c.cfg.TimeScale * float64(time.Second))
+}
+
+// loop is the open-loop schedule: sleep until each arrival is due, decide,
+// dispatch; never wait for an answer.
+func (c *client) loop() error {
+	cfg := c.cfg
+	warm := cfg.Warmup.Seconds() / cfg.TimeScale
+	end := (cfg.Warmup + cfg.Duration).Seconds() / cfg.TimeScale
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	c.start = time.Now()
+	t := 0.0
+	for k := 0; cfg.MaxTasks <= 0 || k < cfg.MaxTasks; k++ {
+		if t = cfg.Workload.Next(t); t >= end {
+			break
+		}
+		due := c.start.Add(c.wall(t))
+		if err := c.waitUntil(due, timer); err != nil {
+			return err
+		}
+		c.res.lags = append(c.res.lags, max(0, time.Since(due)))
+		if err := c.dispatch(k, t, due, t >= warm); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// waitUntil sleeps until due, spinning through the last cfg.Spin of it.
+func (c *client) waitUntil(due time.Time, timer *time.Timer) error {
+	if wait := time.Until(due) - c.cfg.Spin; wait > 0 {
+		timer.Reset(wait)
+		select {
+		case <-timer.C:
+		case <-c.ctx.Done():
+			return c.ctx.Err()
+		}
+	}
+	for time.Now().Before(due) {
+		runtime.Gosched()
+	}
+	return c.ctx.Err()
+}
+
+// flight is one task from decision to answer.
+type flight struct {
+	id       int
+	tier     int
+	size     float64
+	arrival  float64 // model s
+	reach    float64 // model s: arrival + delay, for the oracle's replay
+	due      time.Time
+	measured bool
+	dec      dispatch.Decision
+}
+
+// dispatch decides task k's tier and hands it to the delay.
+func (c *client) dispatch(k int, t float64, due time.Time, measured bool) error {
+	cfg := c.cfg
+	size := cfg.Workload.Size()
+	cfg.Workload.Delays(c.delay)
+	c.mu.Lock()
+	c.view.Now = t
+	for i := range c.view.States {
+		n, s := c.n[i], cfg.Tiers[i].Servers
+		c.view.States[i].Queued, c.view.States[i].Busy = max(0, n-s), min(n, s)
+	}
+	if c.orc != nil {
+		c.orc.set(t, size, c.delay)
+	}
+	dec := cfg.Policy.Decide(&c.view)
+	i := dec.Tier
+	if i < 0 || i >= len(cfg.Tiers) {
+		c.mu.Unlock()
+		return fmt.Errorf("policy chose tier %d, but there are %d tiers", i, len(cfg.Tiers))
+	}
+	c.view.States[i].InTransit++
+	f := &flight{id: k, tier: i, size: size, arrival: t, reach: t + c.delay[i], due: due, measured: measured, dec: dec}
+	if c.orc != nil {
+		c.orc.dispatched(i, f.reach, size)
+	}
+	c.res.dispatched(f)
+	c.mu.Unlock()
+	if c.obs != nil {
+		c.obs.Dispatched(t, i)
+	}
+	c.wg.Add(1)
+	if d := c.wall(c.delay[i]); d > 0 {
+		time.AfterFunc(d, func() { c.send(f) })
+	} else {
+		go c.send(f)
+	}
+	return nil
+}
+
+// send runs once the task's delay is over: the task reaches its tier.
+func (c *client) send(f *flight) {
+	defer c.wg.Done()
+	c.mu.Lock()
+	c.view.States[f.tier].InTransit--
+	if c.orc != nil {
+		c.orc.reached(f.tier, f.reach, f.size)
+	}
+	if c.ctx.Err() != nil { // interrupted during the delay: never sent
+		c.res.unsent(f)
+		c.mu.Unlock()
+		return
+	}
+	c.n[f.tier]++
+	c.res.Sent++
+	c.mu.Unlock()
+
+	ctx, cancel := c.ctx, context.CancelFunc(func() {})
+	if c.cfg.Timeout > 0 {
+		ctx, cancel = context.WithTimeout(c.ctx, c.cfg.Timeout)
+	}
+	rep := c.cfg.Transport.Send(ctx, f.tier, Task{ID: f.id, Size: f.size})
+	cancel()
+	latency := time.Since(f.due)
+
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.n[f.tier]--
+	if rep.Outcome != Completed && c.firstE == nil && rep.Err != nil {
+		c.firstE = fmt.Errorf("task %d to %s: %w", f.id, c.cfg.Tiers[f.tier].Name, rep.Err)
+	}
+	c.res.answered(f, rep, latency.Seconds()/c.cfg.TimeScale)
+}

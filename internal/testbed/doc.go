@@ -1,0 +1,44 @@
+// Package testbed is the HTTP emulation of DESIGN §7: tier servers that
+// really queue and really wait, and an open-loop client that dispatches real
+// asynchronous requests with the same dispatch.Policy code as the simulator.
+//
+// # Tier server
+//
+// Server is an http.Handler for one tier: c service slots fed by one FIFO
+// queue of bounded length. POST /tasks with {"id": 1, "size": 2.5} occupies a
+// slot for size/speed model seconds (times the time-scale, in wall-clock
+// time) and answers with the task's timings; a full queue answers 503 with a
+// reason. GET /state reports the queue. The clock and the executor (what
+// "running a task" means) are injected, so tests drive the handler without a
+// network and without waiting.
+//
+// # Client
+//
+// Run drives an open-loop Poisson client: arrival times come from an injected
+// generator (cmd builds it from the simulator's exact NHPP sampler and the
+// replicate's streams, so the emulated workload is the simulated one), the
+// policy decides at each arrival, and the request leaves after the tier's
+// delay. Open loop means arrivals never wait for answers: a late loop catches
+// up at once and records its lag, and latency is measured from the scheduled
+// arrival, so the client's own slowness is charged to latency, not hidden.
+//
+// # The dispatcher's view
+//
+// A policy sees, per tier, the dispatcher's own accounting: n = tasks whose
+// request has been sent (the delay is over) and not yet answered, giving
+// q = max(0, n − c) and b = min(n, c); tasks still inside their delay are
+// InTransit. The tier's /state is not polled: on loopback the accounting is
+// exact to within the one-way network time (tens of µs), while a poll would
+// add a round trip of staleness and load the server it measures. Polling
+// would only help when other clients share a tier, which the emulation does
+// not do.
+//
+// Oracle is supported from the same bookkeeping: the client knows every size
+// it sent, so it replays the tier's FCFS queue on nominal service times
+// (size/speed) exactly as the simulator does. Its "clairvoyance" is therefore
+// about the model, not about the real server's timer jitter.
+//
+// This package never imports the engine: the simulator and the testbed share
+// only the dispatch vocabulary and the policies. It prints nothing and reads
+// no file.
+package testbed

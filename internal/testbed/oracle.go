@@ -1,0 +1,102 @@
+package testbed
+
+import (
+	"slices"
+
+	"github.com/offload-sim/offload/internal/dispatch"
+)
+
+// shadow is the client's replay of each tier's FCFS queue on nominal times,
+// for clairvoyant policies (View.Oracle). It is the simulator's own rule
+// (engine's oracle) fed with the client's bookkeeping: the size of every task
+// sent and its model reach time. It does not see the real server's timer
+// jitter, which is why the emulated oracle is a reference, not a bound.
+type shadow struct {
+	tiers   []dispatch.Tier
+	free    [][]float64   // per tier: each server's next free time, model s
+	transit [][]inTransit // per tier: tasks inside their delay
+	now     float64
+	size    float64
+	delay   []float64
+	scratch []float64
+	ahead   []inTransit
+}
+
+type inTransit struct{ reach, size float64 }
+
+var _ dispatch.Oracle = (*shadow)(nil)
+
+func newShadow(tiers []dispatch.Tier) *shadow {
+	s := &shadow{tiers: tiers, free: make([][]float64, len(tiers)), transit: make([][]inTransit, len(tiers))}
+	for i, t := range tiers {
+		s.free[i] = make([]float64, t.Servers)
+	}
+	return s
+}
+
+// set describes the task being decided.
+func (s *shadow) set(now, size float64, delay []float64) { s.now, s.size, s.delay = now, size, delay }
+
+// TaskSize implements dispatch.Oracle.
+func (s *shadow) TaskSize() float64 { return s.size }
+
+// Completion implements dispatch.Oracle: tasks reaching tier i no later than
+// this one would are replayed in reach order on a copy of the servers' free
+// times.
+func (s *shadow) Completion(i int) float64 {
+	reach := s.now + s.delay[i]
+	free := append(s.scratch[:0], s.free[i]...)
+	s.ahead = s.ahead[:0]
+	for _, x := range s.transit[i] {
+		if x.reach <= reach {
+			s.ahead = append(s.ahead, x)
+		}
+	}
+	slices.SortFunc(s.ahead, func(a, b inTransit) int { return cmpFloat(a.reach, b.reach) })
+	speed := s.tiers[i].Speed
+	for _, x := range s.ahead {
+		serve(free, x.reach, x.size/speed)
+	}
+	s.scratch = free
+	return max(reach, free[argMin(free)]) + s.size/speed
+}
+
+// dispatched notes a task entering its delay towards tier i.
+func (s *shadow) dispatched(i int, reach, size float64) {
+	s.transit[i] = append(s.transit[i], inTransit{reach, size})
+}
+
+// reached moves a task from the delay into tier i's queue.
+func (s *shadow) reached(i int, reach, size float64) {
+	tr := s.transit[i]
+	if j := slices.Index(tr, inTransit{reach, size}); j >= 0 {
+		s.transit[i] = slices.Delete(tr, j, j+1)
+	}
+	serve(s.free[i], reach, size/s.tiers[i].Speed)
+}
+
+// serve gives a task reaching at reach the earliest free server (FCFS).
+func serve(free []float64, reach, service float64) {
+	j := argMin(free)
+	free[j] = max(reach, free[j]) + service
+}
+
+func argMin(xs []float64) int {
+	j := 0
+	for i, x := range xs {
+		if x < xs[j] {
+			j = i
+		}
+	}
+	return j
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,155 @@
+package testbed
+
+import (
+	"math"
+	"slices"
+	"time"
+
+	"github.com/offload-sim/offload/internal/dispatch"
+	"github.com/offload-sim/offload/internal/results"
+	"gonum.org/v1/gonum/stat"
+)
+
+// Result is what one emulated run saw. The request counts cover every task
+// of the run, warmup included, and always satisfy
+// Sent = Completed + Rejected + Failed; Dispatched = Sent + Unsent.
+// Latency metrics cover the measured tasks that completed.
+type Result struct {
+	Dispatched int // tasks the policy placed
+	Sent       int // requests that left the client (delay over)
+	Completed  int // answered with timings
+	Rejected   int // answered 503 (queue full)
+	Failed     int // timed out, connection error, other status
+	Unsent     int // interrupted inside their delay, never sent
+	// FirstError is the first rejection's or failure's reason, if any.
+	FirstError error
+
+	Measured  int       // measured tasks dispatched
+	Tasks     int       // measured tasks completed
+	Latencies []float64 // model s, measured completed tasks
+	Large     []float64 // model s, the large ones among them
+	SumWait   float64   // model s, as the tiers reported it
+	SumAPE    float64   // Σ |predicted − realised latency| / realised
+	Predicted int       // measured completed tasks with a prediction
+	Span      float64   // model s, the measured window of arrivals
+	TierCount []int     // measured tasks dispatched to each tier
+	TierWork  []float64 // their sizes' sum, work units
+
+	// Lag is how late the client dispatched against its open-loop schedule.
+	Lag  LagStats
+	lags []time.Duration
+
+	tiers []dispatch.Tier
+	large float64
+	scale float64 // wall seconds per model second
+}
+
+// LagStats summarises the client's schedule lag over every arrival.
+type LagStats struct {
+	Mean, P99, Max time.Duration
+}
+
+func newResult(cfg *Config) *Result {
+	nt := len(cfg.Tiers)
+	return &Result{TierCount: make([]int, nt), TierWork: make([]float64, nt), tiers: cfg.Tiers, large: cfg.Large, scale: cfg.TimeScale,
+		Span: cfg.Duration.Seconds() / cfg.TimeScale}
+}
+
+func (r *Result) dispatched(f *flight) {
+	r.Dispatched++
+	if f.measured {
+		r.Measured++
+		r.TierCount[f.tier]++
+		r.TierWork[f.tier] += f.size
+	}
+}
+
+func (r *Result) unsent(*flight) { r.Unsent++ }
+
+// answered records a request's end; latency is in model seconds.
+func (r *Result) answered(f *flight, rep Reply, latency float64) {
+	switch rep.Outcome {
+	case Completed:
+		r.Completed++
+	case Rejected:
+		r.Rejected++
+		return
+	default:
+		r.Failed++
+		return
+	}
+	if !f.measured {
+		return
+	}
+	r.Tasks++
+	r.Latencies = append(r.Latencies, latency)
+	if f.size > r.large {
+		r.Large = append(r.Large, latency)
+	}
+	r.SumWait += rep.Wait.Seconds() / r.scale
+	if f.dec.HasPred {
+		t := &r.tiers[f.tier]
+		r.Predicted++
+		r.SumAPE += math.Abs(dispatch.PredictedLatency(t, f.dec.PredWait)-latency) / latency
+	}
+}
+
+// finish computes the lag statistics once every request has ended.
+func (r *Result) finish() {
+	if len(r.lags) == 0 {
+		return
+	}
+	slices.Sort(r.lags)
+	var sum time.Duration
+	for _, l := range r.lags {
+		sum += l
+	}
+	r.Lag = LagStats{Mean: sum / time.Duration(len(r.lags)),
+		P99: r.lags[min(len(r.lags)-1, int(math.Ceil(0.99*float64(len(r.lags))))-1)], Max: r.lags[len(r.lags)-1]}
+}
+
+// RejectionRate is Rejected / Sent (0 when nothing was sent).
+func (r *Result) RejectionRate() float64 {
+	if r.Sent == 0 {
+		return 0
+	}
+	return float64(r.Rejected) / float64(r.Sent)
+}
+
+// Metrics fills the simulator's runs.csv metrics (DESIGN §5) from the run:
+// latencies in model seconds, percentiles as gonum's stat.Quantile with
+// stat.Empirical, shares over measured dispatched tasks, and util as the
+// work sent per second of the measured window over c·s. The identifying
+// fields (experiment, policy, seed, ...) are left to the caller; decision_ns
+// is NaN.
+func (r *Result) Metrics() results.Run {
+	nan := math.NaN()
+	run := results.Run{Tasks: r.Tasks, MeanLatency: nan, P50Latency: nan, P95Latency: nan, P99Latency: nan,
+		MaxLatency: nan, MeanWait: nan, MeanLarge: nan, P95Large: nan, MAPE: nan, DecisionNs: nan,
+		Share: make([]float64, len(r.tiers)), Util: make([]float64, len(r.tiers))}
+	for i, t := range r.tiers {
+		if r.Measured > 0 {
+			run.Share[i] = float64(r.TierCount[i]) / float64(r.Measured)
+		}
+		run.Util[i] = r.TierWork[i] / r.Span / (float64(t.Servers) * t.Speed)
+	}
+	if r.Tasks == 0 {
+		return run
+	}
+	lat := slices.Sorted(slices.Values(r.Latencies))
+	run.MeanLatency = stat.Mean(lat, nil)
+	run.P50Latency = stat.Quantile(0.50, stat.Empirical, lat, nil)
+	run.P95Latency = stat.Quantile(0.95, stat.Empirical, lat, nil)
+	run.P99Latency = stat.Quantile(0.99, stat.Empirical, lat, nil)
+	run.MaxLatency = lat[len(lat)-1]
+	run.MeanWait = r.SumWait / float64(r.Tasks)
+	if len(r.Large) > 0 {
+		large := slices.Sorted(slices.Values(r.Large))
+		run.MeanLarge = stat.Mean(large, nil)
+		run.P95Large = stat.Quantile(0.95, stat.Empirical, large, nil)
+	}
+	if r.Predicted > 0 {
+		run.MAPE = 100 * r.SumAPE / float64(r.Predicted)
+	}
+	return run
+}

@@ -1,0 +1,243 @@
+package testbed
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"slices"
+	"sync"
+	"time"
+)
+
+// Defaults of ServerConfig.
+const (
+	// DefaultQueueLimit is large on purpose: a rejection changes what a
+	// latency mean measures, so it should happen only when asked for.
+	DefaultQueueLimit = 100000
+	// DefaultMaxService bounds one task's wall-clock service, so that a
+	// hostile size cannot hold a server for hours.
+	DefaultMaxService = 10 * time.Minute
+	// answerTimeout bounds writing an answer: a client that stops reading
+	// cannot hold the connection (the task itself may run for long, so the
+	// server cannot use a whole-request WriteTimeout).
+	answerTimeout = 10 * time.Second
+)
+
+// ServerConfig describes one tier server.
+type ServerConfig struct {
+	Name       string
+	Servers    int     // c: tasks in service at once, ≥ 1
+	Speed      float64 // work units per model second of one server, > 0
+	QueueLimit int     // tasks that may wait beyond the c in service; ≤ 0: DefaultQueueLimit
+	TimeScale  float64 // wall seconds per model second, > 0
+	// MaxService refuses (400) a task whose wall-clock service would exceed
+	// it; 0: DefaultMaxService.
+	MaxService time.Duration
+	// Now is the clock; nil: time.Now.
+	Now func() time.Time
+	// Exec runs a task: it must take d of wall-clock time, or return ctx's
+	// error when the client goes away first. nil: a timer (Sleep).
+	Exec func(ctx context.Context, d time.Duration) error
+}
+
+// Server is one tier: c service slots and one FIFO queue. It is an
+// http.Handler (POST /tasks, GET /state); serve it with NewHTTPServer.
+type Server struct {
+	cfg ServerConfig
+	mux *http.ServeMux
+
+	mu    sync.Mutex
+	busy  int
+	queue []*waiter // FIFO: queue[0] is served next
+	st    State
+}
+
+// waiter is a queued task; ready is closed when a server is handed to it.
+type waiter struct {
+	ready  chan struct{}
+	served bool
+}
+
+// NewServer checks cfg and returns the tier's handler.
+func NewServer(cfg ServerConfig) (*Server, error) {
+	if cfg.Servers < 1 {
+		return nil, fmt.Errorf("tier %s: servers %d: must be ≥ 1", cfg.Name, cfg.Servers)
+	}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"speed", cfg.Speed}, {"time-scale", cfg.TimeScale}} {
+		if !(f.v > 0) || math.IsInf(f.v, 0) {
+			return nil, fmt.Errorf("tier %s: %s %v: must be finite and > 0", cfg.Name, f.name, f.v)
+		}
+	}
+	if cfg.QueueLimit <= 0 {
+		cfg.QueueLimit = DefaultQueueLimit
+	}
+	if cfg.MaxService <= 0 {
+		cfg.MaxService = DefaultMaxService
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Exec == nil {
+		cfg.Exec = Sleep
+	}
+	s := &Server{cfg: cfg, mux: http.NewServeMux()}
+	s.st = State{Name: cfg.Name, Servers: cfg.Servers, Speed: cfg.Speed, TimeScale: cfg.TimeScale, QueueLimit: cfg.QueueLimit}
+	// Method-qualified patterns: the mux answers 405 (with Allow) for a wrong
+	// method and 404 for any other path.
+	s.mux.HandleFunc("POST /tasks", s.postTask)
+	s.mux.HandleFunc("GET /state", s.getState)
+	return s, nil
+}
+
+// Sleep is the default executor: it waits d, or until ctx is done.
+func Sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+
+// State returns the tier's current state, as GET /state reports it.
+func (s *Server) State() State {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.st
+	st.Queued, st.Busy = len(s.queue), s.busy
+	if st.Received > 0 {
+		st.RejectionRate = float64(st.Rejected) / float64(st.Received)
+	}
+	return st
+}
+
+func (s *Server) getState(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, s.State())
+}
+
+// serviceTime is a task's wall-clock service: size/speed model seconds.
+func (s *Server) serviceTime(size float64) (time.Duration, bool) {
+	sec := size / s.cfg.Speed * s.cfg.TimeScale
+	if !(sec*float64(time.Second) <= float64(s.cfg.MaxService)) {
+		return 0, false
+	}
+	return time.Duration(sec * float64(time.Second)), true
+}
+
+func (s *Server) postTask(w http.ResponseWriter, r *http.Request) {
+	t, rerr := decodeTask(w, r)
+	if rerr != nil {
+		writeError(w, rerr)
+		return
+	}
+	d, ok := s.serviceTime(*t.Size)
+	if !ok {
+		writeError(w, badRequest("too_long", "size %v needs more than the server's %v of service", *t.Size, s.cfg.MaxService))
+		return
+	}
+	queued := s.cfg.Now()
+	if err := s.acquire(r.Context()); err != nil {
+		var re *requestError
+		if errors.As(err, &re) {
+			writeError(w, re)
+		}
+		return // the client left while queued: nobody to answer
+	}
+	started := s.cfg.Now()
+	err := s.cfg.Exec(r.Context(), d)
+	finished := s.cfg.Now()
+	s.release(err == nil)
+	if err != nil {
+		return
+	}
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(answerTimeout))
+	writeJSON(w, http.StatusOK, TaskResult{ID: t.ID, Tier: s.cfg.Name, Queued: queued, Started: started,
+		Finished: finished, WaitS: started.Sub(queued).Seconds(), ServiceS: finished.Sub(started).Seconds()})
+}
+
+// acquire takes a server, waiting in FIFO order; it fails with a 503
+// requestError when the queue is full, or ctx's error if the client leaves
+// while waiting.
+func (s *Server) acquire(ctx context.Context) error {
+	s.mu.Lock()
+	s.st.Received++
+	if s.busy < s.cfg.Servers {
+		s.busy++
+		s.mu.Unlock()
+		return nil
+	}
+	if len(s.queue) >= s.cfg.QueueLimit {
+		s.st.Rejected++
+		n := len(s.queue)
+		s.mu.Unlock()
+		return &requestError{http.StatusServiceUnavailable, ErrorBody{"queue_full",
+			fmt.Sprintf("tier %s: queue full (%d waiting, limit %d, %d servers busy)", s.cfg.Name, n, s.cfg.QueueLimit, s.cfg.Servers)}}
+	}
+	wt := &waiter{ready: make(chan struct{})}
+	s.queue = append(s.queue, wt)
+	s.mu.Unlock()
+	select {
+	case <-wt.ready:
+		return nil
+	case <-ctx.Done():
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if wt.served { // handed a server as the client left: give it back
+		s.releaseLocked(false)
+		return ctx.Err()
+	}
+	s.queue = slices.DeleteFunc(s.queue, func(x *waiter) bool { return x == wt })
+	s.st.Abandoned++
+	return ctx.Err()
+}
+
+// release frees a server: it passes straight to the head of the queue, so
+// that no later arrival can take it first (FIFO).
+func (s *Server) release(done bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.releaseLocked(done)
+}
+
+func (s *Server) releaseLocked(done bool) {
+	if done {
+		s.st.Completed++
+	} else {
+		s.st.Abandoned++
+	}
+	if len(s.queue) == 0 {
+		s.busy--
+		return
+	}
+	wt := s.queue[0]
+	s.queue[0] = nil
+	s.queue = s.queue[1:]
+	wt.served = true
+	close(wt.ready)
+}
+
+// NewHTTPServer wraps h in an http.Server with timeouts, so that a slow or
+// silent client cannot hold a connection: headers must arrive within 5 s,
+// the body within 10 s, an idle keep-alive connection closes after 60 s, and
+// each answer must be taken within 10 s of being ready. There is no
+// whole-request write timeout, since a queued task may legitimately take long.
+func NewHTTPServer(h http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       10 * time.Second,
+		IdleTimeout:       60 * time.Second,
+		MaxHeaderBytes:    16 << 10,
+	}
+}

@@ -1,0 +1,104 @@
+package testbed
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"time"
+)
+
+// MaxBodyBytes caps a POST /tasks body: a task is two numbers, so anything
+// larger is hostile or a mistake and is refused before it is read.
+const MaxBodyBytes = 1 << 10
+
+// TaskRequest is the body of POST /tasks.
+type TaskRequest struct {
+	ID   uint64   `json:"id"`   // echoed back; the client's task number
+	Size *float64 `json:"size"` // work units, finite and > 0; required
+}
+
+// TaskResult is the answer to POST /tasks once the task has run. Times are
+// the server's wall clock; WaitS and ServiceS are wall-clock seconds.
+type TaskResult struct {
+	ID       uint64    `json:"id"`
+	Tier     string    `json:"tier"`
+	Queued   time.Time `json:"queued"`   // accepted into the queue
+	Started  time.Time `json:"started"`  // a server took it
+	Finished time.Time `json:"finished"` // service done
+	WaitS    float64   `json:"wait_s"`
+	ServiceS float64   `json:"service_s"`
+}
+
+// State is the answer to GET /state.
+type State struct {
+	Name       string  `json:"name"`
+	Servers    int     `json:"servers"`     // c
+	Speed      float64 `json:"speed"`       // work units per model second
+	TimeScale  float64 `json:"time_scale"`  // wall seconds per model second
+	QueueLimit int     `json:"queue_limit"` // tasks that may wait beyond the c in service
+	Queued     int     `json:"queued"`      // waiting now
+	Busy       int     `json:"busy"`        // servers busy now
+	Received   int     `json:"received"`    // tasks admitted or rejected
+	Completed  int     `json:"completed"`   // answered with timings
+	Rejected   int     `json:"rejected"`    // answered 503
+	Abandoned  int     `json:"abandoned"`   // client gone before the answer
+	// RejectionRate is Rejected/Received (0 before any task): a mean latency
+	// over completed tasks alone is biased low when this is not small.
+	RejectionRate float64 `json:"rejection_rate"`
+}
+
+// ErrorBody is every non-2xx answer's body.
+type ErrorBody struct {
+	Reason string `json:"reason"` // a stable token: queue_full, bad_request, too_large, ...
+	Error  string `json:"error"`  // a sentence for humans
+}
+
+// requestError is a rejected request: its status and body.
+type requestError struct {
+	status int
+	body   ErrorBody
+}
+
+func (e *requestError) Error() string { return e.body.Error }
+
+func badRequest(reason, format string, args ...any) *requestError {
+	return &requestError{http.StatusBadRequest, ErrorBody{reason, fmt.Sprintf(format, args...)}}
+}
+
+// decodeTask reads and checks one task. Every way a body can be wrong is a
+// 4xx with a reason, and none of them costs more than reading MaxBodyBytes.
+func decodeTask(w http.ResponseWriter, r *http.Request) (TaskRequest, *requestError) {
+	var t TaskRequest
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&t); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return t, &requestError{http.StatusRequestEntityTooLarge, ErrorBody{"too_large", fmt.Sprintf("body over %d bytes", MaxBodyBytes)}}
+		}
+		return t, badRequest("bad_json", "malformed task: %v", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return t, badRequest("bad_json", "malformed task: data after the JSON object")
+	}
+	switch {
+	case t.Size == nil:
+		return t, badRequest("bad_size", "size missing: send {\"id\": 1, \"size\": 2.5}")
+	case math.IsNaN(*t.Size) || math.IsInf(*t.Size, 0) || !(*t.Size > 0):
+		return t, badRequest("bad_size", "size %v: must be finite and > 0", *t.Size)
+	}
+	return t, nil
+}
+
+// writeJSON answers with v as JSON. A failed write means the client left,
+// which the handler can do nothing about.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func writeError(w http.ResponseWriter, e *requestError) { writeJSON(w, e.status, e.body) }
