@@ -43,6 +43,9 @@ type emulateOptions struct {
 	tiers     []string // --tier name=URL
 	rate      float64
 	args      []string
+	// collect, if set, receives the emulated and the simulated runs
+	// (reproduce --emulate judges claim 6 with them).
+	collect func(emu, sim []results.Run)
 }
 
 const emulateLong = `Emulate a scenario over HTTP: start one tier server per tier on
@@ -359,6 +362,9 @@ func (e *emulation) report(wall time.Duration, simRuns []results.Run) error {
 	emuRuns := make([]results.Run, len(e.runs))
 	for i, r := range e.runs {
 		emuRuns[i] = r.Run
+	}
+	if e.o.collect != nil {
+		e.o.collect(emuRuns, simRuns)
 	}
 	emuSums, simSums := results.Summarize(emuRuns), results.Summarize(simRuns)
 	cs := report.Compare(emuSums, simSums, e.accounting)

@@ -3,6 +3,7 @@ package claims
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/offload-sim/offload/internal/results"
 )
@@ -121,4 +122,40 @@ func nanSlice(n int) []float64 {
 		s[i] = math.NaN()
 	}
 	return s
+}
+
+// Ranking is claim 6: for every pair of policies that the simulator
+// separates (its paired 95% interval of the mean-latency difference excludes
+// 0), the emulation must order them the same way, judged by the paired rule
+// on the emulated runs. Pairs the simulator does not separate are skipped.
+func Ranking(emu, sim []results.Run) Claim {
+	te := index(emu, func(r results.Run) float64 { return r.MeanLatency })
+	ts := index(sim, func(r results.Run) float64 { return r.MeanLatency })
+	var pols []string
+	for _, r := range sim {
+		if !slices.Contains(pols, r.Policy) {
+			pols = append(pols, r.Policy)
+		}
+	}
+	c := Comparison{Title: "emulated mean latency, faster − slower by the simulator (s)"}
+	for _, v := range ts.values {
+		for i, a := range pols {
+			for _, b := range pols[i+1:] {
+				s := lower("", ts.get(v, a), ts.get(v, b))
+				fast, slow := a, b
+				if s.Verdict == Fail {
+					fast, slow = b, a
+				}
+				label := fast + " < " + slow
+				if s.Verdict != Pass && s.Verdict != Fail {
+					c.Cells = append(c.Cells, Cell{Label: label, Verdict: Skipped, Note: "the simulator does not separate them",
+						A: math.NaN(), B: math.NaN(), Diff: math.NaN(), CI95: math.NaN()})
+					continue
+				}
+				c.Cells = append(c.Cells, lower(label, te.get(v, fast), te.get(v, slow)))
+			}
+		}
+	}
+	cs := []Comparison{c}
+	return Claim{ID: 6, Text: texts[6], Comparisons: cs, Verdict: verdictOf(cs)}
 }

@@ -77,3 +77,22 @@ func TestMeanLatencyFails(t *testing.T) {
 		t.Errorf("hybrid slower than edge-first in every replicate: verdict %s, want FAIL", c.Verdict)
 	}
 }
+
+func TestRanking(t *testing.T) {
+	mk := func(pol string, lat ...float64) []results.Run {
+		var rs []results.Run
+		for s, l := range lat {
+			rs = append(rs, results.Run{Value: math.NaN(), Policy: pol, Seed: s, MeanLatency: l})
+		}
+		return rs
+	}
+	sim := append(append(mk("a", 1, 1.1, 0.9), mk("b", 2, 2.1, 1.9)...), mk("c", 2, 2.2, 1.8)...)
+	same := append(append(mk("a", 1.1, 1.2, 1.0), mk("b", 2.2, 2.3, 2.1)...), mk("c", 2.5, 2.6, 2.4)...)
+	flipped := append(append(mk("a", 3, 3.1, 2.9), mk("b", 2.2, 2.3, 2.1)...), mk("c", 2, 2.2, 1.8)...)
+	if c := Ranking(same, sim); c.Verdict != Pass {
+		t.Errorf("same order: %s, want PASS (%+v)", c.Verdict, c.Comparisons[0].Cells)
+	}
+	if c := Ranking(flipped, sim); c.Verdict != Fail {
+		t.Errorf("a and b swapped: %s, want FAIL", c.Verdict)
+	}
+}
