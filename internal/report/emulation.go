@@ -190,15 +190,10 @@ func PlotComparison(dir, file, format string, cs []Comparison) error {
 		panels[k] = pl
 	}
 	return WriteFileAtomic(dir, filepath.Base(file), func(w io.Writer) error {
-		rows := (len(entries) + legendCol - 1) / legendCol
-		legendH := vg.Length(rows)*vg.Points(15) + vg.Points(26)
-		c, err := newCanvas(format, figWidth, plotH+legendH)
+		c, dc, legendH, err := whiteCanvas(format, len(entries))
 		if err != nil {
 			return err
 		}
-		dc := draw.New(c)
-		dc.SetColor(color.White)
-		dc.Fill(dc.Rectangle.Path())
 		top := draw.Crop(dc, vg.Points(4), -vg.Points(8), legendH, -vg.Points(8))
 		half := (top.Max.X - top.Min.X) / 2
 		panels[0].Draw(draw.Crop(top, 0, -half, 0, 0))

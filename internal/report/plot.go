@@ -116,21 +116,31 @@ func (f figure) render(w io.Writer, format string) error {
 	if err != nil {
 		return err
 	}
-	rows := (len(entries) + legendCol - 1) / legendCol
-	legendH := vg.Length(rows)*vg.Points(15) + vg.Points(26)
-	c, err := newCanvas(format, figWidth, plotH+legendH)
+	c, dc, legendH, err := whiteCanvas(format, len(entries))
 	if err != nil {
 		return err
 	}
-	dc := draw.New(c)
-	dc.SetColor(color.White)
-	dc.Fill(dc.Rectangle.Path())
 	// Margins keep the title and the markers at the last swept value inside
 	// the image; gonum pads only for what lies inside the data area.
 	p.Draw(draw.Crop(dc, vg.Points(4), -vg.Points(14), legendH, -vg.Points(8)))
 	drawLegend(draw.Crop(dc, vg.Points(12), -vg.Points(12), vg.Points(4), -(plotH+vg.Points(4))), entries, f.note())
 	_, err = c.WriteTo(w)
 	return err
+}
+
+// whiteCanvas is a figure's canvas: the plot area on top and room under it
+// for a legend of n entries in legendCol columns, on a white background.
+func whiteCanvas(format string, n int) (vg.CanvasWriterTo, draw.Canvas, vg.Length, error) {
+	rows := (n + legendCol - 1) / legendCol
+	legendH := vg.Length(rows)*vg.Points(15) + vg.Points(26)
+	c, err := newCanvas(format, figWidth, plotH+legendH)
+	if err != nil {
+		return nil, draw.Canvas{}, 0, err
+	}
+	dc := draw.New(c)
+	dc.SetColor(color.White)
+	dc.Fill(dc.Rectangle.Path())
+	return c, dc, legendH, nil
 }
 
 func newCanvas(format string, w, h vg.Length) (vg.CanvasWriterTo, error) {

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"errors"
 	"math"
 	"slices"
@@ -63,21 +64,11 @@ func sortByX(s *series) {
 	for i := range idx {
 		idx[i] = i
 	}
-	slices.SortStableFunc(idx, func(a, b int) int { return cmpFloat(s.XYs[a].X, s.XYs[b].X) })
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(s.XYs[a].X, s.XYs[b].X) })
 	xys, errs, un := slices.Clone(s.XYs), slices.Clone(s.Err), slices.Clone(s.Unstable)
 	for to, from := range idx {
 		s.XYs[to], s.Err[to], s.Unstable[to] = xys[from], errs[from], un[from]
 	}
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // logFloor returns the bottom of a log axis for these series: a round value

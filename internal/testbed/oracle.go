@@ -1,6 +1,7 @@
 package testbed
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/offload-sim/offload/internal/dispatch"
@@ -52,7 +53,7 @@ func (s *shadow) Completion(i int) float64 {
 			s.ahead = append(s.ahead, x)
 		}
 	}
-	slices.SortFunc(s.ahead, func(a, b inTransit) int { return cmpFloat(a.reach, b.reach) })
+	slices.SortStableFunc(s.ahead, func(a, b inTransit) int { return cmp.Compare(a.reach, b.reach) })
 	speed := s.tiers[i].Speed
 	for _, x := range s.ahead {
 		serve(free, x.reach, x.size/speed)
@@ -89,14 +90,4 @@ func argMin(xs []float64) int {
 		}
 	}
 	return j
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
