@@ -24,8 +24,8 @@ func (f *scenarioFlags) register(c *cobra.Command) {
 	fl := c.Flags()
 	fl.StringVarP(&f.file, "file", "f", "", "scenario YAML `file` (default: the embedded one)")
 	fl.StringArrayVar(&f.sets, "set", nil, "override a field, e.g. --set tiers.edge.servers=8 (`path=value`, repeatable)")
-	fl.Uint64Var(&f.seed, "seed", 1, "master seed (default: the scenario's)")
-	fl.IntVar(&f.seeds, "seeds", 10, "replicates per (cell, policy) (default: the scenario's)")
+	fl.Uint64Var(&f.seed, "seed", 0, "master seed (default: the scenario's)")
+	fl.IntVar(&f.seeds, "seeds", 0, "replicates per (cell, policy) (default: the scenario's)")
 	fl.IntVar(&f.tasks, "tasks", 0, "measured tasks per run (default: the scenario's)")
 }
 
