@@ -27,8 +27,12 @@ func runBurst(ctx context.Context, o *runOptions) error {
 	if err != nil {
 		return err
 	}
-	if experiment.Horizon(plan.Scenario) == 0 {
-		return badInputf("burst: the scenario must be in duration mode (duration, warmup_time) so that bursts fall at known times; got tasks: %d", plan.Scenario.Tasks)
+	horizon := experiment.Horizon(plan.Scenario)
+	if horizon == 0 {
+		return badInputf("burst: the scenario must be in duration mode (duration, warmup_time) so that bursts fall at known times; got tasks: %d (to shorten a burst run, use --set duration=SECONDS, not --tasks)", plan.Scenario.Tasks)
+	}
+	if n := horizon / o.window; n > maxWindows {
+		return badInputf("--window %g: %.0f windows over %g s of arrivals; at most %d are allowed (widen the window)", o.window, n, horizon, maxWindows)
 	}
 	plan.SeriesWidth = o.window
 	outs, err := execute(ctx, o, plan, seriesSidecar(o.window))
@@ -47,6 +51,9 @@ func runBurst(ctx context.Context, o *runOptions) error {
 	return nil
 }
 
+// maxWindows bounds a run's series, whose memory grows with the window count.
+const maxWindows = 100000
+
 // burstAnalysis is the burst experiment's aggregate view of its runs.
 type burstAnalysis struct {
 	plan   *experiment.Plan
@@ -57,9 +64,6 @@ type burstAnalysis struct {
 	sums   []results.Summary
 	mean   []report.SeriesRow // timeseries.csv
 	stats  []report.BurstRow  // bursts.csv, on the averaged series
-	// perRep holds, per (cell, policy), each replicate's burst statistics,
-	// for the paired claims.
-	perRep map[cellPolicy][][]results.BurstStat
 	order  []cellPolicy
 }
 
@@ -73,8 +77,8 @@ type cellPolicy struct {
 func analyseBursts(plan *experiment.Plan, outs []experiment.Outcome, width float64) *burstAnalysis {
 	horizon := experiment.Horizon(plan.Scenario)
 	b := &burstAnalysis{plan: plan, width: width, tiers: plan.Tiers(),
-		bursts: experiment.BurstIntervals(plan.Scenario, horizon), perRep: map[cellPolicy][][]results.BurstStat{},
-		sums: results.Summarize(outcomeRuns(outs))}
+		bursts: experiment.BurstIntervals(plan.Scenario, horizon),
+		sums:   results.Summarize(outcomeRuns(outs))}
 	b.cloud = firstCloud(plan)
 	groups := map[cellPolicy][][]results.Window{}
 	first := map[cellPolicy]results.Run{}
@@ -85,7 +89,6 @@ func analyseBursts(plan *experiment.Plan, outs []experiment.Outcome, width float
 			first[k] = out.Run
 		}
 		groups[k] = append(groups[k], out.Series)
-		b.perRep[k] = append(b.perRep[k], results.BurstStats(out.Series, width, b.bursts, horizon, b.cloud))
 	}
 	for _, k := range b.order {
 		key := keyOf(first[k])
@@ -157,6 +160,9 @@ func (b *burstAnalysis) lines(y func(results.Window) float64) []report.TimeSerie
 
 func (b *burstAnalysis) print(w io.Writer) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	if b.plan.Scenario.Sweep != nil {
+		fmt.Fprintf(tw, "%s\t", b.plan.Scenario.Sweep.Param)
+	}
 	fmt.Fprintf(tw, "policy\tmean latency (s)\tmean peak (s)\tmean recovery (s)\tnever recovered\tcloud share before\tduring\t\n")
 	for _, k := range b.order {
 		var peak, rec, before, during results.MeanAcc
@@ -179,6 +185,9 @@ func (b *burstAnalysis) print(w io.Writer) {
 			if s.Policy == k.policy && math.Float64bits(s.Value) == k.value {
 				lat = s.Mean.MeanLatency
 			}
+		}
+		if b.plan.Scenario.Sweep != nil {
+			fmt.Fprintf(tw, "%g\t", math.Float64frombits(k.value))
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d/%d\t%s\t%s\t\n", k.policy, num(lat), num(peak.Mean()), num(rec.Mean()), never, len(b.bursts), num(before.Mean()), num(during.Mean()))
 	}

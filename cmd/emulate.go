@@ -8,7 +8,6 @@ import (
 	"math"
 	"net"
 	"net/http"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -70,7 +69,7 @@ func newEmulateCmd(io IO, runF func(*emulateOptions) error) *cobra.Command {
 		Long:  emulateLong,
 		Args:  noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			o.args = os.Args
+			o.args = cmdArgs(c.Context())
 			if runF != nil {
 				return runF(o)
 			}
@@ -114,6 +113,9 @@ func (o *emulateOptions) check() error {
 func (o *emulateOptions) loadScenario() (*scenario.Scenario, error) {
 	if len(o.policies) > 0 {
 		o.sf.sets = append(o.sf.sets, "policies=["+strings.Join(o.policies, ",")+"]")
+	}
+	if o.sf.cmd != nil && o.sf.cmd.Flags().Changed("tasks") {
+		return nil, badInputf("emulate: --tasks does not apply: a run lasts --warmup then --duration of wall clock")
 	}
 	sc, err := o.sf.load("emulate")
 	if err != nil {

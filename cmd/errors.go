@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 )
 
 // Exit statuses (DESIGN §5), documented in the root command's help.
@@ -42,20 +41,6 @@ func exitCode(err error) int {
 		return ExitInterrupted
 	case errors.As(err, &ue):
 		return ExitUsage
-	case isCobraUsage(err):
-		return ExitUsage
 	}
 	return ExitFailure
-}
-
-// isCobraUsage recognises the errors Cobra returns before a command runs
-// (unknown command, wrong argument count), which it does not type.
-func isCobraUsage(err error) bool {
-	msg := err.Error()
-	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand", "accepts ", "requires ", "invalid argument", "flag needs", "required flag"} {
-		if strings.Contains(msg, p) {
-			return true
-		}
-	}
-	return false
 }

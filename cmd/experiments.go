@@ -6,7 +6,7 @@ import (
 	"io"
 	"math"
 	"slices"
-	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/offload-sim/offload/internal/experiment"
@@ -55,7 +55,10 @@ func runMAPE(ctx context.Context, o *runOptions) error {
 		return err
 	}
 	if !slices.Contains(policies.Names(), o.router) {
-		return badInputf("--router %q: allowed: %v", o.router, policies.Names())
+		return badInputf("--router %q: allowed: %s", o.router, strings.Join(policies.Names(), ", "))
+	}
+	if len(o.policies) > 0 {
+		return badInputf("mape: --policy does not apply: one router decides (--router) and the three estimators predict in shadow")
 	}
 	o.policies = []string{o.router}
 	plan, err := o.loadPlan()
@@ -83,7 +86,7 @@ func runMAPE(ctx context.Context, o *runOptions) error {
 		}
 	}
 	esums := results.Summarize(pseudo)
-	if err := report.WriteFileAtomic(dir, "mape_summary.csv", func(w io.Writer) error { return writeMAPESummary(w, o.router, esums) }); err != nil {
+	if err := report.WriteFileAtomic(dir, "mape_summary.csv", func(w io.Writer) error { return report.WriteMAPESummary(w, o.router, esums) }); err != nil {
 		return err
 	}
 	written := []string{fmtPath(dir, "runs.csv"), fmtPath(dir, "summary.csv"), fmtPath(dir, "mape.csv"), fmtPath(dir, "mape_summary.csv")}
@@ -98,7 +101,11 @@ func runMAPE(ctx context.Context, o *runOptions) error {
 		written = append(written, fmtPath(dir, "mape."+o.of.format), fmtPath(dir, "mae_wait."+o.of.format))
 	}
 	tw := tabwriter.NewWriter(o.io.Out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "value\testimator\truns\tMAPE (%%)\t± 95%% CI\tMAE wait (s)\t\n")
+	param := "-"
+	if sw := plan.Scenario.Sweep; sw != nil {
+		param = sw.Param
+	}
+	fmt.Fprintf(tw, "%s\testimator\truns\tMAPE (%%)\t± 95%% CI\tMAE wait (s)\t\n", param)
 	for _, s := range esums {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t\n", num(s.Value), s.Policy, s.Runs, num(s.Mean.MAPE), num(s.CI95.MAPE), num(s.Mean.MeanWait))
 	}
@@ -113,19 +120,6 @@ func nanRun(r results.Run) results.Run {
 	return results.Run{Experiment: r.Experiment, Param: r.Param, Value: r.Value, Policy: r.Policy, Seed: r.Seed, Tasks: r.Tasks,
 		MeanLatency: nan, P50Latency: nan, P95Latency: nan, P99Latency: nan, MaxLatency: nan, MeanWait: nan,
 		MeanLarge: nan, P95Large: nan, MAPE: nan, DecisionNs: nan}
-}
-
-func writeMAPESummary(w io.Writer, router string, sums []results.Summary) error {
-	if _, err := fmt.Fprintln(w, "experiment,param,value,router,estimator,runs,mape,mape_ci95,mae_wait_s,mae_wait_s_ci95"); err != nil {
-		return err
-	}
-	for _, s := range sums {
-		if _, err := fmt.Fprintf(w, "%s,%s,%s,%s,%s,%d,%s,%s,%s,%s\n", s.Experiment, s.Param, csvNum(s.Value), router, s.Policy, s.Runs,
-			csvNum(s.Mean.MAPE), csvNum(s.CI95.MAPE), csvNum(s.Mean.MeanWait), csvNum(s.CI95.MeanWait)); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // mapeSidecar keeps mape.csv in step with runs.csv.
@@ -166,12 +160,4 @@ var mapeSidecar = &sidecar{
 
 func keyOf(r results.Run) report.Key {
 	return report.Key{Experiment: r.Experiment, Param: r.Param, Value: r.Value, Policy: r.Policy, Seed: r.Seed}
-}
-
-// csvNum formats a float for CSV: shortest round-trip form, empty if missing.
-func csvNum(x float64) string {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return ""
-	}
-	return strconv.FormatFloat(x, 'g', -1, 64)
 }

@@ -193,3 +193,48 @@ func TestReproduceCI(t *testing.T) {
 		t.Errorf("stdout: %s", stdout)
 	}
 }
+
+// TestGuards: flags that would be silently ignored are refused, and folders
+// that are not offload results are not written into, --resume or not.
+func TestGuards(t *testing.T) {
+	dir := t.TempDir()
+	notes := filepath.Join(dir, "notes")
+	if err := os.MkdirAll(notes, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, notes, "notes.txt", "mine")
+	for _, c := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"set of the swept field", []string{"sweep-load", "--set", "arrivals.rate=30", "-o", filepath.Join(dir, "a")}, "is swept"},
+		{"mape policy", []string{"mape", "--policy", "jsq", "-o", filepath.Join(dir, "b")}, "--router"},
+		{"burst tasks", []string{"burst", "--tasks", "100", "-o", filepath.Join(dir, "c")}, "--set duration"},
+		{"resume into a foreign folder", []string{"run", "--resume", "--seeds", "1", "--tasks", "100", "-o", notes}, "does not hold offload results"},
+		{"reproduce into a foreign folder", []string{"reproduce", "--scale", "ci", "-o", notes}, "does not hold offload results"},
+	} {
+		code, _, stderr := run(t, context.Background(), c.args...)
+		if code != ExitUsage || !strings.Contains(stderr, c.want) {
+			t.Errorf("%s: exit %d, stderr %q; want 2 and %q", c.name, code, stderr, c.want)
+		}
+	}
+	if entries, _ := os.ReadDir(notes); len(entries) != 1 {
+		t.Errorf("the foreign folder now holds %d entries", len(entries))
+	}
+}
+
+// TestForceClearsOldOutputs: --force replaces another scenario's results
+// whole: no plot of the old sweep is left beside the new CSVs.
+func TestForceClearsOldOutputs(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "o")
+	if code, _, stderr := run(t, context.Background(), "sweep-load", "--seeds", "1", "--tasks", "500", "--set", "sweep.values=[10, 20]", "--policy", "jsq", "-o", out, "--quiet"); code != 0 {
+		t.Fatal(stderr)
+	}
+	if code, _, stderr := run(t, context.Background(), "run", "--seeds", "1", "--tasks", "500", "--policy", "jsq", "-o", out, "--force", "--quiet"); code != 0 {
+		t.Fatal(stderr)
+	}
+	if plots, _ := filepath.Glob(filepath.Join(out, "*.png")); len(plots) != 0 {
+		t.Errorf("old plots left: %v", plots)
+	}
+}

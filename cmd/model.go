@@ -35,7 +35,8 @@ func newModelCmd(io IO, runF func(*modelOptions) error) *cobra.Command {
 prints ρ = λ/(cμ), the Erlang C probability of waiting, the M/M/c mean wait
 and the Allen–Cunneen G/G/c mean wait W = C/(cμ − λ) · (1 + C_s²)/2.
   offload model -f scenario.yaml --rate L
-does the same for every tier of a scenario, as if all load went to that tier.
+does the same for every tier of a scenario, as if all load went to that tier
+(without --rate: the scenario's rate).
 At ρ ≥ 1 the queue is unstable and no wait is printed (with --csv the cells
 are empty and "unstable" goes to stderr; the exit status stays 0).`,
 		Args: noArgs,
@@ -133,7 +134,9 @@ func (o *modelOptions) writeCSV(rows []queueRow) error {
 // rows turns the flags into the queues to compute, checking every argument.
 func (o *modelOptions) rows() ([]queueRow, error) {
 	fl := o.cmd.Flags()
-	if !(o.rate > 0) || math.IsInf(o.rate, 0) {
+	if o.sf.file != "" && !fl.Changed("rate") {
+		o.rate = -1 // the scenario's, once it is read
+	} else if !(o.rate > 0) || math.IsInf(o.rate, 0) {
 		return nil, badInputf("--rate %g: need an arrival rate > 0 (tasks/s)", o.rate)
 	}
 	if o.sf.file != "" {
@@ -186,6 +189,9 @@ func (o *modelOptions) scenarioRows() ([]queueRow, error) {
 	cfg, err := experiment.Config(sc)
 	if err != nil {
 		return nil, badInput(err)
+	}
+	if o.rate < 0 {
+		o.rate = sc.Arrivals.Rate
 	}
 	var rows []queueRow
 	for _, t := range cfg.Tiers {

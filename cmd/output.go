@@ -70,6 +70,9 @@ type manifest struct {
 	Complete     bool      `json:"complete"`
 	Runs         int       `json:"runs"`
 	RunsDone     int       `json:"runs_done"`
+	// TimeDecisions records --time-decisions, which the scenario hash does
+	// not cover: a resume must not mix timed and untimed runs.
+	TimeDecisions bool `json:"time_decisions"`
 }
 
 const manifestFile = "manifest.json"
@@ -114,8 +117,9 @@ func writeManifest(dir string, m manifest) error {
 	})
 }
 
-// resumeCheck refuses --resume into a folder whose scenario differs.
-func resumeCheck(dir, hash string) error {
+// resumeCheck refuses --resume into a folder whose scenario (or
+// --time-decisions) differs.
+func resumeCheck(dir, hash string, timeDecisions bool) error {
 	m, err := readManifest(dir)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -125,6 +129,41 @@ func resumeCheck(dir, hash string) error {
 	}
 	if m.ScenarioHash != hash {
 		return badInputf("--resume: -o %s holds another scenario's results (sha256 %.12s…, this one %.12s…)", dir, m.ScenarioHash, hash)
+	}
+	if m.TimeDecisions != timeDecisions {
+		return badInputf("--resume: -o %s was run with --time-decisions=%v; resume with the same setting", dir, m.TimeDecisions)
+	}
+	return nil
+}
+
+// runFiles hold the runs themselves (kept by --resume); derivedFiles are
+// made from them at the end of a command.
+var (
+	runFiles     = []string{"runs.csv", "mape.csv", "series_runs.csv"}
+	derivedFiles = []string{"summary.csv", "mape_summary.csv", "timeseries.csv", "bursts.csv", "comparison.csv", "claims.md"}
+)
+
+// clearOutputs removes a results folder's derived files and plots, and its
+// runs too when runs is set. The folder has been checked to hold offload
+// results (or nothing) by prepareDir.
+func clearOutputs(dir string, runs bool) error {
+	names := derivedFiles
+	if runs {
+		names = append(append([]string(nil), runFiles...), derivedFiles...)
+		if err := os.RemoveAll(filepath.Join(dir, "traces")); err != nil {
+			return err
+		}
+	}
+	for _, ext := range report.Formats {
+		plots, _ := filepath.Glob(filepath.Join(dir, "*."+ext))
+		for _, p := range plots {
+			names = append(names, filepath.Base(p))
+		}
+	}
+	for _, n := range names {
+		if err := os.Remove(filepath.Join(dir, n)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
 	}
 	return nil
 }

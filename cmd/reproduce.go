@@ -2,6 +2,8 @@ package cmd
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -73,7 +75,8 @@ func runReproduce(ctx context.Context, o *reproduceOptions) error {
 	if err := o.of.check(); err != nil {
 		return err
 	}
-	sets, ok := scales[o.scale]
+	base, ok := scales[o.scale]
+	sets := append([]string(nil), base...) // never append to the shared table
 	if !ok {
 		return badInputf("--scale %q: allowed: ci, paper", o.scale)
 	}
@@ -81,6 +84,24 @@ func runReproduce(ctx context.Context, o *reproduceOptions) error {
 		sets = append(sets, "seed="+strconv.FormatUint(o.seed, 10))
 	}
 	root := o.of.dir
+	// The folder is guarded like an experiment's: its manifest's hash names
+	// the scale, the overrides and --emulate.
+	sum := sha256.Sum256([]byte(fmt.Sprintf("reproduce %s %q emulate=%v", o.scale, sets, o.emulate)))
+	hash := hex.EncodeToString(sum[:])
+	if o.of.resume {
+		if err := resumeCheck(root, hash, false); err != nil {
+			return err
+		}
+	}
+	if err := prepareDir(root, hash, o.of.force); err != nil {
+		return err
+	}
+	args := cmdArgs(ctx)
+	m := manifest{Tool: "offload", Version: version(), Command: args, Experiment: "reproduce", Seed: o.seed,
+		ScenarioHash: hash, Started: time.Now().UTC()}
+	if err := writeManifest(root, m); err != nil {
+		return err
+	}
 	got := map[string][]experiment.Outcome{}
 	plans := map[string]*experiment.Plan{}
 	sub := func(name, embedded string, run func(context.Context, *runOptions) error, extra ...string) error {
@@ -89,7 +110,7 @@ func runReproduce(ctx context.Context, o *reproduceOptions) error {
 			s = append(s, ciTasks...)
 		}
 		ro := &runOptions{io: IO{Out: io.Discard, Err: o.io.Err, ErrTerminal: o.io.ErrTerminal}, embedded: embedded, command: name,
-			of: o.of, router: "hybrid", window: burstWindow, args: []string{"offload", "reproduce", "--scale", o.scale}}
+			of: o.of, router: "hybrid", window: burstWindow, args: args}
 		ro.of.dir = filepath.Join(root, name)
 		ro.sf.sets = s
 		ro.collect = func(p *experiment.Plan, outs []experiment.Outcome) { got[name], plans[name] = outs, p }
@@ -121,12 +142,12 @@ func runReproduce(ctx context.Context, o *reproduceOptions) error {
 		claims.MeanLatency(outcomeRuns(got["sweep-load"])),
 		claims.LargeTail(outcomeRuns(got["sweep-load"])),
 		claims.MAPE(shadowRows(got["mape"])),
-		claims.Bursts(burstReps(plans["burst"], got["burst"], burstWindow), []string{"edge-first", "random"}),
+		burstClaim(plans["burst"], got["burst"]),
 		claims.DecisionCost(decisionNs(got["decision"])),
 		claims.NotRunClaim(6, "Not run: pass --emulate to run the HTTP emulation."),
 	}
 	if o.emulate {
-		emu, sim, err := reproduceEmulation(ctx, o, sets)
+		emu, sim, err := reproduceEmulation(ctx, o, sets, args)
 		if err != nil {
 			return fmt.Errorf("emulate: %w", err)
 		}
@@ -144,6 +165,10 @@ func runReproduce(ctx context.Context, o *reproduceOptions) error {
 		failed = failed || c.Verdict == claims.Fail
 	}
 	fmt.Fprintln(o.io.Out, "wrote", filepath.Join(root, "claims.md"))
+	m.Complete, m.Finished = true, time.Now().UTC()
+	if err := writeManifest(root, m); err != nil {
+		return err
+	}
 	if failed && o.strict {
 		return errClaimFailed
 	}
@@ -157,11 +182,11 @@ const emulationSeeds = 3
 
 // reproduceEmulation runs `offload emulate` on its embedded default into
 // DIR/emulate and returns the emulated and simulated runs.
-func reproduceEmulation(ctx context.Context, o *reproduceOptions, sets []string) (emu, sim []results.Run, err error) {
+func reproduceEmulation(ctx context.Context, o *reproduceOptions, sets, args []string) (emu, sim []results.Run, err error) {
 	eo := &emulateOptions{io: IO{Out: io.Discard, Err: o.io.Err, ErrTerminal: o.io.ErrTerminal},
 		dir: filepath.Join(o.of.dir, "emulate"), force: o.of.force, quiet: o.of.quiet, format: o.of.format,
 		duration: 10 * time.Second, warmup: 2 * time.Second, timeout: time.Minute, timeScale: 1, spin: time.Millisecond,
-		args: []string{"offload", "reproduce", "--emulate"}}
+		args: args}
 	eo.sf.sets = append(append([]string(nil), sets...), "seeds="+strconv.Itoa(emulationSeeds))
 	eo.collect = func(e, s []results.Run) { emu, sim = e, s }
 	if err := runEmulate(ctx, eo); err != nil {
@@ -195,9 +220,10 @@ func burstReps(plan *experiment.Plan, outs []experiment.Outcome, width float64) 
 	cloud := firstCloud(plan)
 	var reps []claims.BurstRep
 	for _, out := range outs {
-		var shift, rec results.MeanAcc
+		var before, during, rec results.MeanAcc
 		for k, st := range results.BurstStats(out.Series, width, bursts, horizon, cloud) {
-			shift.Add(st.CloudDuring - st.CloudBefore)
+			before.Add(st.CloudBefore)
+			during.Add(st.CloudDuring)
 			r := st.Recovery
 			if math.IsNaN(r) {
 				limit := horizon
@@ -208,9 +234,27 @@ func burstReps(plan *experiment.Plan, outs []experiment.Outcome, width float64) 
 			}
 			rec.Add(r)
 		}
-		reps = append(reps, claims.BurstRep{Policy: out.Policy, Seed: out.Seed, CloudShift: shift.Mean(), Recovery: rec.Mean()})
+		reps = append(reps, claims.BurstRep{Policy: out.Policy, Seed: out.Seed, CloudBefore: before.Mean(), CloudDuring: during.Mean(), Recovery: rec.Mean()})
 	}
 	return reps
+}
+
+// burstClaim judges claim 4 against the static policies that are stable at
+// the burst scenario's base load: a policy whose queue already grows between
+// bursts has no level to recover to.
+func burstClaim(plan *experiment.Plan, outs []experiment.Outcome) claims.Claim {
+	var static, notes []string
+	for _, s := range results.Summarize(outcomeRuns(outs)) {
+		if s.Policy != "edge-first" && s.Policy != "random" {
+			continue
+		}
+		if s.Unstable {
+			notes = append(notes, fmt.Sprintf("%s is left out: a tier's offered load is ≥ 1 even outside the bursts, so its latency has no level to recover to.", s.Policy))
+			continue
+		}
+		static = append(static, s.Policy)
+	}
+	return claims.Bursts(burstReps(plan, outs, burstWindow), static, notes)
 }
 
 // decisionNs lists hybrid's mean decision time per replicate.

@@ -55,16 +55,33 @@ func Main(args []string, io IO) int {
 func Execute(ctx context.Context, args []string, io IO) int {
 	root := NewRoot(io)
 	root.SetArgs(args)
+	// Cobra's own errors (unknown command or flag, bad arguments) come before
+	// any command runs, and they are all bad input.
+	started := false
+	root.PersistentPreRun = func(*cobra.Command, []string) { started = true }
+	ctx = context.WithValue(ctx, argsKey{}, append([]string{"offload"}, args...))
 	err := root.ExecuteContext(ctx)
 	code := exitCode(err)
+	if err != nil && !started && code == ExitFailure {
+		code = ExitUsage
+	}
 	if err != nil {
 		if code == ExitInterrupted {
-			fmt.Fprintln(io.Err, "offload: interrupted; finished runs were kept (--resume continues)")
+			fmt.Fprintln(io.Err, "offload: interrupted")
 		} else {
 			fmt.Fprintln(io.Err, "offload:", err)
 		}
 	}
 	return code
+}
+
+// argsKey carries the command line in the context, for manifests.
+type argsKey struct{}
+
+// cmdArgs is the command line Execute was given.
+func cmdArgs(ctx context.Context) []string {
+	a, _ := ctx.Value(argsKey{}).([]string)
+	return a
 }
 
 // version is the module version the binary was built from, or "devel".

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
@@ -54,7 +53,7 @@ func newExperimentCmd(io IO, runF func(*runOptions) error, run func(context.Cont
 		Long:  long,
 		Args:  noArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			opts.args = os.Args
+			opts.args = cmdArgs(c.Context())
 			if runF != nil {
 				return runF(opts)
 			}
@@ -146,11 +145,18 @@ func execute(ctx context.Context, o *runOptions, plan *experiment.Plan, side *si
 	sc := plan.Scenario
 	hash := sc.Hash()
 	if o.of.resume {
-		if err := resumeCheck(dir, hash); err != nil {
+		if err := resumeCheck(dir, hash, o.of.timeDecisions); err != nil {
 			return nil, err
 		}
 	}
-	if err := prepareDir(dir, hash, o.of.force || o.of.resume); err != nil {
+	if err := prepareDir(dir, hash, o.of.force); err != nil {
+		return nil, err
+	}
+	// Files derived from runs.csv go first, so that an interruption never
+	// leaves a summary or a plot of other runs beside it; without --resume
+	// the runs themselves go too, so that a hard crash cannot leave another
+	// scenario's runs under this scenario's manifest.
+	if err := clearOutputs(dir, !o.of.resume); err != nil {
 		return nil, err
 	}
 	jobs := plan.Jobs()
@@ -166,7 +172,8 @@ func execute(ctx context.Context, o *runOptions, plan *experiment.Plan, side *si
 		return runKey{c.Param, math.Float64bits(c.Value), jobs[i].Policy, jobs[i].Seed}
 	}
 	m := manifest{Tool: "offload", Version: version(), Command: o.args, Experiment: plan.Name,
-		Seed: sc.Seed, Seeds: sc.Seeds, ScenarioHash: hash, Started: time.Now().UTC(), Runs: len(jobs)}
+		Seed: sc.Seed, Seeds: sc.Seeds, ScenarioHash: hash, Started: time.Now().UTC(), Runs: len(jobs),
+		TimeDecisions: o.of.timeDecisions}
 	resolved, err := sc.Marshal()
 	if err != nil {
 		return nil, err
@@ -211,6 +218,10 @@ func execute(ctx context.Context, o *runOptions, plan *experiment.Plan, side *si
 		return nil, err
 	}
 	if runErr != nil {
+		if errors.Is(runErr, context.Canceled) {
+			fmt.Fprintf(o.io.Err, "offload: %d of %d runs finished and were kept in %s; the same command with --resume runs the rest\n",
+				len(done), len(jobs), filepath.Join(dir, "runs.csv"))
+		}
 		return nil, runErr
 	}
 	if o.collect != nil {

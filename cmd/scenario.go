@@ -3,6 +3,7 @@ package cmd
 import (
 	"os"
 	"strconv"
+	"strings"
 
 	"github.com/offload-sim/offload/experiments"
 	"github.com/offload-sim/offload/internal/scenario"
@@ -66,7 +67,25 @@ func (f *scenarioFlags) load(embedded string) (*scenario.Scenario, error) {
 		// --tasks puts a duration-mode scenario in tasks mode.
 		sets = append(sets, "tasks="+strconv.Itoa(f.tasks), "duration=0", "warmup_time=0")
 	}
-	return parseScenario(name, data, sets)
+	sc, err := parseScenario(name, data, sets)
+	if err != nil {
+		return nil, err
+	}
+	return sc, checkSetsNotSwept(sc, f.sets)
+}
+
+// checkSetsNotSwept refuses a --set of the swept field: every cell would
+// overwrite it, so it would be silently ignored.
+func checkSetsNotSwept(sc *scenario.Scenario, sets []string) error {
+	if sc.Sweep == nil {
+		return nil
+	}
+	for _, s := range sets {
+		if p, _, _ := strings.Cut(s, "="); p == sc.Sweep.Param {
+			return badInputf("--set %s: %s is swept over %v, so every cell overwrites it; set sweep.values instead (or sweep=null)", s, p, sc.Sweep.Values)
+		}
+	}
+	return nil
 }
 
 func parseScenario(name string, data []byte, sets []string) (*scenario.Scenario, error) {

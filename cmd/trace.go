@@ -17,9 +17,9 @@ const traceHeader = "id,arrival_s,size,tier,delay_s,wait_s,service_s,latency_s,m
 // traceSink opens DIR/traces/<cell>_<policy>_<replicate>.csv for each run.
 // Each file is written under a temporary name and renamed when the run ends,
 // so a trace on disk is always complete.
-func traceSink(dir string, plan *experiment.Plan) func(experiment.Job) (func(*engine.TaskRecord), func() error, error) {
+func traceSink(dir string, plan *experiment.Plan) func(experiment.Job) (func(*engine.TaskRecord), func(error) error, error) {
 	tiers := plan.Tiers()
-	return func(j experiment.Job) (func(*engine.TaskRecord), func() error, error) {
+	return func(j experiment.Job) (func(*engine.TaskRecord), func(error) error, error) {
 		tdir := filepath.Join(dir, "traces")
 		if err := os.MkdirAll(tdir, 0o755); err != nil {
 			return nil, nil, err
@@ -53,17 +53,25 @@ func traceSink(dir string, plan *experiment.Plan) func(experiment.Job) (func(*en
 			buf = append(buf, '\n')
 			_, werr = w.Write(buf)
 		}
-		closer := func() error {
+		// A run that failed or was interrupted leaves no trace: a file under
+		// its final name is always a whole run.
+		closer := func(runErr error) error {
 			err := werr
 			if err == nil {
 				err = w.Flush()
 			}
+			if err == nil {
+				err = f.Chmod(0o644)
+			}
 			if cerr := f.Close(); err == nil {
 				err = cerr
 			}
-			if err != nil {
+			if err != nil || runErr != nil {
 				_ = os.Remove(f.Name())
-				return fmt.Errorf("trace %s: %w", name, err)
+				if err != nil {
+					return fmt.Errorf("trace %s: %w", name, err)
+				}
+				return nil
 			}
 			return os.Rename(f.Name(), filepath.Join(tdir, name))
 		}

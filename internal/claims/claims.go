@@ -63,6 +63,8 @@ func lower(label string, a, b []float64) Cell {
 	switch {
 	case n < 2 || math.IsNaN(ci):
 		c.Verdict = Inconclusive
+	case d == 0 && ci == 0:
+		c.Verdict, c.Note = Inconclusive, "identical in every replicate"
 	case d+ci < 0:
 		c.Verdict = Pass
 	case d-ci > 0:

@@ -112,6 +112,12 @@ func (s *sim) loop() error {
 	next := cfg.Arrivals.Next(0, s.st.Arrivals)
 	for k := 0; ; {
 		arriving := next < end && (!byTasks || k < total)
+		// Every measured latency is known once the last measured task has
+		// reached its tier; only the time-average of tasks present (duration
+		// mode) still needs the events up to the end of the window.
+		if !arriving && s.pending == 0 && (!s.measuring || s.events.len() == 0) {
+			break
+		}
 		fromHeap := s.events.len() > 0 && (!arriving || s.events.ev[0].t <= next)
 		if !fromHeap && !arriving {
 			break
@@ -152,12 +158,8 @@ func (s *sim) loop() error {
 		}
 		next = cfg.Arrivals.Next(next, s.st.Arrivals)
 	}
-	if s.measuring { // duration mode: the system emptied before the end
+	if s.measuring { // duration mode: the last events came before the end
 		s.stopMeasuring(end)
-	}
-	// Measured tasks still travelling: let them reach their tiers.
-	for s.pending > 0 {
-		s.event(s.events.pop())
 	}
 	return nil
 }

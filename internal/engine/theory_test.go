@@ -215,3 +215,31 @@ func (clairvoyantFunc) Clairvoyant()                                {}
 
 func itoa(i int) string     { return strconv.Itoa(i) }
 func ftoa(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// TestLittleDurationMode: Little's law per tier also holds over a duration
+// window, whose end is a fixed time rather than an arrival.
+func TestLittleDurationMode(t *testing.T) {
+	cfg := threeTier(t, 60, 0)
+	cfg.Tasks, cfg.Warmup = 0, 0
+	cfg.WarmupTime, cfg.Duration = 100, 1500
+	wmax := make([]float64, 3)
+	cfg.OnTask = func(r *TaskRecord) { wmax[r.Tier] = max(wmax[r.Tier], r.Wait+r.Service) }
+	r := rand.New(rand.NewPCG(6, 6))
+	nmax := 0
+	pol := dispatch.PolicyFunc(func(v *dispatch.View) dispatch.Decision {
+		for _, s := range v.States {
+			nmax = max(nmax, s.Present())
+		}
+		return dispatch.Decision{Tier: 1 + r.IntN(2)}
+	})
+	res, err := Run(cfg, pol, NewStreams(78, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, tr := range res.Tier[1:] {
+		L, lw := tr.AreaN/res.Span, tr.SumSojourn/res.Span
+		if tol := 2 * float64(nmax+1) * wmax[i+1] / res.Span; math.Abs(L-lw) > tol {
+			t.Errorf("tier %d: L = %.6g, λW = %.6g, tolerance %.3g", i+1, L, lw, tol)
+		}
+	}
+}

@@ -100,8 +100,9 @@ type Options struct {
 	// Have, if set, reports jobs already done (--resume): they are skipped and
 	// their slot in the result is left for the caller to fill.
 	Have func(i int) bool
-	// Trace, if set, opens a per-task sink for a job; close is called after it.
-	Trace func(j Job) (sink func(*engine.TaskRecord), close func() error, err error)
+	// Trace, if set, opens a per-task sink for a job; close is called after
+	// the run with its error, so that a failed run's trace can be discarded.
+	Trace func(j Job) (sink func(*engine.TaskRecord), close func(runErr error) error, err error)
 }
 
 // Execute runs every job not already had, in parallel. The result has one
@@ -176,7 +177,7 @@ func (p *Plan) cellName(c int) string {
 }
 
 // runJob runs one job and condenses its result.
-func (p *Plan) runJob(j Job, trace func(Job) (func(*engine.TaskRecord), func() error, error), cancel <-chan struct{}) (Outcome, error) {
+func (p *Plan) runJob(j Job, trace func(Job) (func(*engine.TaskRecord), func(error) error, error), cancel <-chan struct{}) (Outcome, error) {
 	sc := p.Cells[j.Cell].Scenario
 	cfg := *p.configs[j.Cell] // a copy: OnTask and Shadows are per run
 	seed := p.Scenario.Seed
@@ -210,7 +211,7 @@ func (p *Plan) runJob(j Job, trace func(Job) (func(*engine.TaskRecord), func() e
 		coll = &collector{}
 		sinks = append(sinks, coll.add)
 	}
-	var closeTrace func() error
+	var closeTrace func(error) error
 	if trace != nil {
 		sink, cl, err := trace(j)
 		if err != nil {
@@ -222,7 +223,7 @@ func (p *Plan) runJob(j Job, trace func(Job) (func(*engine.TaskRecord), func() e
 	cfg.Cancel = cancel
 	res, err := engine.Run(&cfg, pol, engine.NewStreams(seed, j.Seed))
 	if closeTrace != nil {
-		if cerr := closeTrace(); err == nil {
+		if cerr := closeTrace(err); err == nil {
 			err = cerr
 		}
 	}

@@ -46,7 +46,7 @@ func (c *collector) windows(width, end float64, ntiers int, sample []float64) []
 		w := &ws[i]
 		w.Tasks = len(bins[i])
 		w.MeanLatency, w.P95Latency = math.NaN(), math.NaN()
-		w.Share = make([]float64, ntiers)
+		w.Share = nanSlice(ntiers) // an empty window has no shares, not zero ones
 		if w.Tasks > 0 {
 			slices.Sort(bins[i])
 			w.MeanLatency = stat.Mean(bins[i], nil)

@@ -11,6 +11,7 @@ import (
 // free of wall-clock time.
 type timer struct {
 	inner dispatch.Policy
+	obs   dispatch.Observer // inner's, if it observes
 	total time.Duration
 	n     int
 }
@@ -26,26 +27,26 @@ func (t *timer) Decide(v *dispatch.View) dispatch.Decision {
 
 func (t *timer) meanNs() float64 { return float64(t.total.Nanoseconds()) / float64(max(t.n, 1)) }
 
-// The engine discovers Observer and Clairvoyant by type assertion, so the
-// wrapper must carry exactly the capabilities of what it wraps.
-type timedObserver struct {
-	*timer
-	dispatch.Observer
+// Dispatched forwards to the inner policy if it observes (a no-op call
+// otherwise, paid only when timing).
+func (t *timer) Dispatched(now float64, tier int) {
+	if t.obs != nil {
+		t.obs.Dispatched(now, tier)
+	}
 }
 
+// timedClairvoyant keeps the oracle's capability through the wrapper (see
+// clairvoyantProbe for why it is a method, not an embedded interface).
 type timedClairvoyant struct{ *timer }
 
-// Clairvoyant implements dispatch.Clairvoyant (see clairvoyantProbe for why
-// it is not embedded).
+// Clairvoyant implements dispatch.Clairvoyant.
 func (timedClairvoyant) Clairvoyant() {}
 
 // timed returns the wrapped policy and its timer.
 func timed(p dispatch.Policy) (dispatch.Policy, *timer) {
 	t := &timer{inner: p}
-	switch q := p.(type) {
-	case dispatch.Observer:
-		return timedObserver{t, q}, t
-	case dispatch.Clairvoyant:
+	t.obs, _ = p.(dispatch.Observer)
+	if _, ok := p.(dispatch.Clairvoyant); ok {
 		return timedClairvoyant{t}, t
 	}
 	return t, t

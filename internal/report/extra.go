@@ -71,6 +71,19 @@ func ReadMAPE(r io.Reader) ([]MAPERow, error) {
 	return rows, nil
 }
 
+// MAPESummaryHeader is the mape_summary.csv header.
+var MAPESummaryHeader = []string{"experiment", "param", "value", "router", "estimator", "runs", "mape", "mape_ci95", "mae_wait_s", "mae_wait_s_ci95"}
+
+// WriteMAPESummary writes mape_summary.csv from summaries whose Policy is the
+// estimator, MAPE its error and MeanWait its mean absolute wait error.
+func WriteMAPESummary(w io.Writer, router string, sums []results.Summary) error {
+	return writeTable(w, MAPESummaryHeader, len(sums), func(i int) []string {
+		s := sums[i]
+		return []string{s.Experiment, s.Param, formatFloat(s.Value), router, s.Policy, strconv.Itoa(s.Runs),
+			formatFloat(s.Mean.MAPE), formatFloat(s.CI95.MAPE), formatFloat(s.Mean.MeanWait), formatFloat(s.CI95.MeanWait)}
+	})
+}
+
 // SeriesRow is one window of a series: of one run (series_runs.csv, Seed ≥
 // 0) or averaged over a cell's replicates (timeseries.csv, Runs > 0).
 type SeriesRow struct {

@@ -167,3 +167,12 @@ func TestPlotMetricHostileInputs(t *testing.T) {
 		t.Error("share_cloud without tiers: no error")
 	}
 }
+
+// TestLinearTicksNoNegativeZero: an axis starting at 0 labels it "0".
+func TestLinearTicksNoNegativeZero(t *testing.T) {
+	for _, tk := range (linearTicks{}).Ticks(-1e-18, 0.6) {
+		if strings.HasPrefix(tk.Label, "-0") {
+			t.Errorf("label %q at %v", tk.Label, tk.Value)
+		}
+	}
+}

@@ -162,7 +162,7 @@ func (linearTicks) Ticks(min, max float64) []plot.Tick {
 	var ticks []plot.Tick
 	// Count in half steps from an integer, so no error accumulates.
 	for k := math.Ceil(min / step * 2); k <= math.Floor(max/step*2); k++ {
-		v := k * step / 2
+		v := k*step/2 + 0 // adding +0 turns −0 into 0: no "-0.00" label
 		t := plot.Tick{Value: v}
 		if math.Mod(k, 2) == 0 {
 			t.Label = strconv.FormatFloat(v, 'f', decimals, 64)

@@ -50,6 +50,10 @@ func (s *Scenario) set(p, value string) ([]string, *FieldError) {
 		*s = *c
 		return segs, nil
 	}
+	if isNull(deref(n)) && v.Kind() != reflect.Pointer && v.Kind() != reflect.Slice {
+		// yaml.v3 would decode null into a struct or a number as no change.
+		return nil, &FieldError{Field: p, Msg: "null is not allowed: want " + describe(v.Type()) + " (null only removes the sweep or empties a list)"}
+	}
 	w := newWalker(n, nil)
 	w.walk(n, v.Type(), nil)
 	if len(w.errs) > 0 {

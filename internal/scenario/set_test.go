@@ -87,6 +87,8 @@ func TestSetErrors(t *testing.T) {
 		{"unknown key in value", "tiers.edge", "{servers: 2, sever: 3}", `tiers.edge: "{servers: 2, sever: 3}" is not allowed: unknown field "sever" (allowed: name, kind, servers, speed, delay)`},
 		{"bad YAML", "policies", "[jsq", `policies: "[jsq" is not valid YAML`},
 		{"list for number", "arrivals.rate", "[1]", `arrivals.rate: "[1]" is not allowed: want a number`},
+		{"null for a mapping", "tiers.edge.delay", "null", "tiers.edge.delay: null is not allowed: want a mapping"},
+		{"null for a number", "arrivals.rate", "~", "arrivals.rate: null is not allowed: want a number"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -64,8 +64,15 @@ func (c *checker) sweep() {
 		c.add(path("sweep", "values"), "none given: list at least one value")
 		return
 	}
+	seen := map[float64]int{}
 	for i, v := range sw.Values {
-		c.num(path("sweep", "values", strconv.Itoa(i)), v, true, "")
+		at := path("sweep", "values", strconv.Itoa(i))
+		c.num(at, v, true, "")
+		if j, dup := seen[v]; dup {
+			// Two cells with one value would pool as extra replicates.
+			c.add(at, "%s is not allowed: listed twice (also sweep.values[%d])", fmtNum(v), j)
+		}
+		seen[v] = i
 	}
 	if !ok {
 		return
@@ -109,6 +116,10 @@ func (c *checker) sweepParam(p string) ([]string, bool) {
 		return nil, false
 	case segs[0] == "sweep":
 		c.add(at, "%q is not allowed: a sweep cannot vary itself", p)
+		return nil, false
+	case segs[0] == "seed" || segs[0] == "seeds":
+		// Replicates are the runs of every cell, not a cell of their own.
+		c.add(at, "%q is not allowed: replicates are set by seed and seeds (--seed, --seeds), not swept", p)
 		return nil, false
 	}
 	switch v.Kind() {

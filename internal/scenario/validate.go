@@ -124,7 +124,8 @@ func (c *checker) workload() {
 	}
 	switch {
 	case d.Dist == "lognormal":
-		c.num(at("cv"), d.CV, d.CV >= 0, "must be ≥ 0 (coefficient of variation)")
+		// cv 0 would silently be constant sizes: that is dist: deterministic.
+		c.num(at("cv"), d.CV, d.CV > 0, "must be > 0 (coefficient of variation; for constant sizes use dist: deterministic)")
 	case known && d.CV != 0:
 		c.add(at("cv"), "%s is not allowed: %s takes no cv (only lognormal does)", fmtNum(d.CV), d.Dist)
 	}
