@@ -70,7 +70,11 @@ func newExperimentCmd(io IO, runF func(*runOptions) error, run func(context.Cont
 // noArgs rejects positional arguments as bad input.
 func noArgs(c *cobra.Command, args []string) error {
 	if len(args) > 0 {
-		return badInputf("%s takes no arguments, got %q (a scenario goes after -f)", c.CommandPath(), args)
+		hint := ""
+		if c.Flags().Lookup("file") != nil {
+			hint = " (a scenario goes after -f)"
+		}
+		return badInputf("%s takes no arguments, got %q%s", c.CommandPath(), args, hint)
 	}
 	return nil
 }

@@ -56,7 +56,25 @@ func buildSeries(sums []results.Summary, pick func(results.Summary) (mean, ci fl
 	for i := range out {
 		sortByX(&out[i])
 	}
+	// Legends list policies in one order in every plot, even when a
+	// policy's first points were left out (unstable, or not positive on a
+	// log axis).
+	slices.SortStableFunc(out, func(a, b series) int { return cmp.Compare(policyRank(a.Name), policyRank(b.Name)) })
 	return out
+}
+
+// policyOrder is the canonical order of the policies (DESIGN §3); estimator
+// aliases rank as their policy, other names after all of them.
+var policyOrder = []string{"hybrid", "model-only", "queue-only", "jsq", "jsq-s", "edge-first", "random", "oracle"}
+
+func policyRank(name string) int {
+	if a, ok := estimatorAlias[name]; ok {
+		name = a
+	}
+	if i := slices.Index(policyOrder, name); i >= 0 {
+		return i
+	}
+	return len(policyOrder)
 }
 
 func sortByX(s *series) {

@@ -29,16 +29,18 @@ func TestBuildSeries(t *testing.T) {
 	}
 	pick := pickColumn(nil, "p95_latency_s")
 	e := func(l float64) struct{ Low, High float64 } { return struct{ Low, High float64 }{l, l} }
+	// Series come in the canonical policy order (hybrid before jsq), whatever
+	// the order of the summaries.
 	want := []series{
-		{Name: "jsq", XYs: plotter.XYs{{X: 10, Y: 1}, {X: 40, Y: 4}, {X: 80, Y: 9}},
-			Err: plotter.YErrors{e(0.1), e(0.5), e(1)}, Unstable: []bool{false, false, true}},
 		{Name: "hybrid", XYs: plotter.XYs{{X: 40, Y: 2}, {X: 80, Y: 0}},
 			Err: plotter.YErrors{e(0), e(0)}, Unstable: []bool{false, false}},
+		{Name: "jsq", XYs: plotter.XYs{{X: 10, Y: 1}, {X: 40, Y: 4}, {X: 80, Y: 9}},
+			Err: plotter.YErrors{e(0.1), e(0.5), e(1)}, Unstable: []bool{false, false, true}},
 	}
 	if got := buildSeries(sums, pick, false); !reflect.DeepEqual(got, want) {
 		t.Errorf("linear:\ngot  %+v\nwant %+v", got, want)
 	}
-	want[1].XYs, want[1].Err, want[1].Unstable = want[1].XYs[:1], want[1].Err[:1], want[1].Unstable[:1]
+	want[0].XYs, want[0].Err, want[0].Unstable = want[0].XYs[:1], want[0].Err[:1], want[0].Unstable[:1]
 	if got := buildSeries(sums, pick, true); !reflect.DeepEqual(got, want) {
 		t.Errorf("log (zero dropped):\ngot  %+v\nwant %+v", got, want)
 	}
