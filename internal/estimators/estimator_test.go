@@ -5,15 +5,10 @@ import (
 	"testing"
 
 	"github.com/offload-sim/offload/internal/dispatch"
+	"github.com/offload-sim/offload/internal/dispatch/dispatchtest"
 )
 
-func threeTiers() []dispatch.Tier {
-	return []dispatch.Tier{
-		{Name: "local", Kind: dispatch.Local, Servers: 1, Speed: 10, Mu: 10, Cs2: 0.8},
-		{Name: "edge", Kind: dispatch.Edge, Servers: 4, Speed: 25, Mu: 25, MeanDelay: 0.005, Cs2: 0.8},
-		{Name: "cloud", Kind: dispatch.Cloud, Servers: 64, Speed: 50, Mu: 50, MeanDelay: 0.06, Cs2: 0.8},
-	}
-}
+func threeTiers() []dispatch.Tier { return dispatchtest.ThreeTiers(64) }
 
 func defaultConfig(m Mode) Config {
 	return Config{Window: 10, RhoMax: 0.99, Mode: m, PenaltyThreshold: 0.9, PenaltyK: 1}

@@ -6,17 +6,10 @@ import (
 	"testing"
 
 	"github.com/offload-sim/offload/internal/dispatch"
+	"github.com/offload-sim/offload/internal/dispatch/dispatchtest"
 )
 
-// threeTiers is DESIGN §5's default continuum with the benchmark's 64 cloud
-// servers: local 1×10/s, edge 4×25/s at 5 ms, cloud 64×50/s at 60 ms.
-func threeTiers() []dispatch.Tier {
-	return []dispatch.Tier{
-		{Name: "local", Kind: dispatch.Local, Servers: 1, Speed: 10, Mu: 10, Cs2: 0.8},
-		{Name: "edge", Kind: dispatch.Edge, Servers: 4, Speed: 25, Mu: 25, MeanDelay: 0.005, Cs2: 0.8},
-		{Name: "cloud", Kind: dispatch.Cloud, Servers: 64, Speed: 50, Mu: 50, MeanDelay: 0.06, Cs2: 0.8},
-	}
-}
+func threeTiers() []dispatch.Tier { return dispatchtest.ThreeTiers(64) }
 
 func identicalTiers(n int) []dispatch.Tier {
 	ts := make([]dispatch.Tier, n)

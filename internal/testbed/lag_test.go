@@ -7,16 +7,11 @@ import (
 	"time"
 
 	"github.com/offload-sim/offload/internal/dispatch"
+	"github.com/offload-sim/offload/internal/dispatch/dispatchtest"
 	"github.com/offload-sim/offload/internal/policies"
 )
 
-func threeTiers() []dispatch.Tier {
-	return []dispatch.Tier{
-		{Name: "local", Kind: dispatch.Local, Servers: 1, Speed: 10, Mu: 10, Cs2: 0.8},
-		{Name: "edge", Kind: dispatch.Edge, Servers: 4, Speed: 25, Mu: 25, MeanDelay: 0.005, Cs2: 0.8},
-		{Name: "cloud", Kind: dispatch.Cloud, Servers: 16, Speed: 50, Mu: 50, MeanDelay: 0.060, Cs2: 0.8},
-	}
-}
+func threeTiers() []dispatch.Tier { return dispatchtest.ThreeTiers(16) }
 
 // The open loop keeps its schedule at 2,000 requests per second on the real
 // clock. The lag (how late each dispatch is against its Poisson arrival
