@@ -84,7 +84,7 @@ func Bursts(reps []BurstRep, static []string, notes []string) Claim {
 	before, during, rec := map[string][]float64{}, map[string][]float64{}, map[string][]float64{}
 	for _, r := range reps {
 		if rec[r.Policy] == nil {
-			before[r.Policy], during[r.Policy], rec[r.Policy] = nanSlice(n), nanSlice(n), nanSlice(n)
+			before[r.Policy], during[r.Policy], rec[r.Policy] = results.NaNs(n), results.NaNs(n), results.NaNs(n)
 		}
 		before[r.Policy][r.Seed], during[r.Policy][r.Seed], rec[r.Policy][r.Seed] = r.CloudBefore, r.CloudDuring, r.Recovery
 	}
@@ -114,14 +114,6 @@ func DecisionCost(ns []float64) Claim {
 // NotRunClaim is a claim whose experiment did not run.
 func NotRunClaim(id int, why string) Claim {
 	return Claim{ID: id, Text: texts[id], Verdict: NotRun, Notes: []string{why}}
-}
-
-func nanSlice(n int) []float64 {
-	s := make([]float64, n)
-	for i := range s {
-		s[i] = math.NaN()
-	}
-	return s
 }
 
 // Ranking is claim 6: for every pair of policies that the simulator

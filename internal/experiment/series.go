@@ -46,7 +46,7 @@ func (c *collector) windows(width, end float64, ntiers int, sample []float64) []
 		w := &ws[i]
 		w.Tasks = len(bins[i])
 		w.MeanLatency, w.P95Latency = math.NaN(), math.NaN()
-		w.Share = nanSlice(ntiers) // an empty window has no shares, not zero ones
+		w.Share = results.NaNs(ntiers) // an empty window has no shares, not zero ones
 		if w.Tasks > 0 {
 			slices.Sort(bins[i])
 			w.MeanLatency = stat.Mean(bins[i], nil)
@@ -55,7 +55,7 @@ func (c *collector) windows(width, end float64, ntiers int, sample []float64) []
 				w.Share[t] = float64(counts[i][t]) / float64(w.Tasks)
 			}
 		}
-		w.Lambda, w.Beta, w.Rho = nanSlice(ntiers), nanSlice(ntiers), nanSlice(ntiers)
+		w.Lambda, w.Beta, w.Rho = results.NaNs(ntiers), results.NaNs(ntiers), results.NaNs(ntiers)
 		if k := 3 * ntiers * (i + 1); k <= len(sample) {
 			s := sample[3*ntiers*i : k]
 			for t := range ntiers {
@@ -64,12 +64,4 @@ func (c *collector) windows(width, end float64, ntiers int, sample []float64) []
 		}
 	}
 	return ws
-}
-
-func nanSlice(n int) []float64 {
-	s := make([]float64, n)
-	for i := range s {
-		s[i] = math.NaN()
-	}
-	return s
 }

@@ -99,20 +99,12 @@ func WriteSummary(w io.Writer, tiers []string, sums []results.Summary) error {
 // empty cells its row needs.
 func padded(m results.Metrics, ntiers int) results.Metrics {
 	if len(m.Share) == 0 {
-		m.Share = nans(ntiers)
+		m.Share = results.NaNs(ntiers)
 	}
 	if len(m.Util) == 0 {
-		m.Util = nans(ntiers)
+		m.Util = results.NaNs(ntiers)
 	}
 	return m
-}
-
-func nans(n int) []float64 {
-	xs := make([]float64, n)
-	for i := range xs {
-		xs[i] = math.NaN()
-	}
-	return xs
 }
 
 // formatFloat writes the shortest representation that reads back to the

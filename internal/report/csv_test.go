@@ -123,8 +123,8 @@ func TestReadRunsRoundTrip(t *testing.T) {
 	// per-tier values reads back with empty (NaN) ones.
 	want := sampleRuns()
 	want[3].Util[2] = math.NaN()
-	want[4].Share = nans(3)
-	want[4].Util = nans(3)
+	want[4].Share = results.NaNs(3)
+	want[4].Util = results.NaNs(3)
 	if len(got) != len(want) {
 		t.Fatalf("read %d runs, want %d", len(got), len(want))
 	}

@@ -103,3 +103,7 @@ func padNaN(xs []float64, n int) []float64 {
 	}
 	return out
 }
+
+// NaNs returns n missing values: the starting point of a per-tier or
+// per-replicate slice whose gaps must read as missing, not as zero.
+func NaNs(n int) []float64 { return padNaN(nil, n) }
