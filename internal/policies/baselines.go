@@ -74,6 +74,24 @@ func NewEdgeFirst(tiers []dispatch.Tier) (*EdgeFirst, error) {
 	return nil, fmt.Errorf("policy %q: the scenario has no edge tier", NameEdgeFirst)
 }
 
+// The registry's constructors: one signature for every policy. Each returns
+// an untyped nil policy with its error, never a typed nil.
+
+func newJSQ(b Build) (dispatch.Policy, error)  { return NewJSQ(b.Rand), nil }
+func newJSQS(b Build) (dispatch.Policy, error) { return NewJSQS(b.Tiers, b.Rand), nil }
+func newRandom(b Build) (dispatch.Policy, error) {
+	return NewRandom(len(b.Tiers), b.Rand), nil
+}
+func newOracle(b Build) (dispatch.Policy, error) { return NewOracle(b.Rand), nil }
+
+func newEdgeFirst(b Build) (dispatch.Policy, error) {
+	p, err := NewEdgeFirst(b.Tiers)
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
 // Decide implements dispatch.Policy.
 func (p *EdgeFirst) Decide(*dispatch.View) dispatch.Decision { return dispatch.Decision{Tier: p.tier} }
 

@@ -2,7 +2,6 @@ package policies
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"strings"
 
 	"github.com/offload-sim/offload/internal/dispatch"
@@ -24,7 +23,7 @@ func DefaultParams() Params {
 	return Params{Window: 10, Epsilon: 0.05, RhoMax: 0.99, PenaltyThreshold: 0.9, PenaltyK: 1}
 }
 
-// The names of DESIGN §3, in the order Names returns them.
+// The names of the paper's policies (DESIGN §3), in registry order.
 const (
 	NameHybrid    = "hybrid"
 	NameModelOnly = "model-only"
@@ -36,66 +35,62 @@ const (
 	NameOracle    = "oracle"
 )
 
-// Names returns the eight policy names in DESIGN §3 order. The slice is new
-// on every call.
-func Names() []string {
-	return []string{NameHybrid, NameModelOnly, NameQueueOnly, NameJSQ, NameJSQS, NameEdgeFirst, NameRandom, NameOracle}
-}
+// The estimator policies' β rules, by registry name.
+const (
+	modeHybrid = estimators.ModeHybrid
+	modeModel  = estimators.ModeModel
+	modeQueue  = estimators.ModeQueue
+)
 
-// HasEstimator reports whether the named policy predicts waits (and so has a
-// MAPE): hybrid, model-only and queue-only.
-func HasEstimator(name string) bool {
-	_, ok := estimatorMode(name)
-	return ok
-}
-
-func estimatorMode(name string) (estimators.Mode, bool) {
+func estimatorModeOf(name string) (estimators.Mode, bool) {
 	switch name {
 	case NameHybrid:
-		return estimators.ModeHybrid, true
+		return modeHybrid, true
 	case NameModelOnly:
-		return estimators.ModeModel, true
+		return modeModel, true
 	case NameQueueOnly:
-		return estimators.ModeQueue, true
+		return modeQueue, true
 	}
 	return 0, false
 }
 
-// New builds the policy called name for these tiers. The estimator policies
-// use p; every policy that draws random numbers (ties, ε, random) uses rng,
-// which must not be nil and should be the policy's own stream.
-func New(name string, tiers []dispatch.Tier, p Params, rng *rand.Rand) (dispatch.Policy, error) {
-	if rng == nil {
-		return nil, fmt.Errorf("policy %q: nil random source", name)
+// estimatorOptions are what an entry of an estimator policy may override of
+// the scenario's estimator block (the same checks as the block's).
+func estimatorOptions() []Option {
+	return []Option{
+		{Name: "epsilon", Doc: "ε-greedy exploration probability", Check: number(func(x float64) bool { return x >= 0 && x <= 1 }, "in [0, 1] (a probability)")},
+		{Name: "window", Doc: "s, sliding window of the arrival-rate estimate", Check: number(func(x float64) bool { return x > 0 && x <= 1e6 }, "in (0, 1e6] (s)")},
+		{Name: "rho_max", Doc: "cap on ρ̂ in the model component", Check: number(func(x float64) bool { return x > 0 && x < 1 }, "in (0, 1)")},
+		{Name: "penalty", Doc: "utilisation penalty {threshold, k}", Check: mapping(
+			Option{Name: "threshold", Check: number(func(x float64) bool { return x >= 0 && x < 1 }, "in [0, 1)")},
+			Option{Name: "k", Check: number(func(x float64) bool { return x >= 0 && x <= 1e6 }, "in [0, 1e6] (0 switches the penalty off)")},
+		)},
 	}
-	if err := checkTiers(tiers); err != nil {
-		return nil, fmt.Errorf("policy %q: %w", name, err)
-	}
-	if mode, ok := estimatorMode(name); ok {
-		return newEstimating(name, mode, tiers, p, rng)
-	}
-	switch name {
-	case NameJSQ:
-		return NewJSQ(rng), nil
-	case NameJSQS:
-		return NewJSQS(tiers, rng), nil
-	case NameEdgeFirst:
-		return NewEdgeFirst(tiers)
-	case NameRandom:
-		return NewRandom(len(tiers), rng), nil
-	case NameOracle:
-		return NewOracle(rng), nil
-	}
-	return nil, unknownName(name, Names())
+}
+
+// estimatorSpec is the registry row of hybrid and its two ablations: they
+// differ only in the estimator's β rule.
+func estimatorSpec(name, summary string, mode estimators.Mode) Spec {
+	return Spec{Name: name, Paper: true, Summary: summary, Predicts: true, Options: estimatorOptions(),
+		New: func(b Build) (dispatch.Policy, error) {
+			p := b.Params
+			p.Epsilon = b.Options.Float("epsilon", p.Epsilon)
+			p.Window = b.Options.Float("window", p.Window)
+			p.RhoMax = b.Options.Float("rho_max", p.RhoMax)
+			pen := b.Options.Map("penalty")
+			p.PenaltyThreshold = pen.Float("threshold", p.PenaltyThreshold)
+			p.PenaltyK = pen.Float("k", p.PenaltyK)
+			return newEstimating(name, mode, b.Tiers, p, b.Rand)
+		}}
 }
 
 // NewPredictor builds the estimator of hybrid, model-only or queue-only to
 // run in shadow: it predicts the unpenalised Ŵ for any tier and is fed every
 // dispatch of the routing policy. It uses no randomness, penalty or ε.
 func NewPredictor(name string, tiers []dispatch.Tier, p Params) (Shadow, error) {
-	mode, ok := estimatorMode(name)
+	mode, ok := estimatorModeOf(name)
 	if !ok {
-		return nil, unknownName(name, []string{NameHybrid, NameModelOnly, NameQueueOnly})
+		return nil, unknownName(name, Estimators())
 	}
 	if err := checkTiers(tiers); err != nil {
 		return nil, fmt.Errorf("predictor %q: %w", name, err)

@@ -37,7 +37,7 @@ func TestNewErrors(t *testing.T) {
 		wantInErr    string
 	}{
 		{"unknown name", "jsq2", threeTiers(), DefaultParams(), "allowed: hybrid, model-only, queue-only, jsq, jsq-s, edge-first, random, oracle"},
-		{"edge-first without edge", "edge-first", noEdge, DefaultParams(), "no edge tier"},
+		{"edge-first without edge", "edge-first", noEdge, DefaultParams(), "no tier has kind edge"},
 		{"no tiers", "jsq", nil, DefaultParams(), "no tiers"},
 		{"epsilon > 1", "hybrid", threeTiers(), bad(func(p *Params) { p.Epsilon = 1.5 }), "epsilon"},
 		{"window 0", "model-only", threeTiers(), bad(func(p *Params) { p.Window = 0 }), "window"},

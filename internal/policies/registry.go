@@ -1,0 +1,229 @@
+package policies
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"github.com/offload-sim/offload/internal/dispatch"
+)
+
+// Spec is one row of the policy registry: everything the rest of the tool
+// derives from (the --policy names and help, scenario validation, the
+// "allowed: …" messages, plot legend order, the tests' lists).
+//
+// Adding a policy is a new file with its type and constructor, plus one row
+// in Registry (and a style entry in internal/report). Only the paper's eight
+// have Paper set, so a new policy never joins the default set and no
+// existing scenario's resolved form or hash changes when one is added.
+type Spec struct {
+	Name    string
+	Paper   bool   // one of the paper's eight: part of the default policy set
+	Summary string // one line, for --help and the docs
+	// Predicts is true for policies whose decisions carry a predicted wait
+	// (so runs.csv has their MAPE).
+	Predicts bool
+	// Options are what an entry of this policy may set; an unknown option is
+	// an error naming the allowed ones.
+	Options []Option
+	// Needs tells whether the policy is valid for these tier kinds; "" when
+	// it is, else why not (edge-first needs an edge tier).
+	Needs func(kinds []dispatch.Kind) string
+	// New builds the policy. b.Options has been checked against Options.
+	New func(b Build) (dispatch.Policy, error)
+}
+
+// Build is what a policy's constructor receives: one uniform signature for
+// every policy, so that the registry can build any of them.
+type Build struct {
+	Tiers []dispatch.Tier
+	// Params are the estimator parameters of the scenario's estimator block;
+	// an entry's own options override them for that entry.
+	Params Params
+	// Options are the entry's options, already checked by the spec.
+	Options Values
+	// Rand is the policy's own stream (ties, ε, random choices). Never nil.
+	Rand *rand.Rand
+}
+
+// Registry returns every policy, in the order tables, legends and messages
+// list them: the paper's eight first, in DESIGN §3 order. The slice is new
+// on every call; nothing is shared.
+func Registry() []Spec {
+	return []Spec{
+		estimatorSpec(NameHybrid, "argmin of the hybrid wait estimate (Allen–Cunneen blended with the queue) + 1/μ + D̄, ε-greedy", modeHybrid),
+		estimatorSpec(NameModelOnly, "as hybrid with β ≡ 0: the Allen–Cunneen model alone", modeModel),
+		estimatorSpec(NameQueueOnly, "as hybrid with β ≡ 1: the observed queue alone", modeQueue),
+		{Name: NameJSQ, Paper: true, Summary: "fewest tasks present (q + b), blind to speed and delay", New: newJSQ},
+		{Name: NameJSQS, Paper: true, Summary: "shortest expected delay: D̄ + (q + b + 1)/(cμ)", New: newJSQS},
+		{Name: NameEdgeFirst, Paper: true, Summary: "always the first edge tier", Needs: needsEdge, New: newEdgeFirst},
+		{Name: NameRandom, Paper: true, Summary: "uniformly random tier", New: newRandom},
+		{Name: NameOracle, Paper: true, Summary: "clairvoyant greedy: earliest completion given every dispatched task's size and delay", New: newOracle},
+	}
+}
+
+// Lookup returns the spec of the named policy.
+func Lookup(name string) (Spec, bool) {
+	for _, s := range Registry() {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return Spec{}, false
+}
+
+// Names returns every registered policy name, in registry order.
+func Names() []string {
+	var names []string
+	for _, s := range Registry() {
+		names = append(names, s.Name)
+	}
+	return names
+}
+
+// Defaults returns the paper's eight policies, the set a scenario runs when
+// it names none.
+func Defaults() []string {
+	var names []string
+	for _, s := range Registry() {
+		if s.Paper {
+			names = append(names, s.Name)
+		}
+	}
+	return names
+}
+
+// HasEstimator reports whether the named policy predicts waits (and so has a
+// MAPE).
+func HasEstimator(name string) bool {
+	s, ok := Lookup(name)
+	return ok && s.Predicts
+}
+
+// Estimators returns the names of the policies whose prediction can run in
+// shadow (NewPredictor), in registry order: hybrid, model-only, queue-only.
+func Estimators() []string {
+	var names []string
+	for _, s := range Registry() {
+		if _, ok := estimatorModeOf(s.Name); ok {
+			names = append(names, s.Name)
+		}
+	}
+	return names
+}
+
+// Entry is one policy of a run: the registry name, its label in every CSV,
+// plot and table, and its options (as decoded from the scenario).
+type Entry struct {
+	Name    string
+	Label   string
+	Options map[string]any
+}
+
+// Make checks the entry against its spec and builds the policy. The error
+// names the label and, for a bad option, the option.
+func Make(e Entry, tiers []dispatch.Tier, p Params, rng *rand.Rand) (dispatch.Policy, error) {
+	label := e.Label
+	if label == "" {
+		label = e.Name
+	}
+	spec, ok := Lookup(e.Name)
+	if !ok {
+		return nil, unknownName(e.Name, Names())
+	}
+	if rng == nil {
+		return nil, fmt.Errorf("policy %q: nil random source", label)
+	}
+	if err := checkTiers(tiers); err != nil {
+		return nil, fmt.Errorf("policy %q: %w", label, err)
+	}
+	if spec.Needs != nil {
+		if why := spec.Needs(kindsOf(tiers)); why != "" {
+			return nil, fmt.Errorf("policy %q: %s", label, why)
+		}
+	}
+	vals, probs := checkOptions(spec.Options, e.Options)
+	if len(probs) > 0 {
+		return nil, fmt.Errorf("policy %q: option %s: %s", label, probs[0].Option, probs[0].Msg)
+	}
+	pol, err := spec.New(Build{Tiers: tiers, Params: p, Options: vals, Rand: rng})
+	if err != nil {
+		return nil, fmt.Errorf("policy %q: %w", label, err)
+	}
+	if pol == nil { // never hand out a nil policy, typed or not
+		return nil, fmt.Errorf("policy %q: constructor returned no policy", label)
+	}
+	return pol, nil
+}
+
+// New builds the named policy with no entry options: the scenario's
+// estimator parameters p apply as they are.
+func New(name string, tiers []dispatch.Tier, p Params, rng *rand.Rand) (dispatch.Policy, error) {
+	return Make(Entry{Name: name}, tiers, p, rng)
+}
+
+// Problem is one thing wrong with a policy entry: the option concerned (""
+// for the entry as a whole) and what is wrong.
+type Problem struct{ Option, Msg string }
+
+// Check validates an entry of a known policy without building it: its
+// options and what it needs of the tiers (given by kind, in order). It is
+// what scenario validation calls.
+func Check(name string, options map[string]any, kinds []string) []Problem {
+	spec, ok := Lookup(name)
+	if !ok {
+		return []Problem{{Msg: fmt.Sprintf("%q is not allowed: must be one of %s", name, strings.Join(Names(), ", "))}}
+	}
+	_, probs := checkOptions(spec.Options, options)
+	if spec.Needs != nil {
+		ks := make([]dispatch.Kind, 0, len(kinds))
+		for _, k := range kinds {
+			if kk, err := dispatch.ParseKind(k); err == nil {
+				ks = append(ks, kk)
+			}
+		}
+		if why := spec.Needs(ks); why != "" {
+			probs = append(probs, Problem{Msg: fmt.Sprintf("%q is not allowed: %s", name, why)})
+		}
+	}
+	return probs
+}
+
+// Help lists the policies for --help: one line each, name and summary,
+// with the options an entry may set and a mark on the paper's default set.
+func Help() string {
+	var b strings.Builder
+	for _, s := range Registry() {
+		mark := " "
+		if s.Paper {
+			mark = "*"
+		}
+		fmt.Fprintf(&b, "  %s %-11s %s", mark, s.Name, s.Summary)
+		if len(s.Options) > 0 {
+			names := make([]string, len(s.Options))
+			for i, o := range s.Options {
+				names[i] = o.Name
+			}
+			fmt.Fprintf(&b, " (options: %s)", strings.Join(names, ", "))
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString("  (* = the paper's default set)\n")
+	return b.String()
+}
+
+func kindsOf(tiers []dispatch.Tier) []dispatch.Kind {
+	ks := make([]dispatch.Kind, len(tiers))
+	for i, t := range tiers {
+		ks[i] = t.Kind
+	}
+	return ks
+}
+
+func needsEdge(kinds []dispatch.Kind) string {
+	if slices.Contains(kinds, dispatch.Edge) {
+		return ""
+	}
+	return "no tier has kind edge (edge-first sends every task to the first edge tier)"
+}
