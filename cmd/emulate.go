@@ -21,6 +21,7 @@ import (
 	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/results"
 	"github.com/offload-sim/offload/internal/scenario"
+	"github.com/offload-sim/offload/internal/workload"
 	"github.com/offload-sim/offload/internal/testbed"
 	"github.com/spf13/cobra"
 )
@@ -261,7 +262,7 @@ func (e *emulation) runOne(ctx context.Context, j experiment.Job) (report.Emulat
 		return report.EmulatedRun{}, badInput(err)
 	}
 	res, err := testbed.Run(ctx, testbed.Config{Tiers: e.tiers, Policy: pol, Transport: tr,
-		Workload: workloadOf(e.cfg, engine.NewStreams(sc.Seed, j.Seed)), TimeScale: e.o.timeScale,
+		Workload: workloadOf(e.cfg, workload.NewStreams(sc.Seed, j.Seed)), TimeScale: e.o.timeScale,
 		Warmup: e.o.warmup, Duration: e.o.duration, Timeout: e.o.timeout, Large: e.cfg.Large, Spin: e.o.spin})
 	if err != nil {
 		return report.EmulatedRun{}, err
@@ -276,22 +277,16 @@ func (e *emulation) runOne(ctx context.Context, j experiment.Job) (report.Emulat
 	return report.EmulatedRun{Run: run, Sent: res.Sent, Completed: res.Completed, Rejected: res.Rejected, Failed: res.Failed}, nil
 }
 
-// workloadOf draws the emulated workload from the simulator's streams in the
-// engine's order (arrival, size, then one delay per tier), so that replicate
-// r of the emulation sends exactly the tasks of replicate r of the simulator.
-func workloadOf(cfg *engine.Config, st engine.Streams) testbed.Workload {
+// workloadOf draws the emulated workload from the simulator's own source,
+// so that replicate r of the emulation sends exactly the tasks of replicate
+// r of the simulator. The client calls Next, then Size and Delays, per task.
+func workloadOf(cfg *engine.Config, st workload.Streams) testbed.Workload {
+	src := workload.NewSource(cfg.Workload(), st)
+	var task workload.Task
 	return testbed.Workload{
-		Next: func(t float64) float64 { return cfg.Arrivals.Next(t, st.Arrivals) },
-		Size: func() float64 { return cfg.Size.Sample(st.Sizes) },
-		Delays: func(dst []float64) {
-			for i := range cfg.Tiers {
-				if d := &cfg.Tiers[i].Delay; d.Random() {
-					dst[i] = d.Sample(st.Delays)
-				} else {
-					dst[i] = d.Mean()
-				}
-			}
-		},
+		Next:   func(float64) float64 { src.Next(&task); return task.Arrival },
+		Size:   func() float64 { return task.Size },
+		Delays: func(dst []float64) { copy(dst, task.Delays) },
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/offload-sim/offload/internal/dispatch"
+	"github.com/offload-sim/offload/internal/workload"
 )
 
 // BenchmarkEngine runs the DESIGN §5 three-tier scenario under a uniform
@@ -16,7 +17,7 @@ func BenchmarkEngine(b *testing.B) {
 	pol := uniform(rand.New(rand.NewPCG(1, 4)))
 	b.ReportAllocs()
 	b.ResetTimer()
-	res, err := Run(cfg, pol, NewStreams(1, 0))
+	res, err := Run(cfg, pol, workload.NewStreams(1, 0))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -44,7 +45,7 @@ func BenchmarkEngineOracle(b *testing.B) {
 	})
 	b.ReportAllocs()
 	b.ResetTimer()
-	if _, err := Run(cfg, pol, NewStreams(1, 0)); err != nil {
+	if _, err := Run(cfg, pol, workload.NewStreams(1, 0)); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "tasks/s")

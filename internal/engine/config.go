@@ -3,7 +3,6 @@ package engine
 import (
 	"errors"
 	"fmt"
-	"math/rand/v2"
 
 	"github.com/offload-sim/offload/internal/dispatch"
 	"github.com/offload-sim/offload/internal/workload"
@@ -19,7 +18,7 @@ type TierConfig struct {
 // Config describes one run. Exactly one of Tasks and Duration is positive.
 type Config struct {
 	Tiers    []TierConfig
-	Arrivals Schedule
+	Arrivals workload.Schedule
 	Size     workload.Dist // task size, work units
 	// Large is the size above which a task counts as large (DESIGN §4).
 	Large float64
@@ -48,24 +47,6 @@ type Config struct {
 // ErrCanceled is returned by Run when Config.Cancel is closed.
 var ErrCanceled = errors.New("run canceled")
 
-// Streams are the workload's random streams, kept apart from each other and
-// from the policy's own generator so that every policy sees the same arrival
-// times, sizes and delays for one replicate (common random numbers).
-type Streams struct {
-	Arrivals, Sizes, Delays *rand.Rand
-}
-
-// NewStreams derives the three workload streams of replicate rep from a
-// master seed: PCG's two seed words carry (seed, stream id ⊕ replicate).
-func NewStreams(seed uint64, rep int) Streams {
-	mk := func(id uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, StreamID(rep, id))) }
-	return Streams{Arrivals: mk(1), Sizes: mk(2), Delays: mk(3)}
-}
-
-// StreamID packs a replicate number and a stream id into PCG's second seed
-// word. Ids 1–3 are the workload's; others are free for policies.
-func StreamID(rep int, id uint64) uint64 { return uint64(rep)<<16 | id }
-
 // TaskRecord is one task's story, for traces. Times are seconds.
 type TaskRecord struct {
 	ID       int
@@ -77,6 +58,15 @@ type TaskRecord struct {
 	Service  float64
 	Latency  float64
 	Measured bool
+}
+
+// Workload is the run's workload as the Source draws it.
+func (c *Config) Workload() workload.Spec {
+	delays := make([]workload.Dist, len(c.Tiers))
+	for i := range c.Tiers {
+		delays[i] = c.Tiers[i].Delay
+	}
+	return workload.Spec{Arrivals: c.Arrivals, Size: c.Size, Delays: delays}
 }
 
 func (c *Config) validate() error {

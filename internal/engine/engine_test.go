@@ -55,7 +55,7 @@ func threeTier(t testing.TB, rate float64, tasks int) *Config {
 			tier("edge", dispatch.Edge, 4, 25, size, mustDelay(t, 0.005, 0.2)),
 			tier("cloud", dispatch.Cloud, 16, 50, size, mustDelay(t, 0.060, 0.2)),
 		},
-		Arrivals: Schedule{Rate: rate},
+		Arrivals: workload.Schedule{Rate: rate},
 		Size:     size,
 		Large:    size.Quantile(0.9),
 		Tasks:    tasks,
@@ -65,7 +65,7 @@ func threeTier(t testing.TB, rate float64, tasks int) *Config {
 
 func TestRunRejectsBadTier(t *testing.T) {
 	cfg := threeTier(t, 20, 10)
-	_, err := Run(cfg, always(7), NewStreams(1, 0))
+	_, err := Run(cfg, always(7), workload.NewStreams(1, 0))
 	if err == nil {
 		t.Fatal("a policy choosing tier 7 of 3 was accepted")
 	}
@@ -74,7 +74,7 @@ func TestRunRejectsBadTier(t *testing.T) {
 func TestRunRejectsBadConfig(t *testing.T) {
 	cfg := threeTier(t, 20, 10)
 	cfg.Duration = 5
-	if _, err := Run(cfg, always(0), NewStreams(1, 0)); err == nil {
+	if _, err := Run(cfg, always(0), workload.NewStreams(1, 0)); err == nil {
 		t.Fatal("tasks and duration both set: accepted")
 	}
 }
@@ -96,7 +96,7 @@ func TestConservationTasks(t *testing.T) {
 			unmeasured++
 		}
 	}
-	res, err := Run(cfg, uniform(rand.New(rand.NewPCG(9, 9))), NewStreams(3, 0))
+	res, err := Run(cfg, uniform(rand.New(rand.NewPCG(9, 9))), workload.NewStreams(3, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +141,7 @@ func TestConservationDuration(t *testing.T) {
 			inWindow++
 		}
 	}
-	res, err := Run(cfg, uniform(rand.New(rand.NewPCG(1, 1))), NewStreams(5, 0))
+	res, err := Run(cfg, uniform(rand.New(rand.NewPCG(1, 1))), workload.NewStreams(5, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +175,7 @@ func TestViewInvariants(t *testing.T) {
 		}
 		return dispatch.Decision{Tier: r.IntN(len(v.Tiers))}
 	})
-	if _, err := Run(cfg, pol, NewStreams(7, 1)); err != nil {
+	if _, err := Run(cfg, pol, workload.NewStreams(7, 1)); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -184,7 +184,7 @@ func TestViewInvariants(t *testing.T) {
 func TestDeterminism(t *testing.T) {
 	run := func(rep int) *Result {
 		cfg := threeTier(t, 60, 5000)
-		res, err := Run(cfg, uniform(rand.New(rand.NewPCG(1, StreamID(rep, 4)))), NewStreams(42, rep))
+		res, err := Run(cfg, uniform(rand.New(rand.NewPCG(1, workload.StreamID(rep, 4)))), workload.NewStreams(42, rep))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -210,7 +210,7 @@ func TestCommonRandomNumbers(t *testing.T) {
 		cfg := threeTier(t, 40, 2000)
 		var out []TaskRecord
 		cfg.OnTask = func(r *TaskRecord) { out = append(out, *r) }
-		if _, err := Run(cfg, p, NewStreams(11, 3)); err != nil {
+		if _, err := Run(cfg, p, workload.NewStreams(11, 3)); err != nil {
 			t.Fatal(err)
 		}
 		return out
@@ -238,7 +238,7 @@ func TestCancel(t *testing.T) {
 	done := make(chan struct{})
 	close(done)
 	cfg.Cancel = done
-	if _, err := Run(cfg, always(1), NewStreams(1, 0)); !errors.Is(err, ErrCanceled) {
+	if _, err := Run(cfg, always(1), workload.NewStreams(1, 0)); !errors.Is(err, ErrCanceled) {
 		t.Fatalf("err = %v, want ErrCanceled", err)
 	}
 }

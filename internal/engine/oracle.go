@@ -17,7 +17,7 @@ func (o *oracle) TaskSize() float64 { return o.curSize }
 func (o *oracle) Completion(i int) float64 {
 	s := (*sim)(o)
 	ts := &s.tiers[i]
-	reach := s.now + s.delays[i]
+	reach := s.now + s.task.Delays[i]
 	free := floatHeap(append(s.scratchF[:0], ts.free...))
 	ahead := s.scratchI[:0]
 	for _, sl := range ts.transit {

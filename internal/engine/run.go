@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/offload-sim/offload/internal/dispatch"
+	"github.com/offload-sim/offload/internal/workload"
 )
 
 // transit is a dispatched task that has not reached its tier yet.
@@ -32,13 +33,13 @@ type sim struct {
 	cfg       *Config
 	pol       dispatch.Policy
 	observers []dispatch.Observer
-	st        Streams
+	src       *workload.Source
+	task      workload.Task // the task being decided
 	view      dispatch.View
 	tiers     []tierState
 	events    eventHeap
 	slots     []transit
 	freeSlots []int32
-	delays    []float64 // the task being decided: its delay to each tier
 	shPred    []float64 // shadow predictions, slot-major
 	res       *Result
 	rec       TaskRecord
@@ -56,7 +57,7 @@ type sim struct {
 // streams. The policy's own randomness, if any, was given to it at
 // construction. Run returns an error for an invalid config or a policy that
 // names a tier that does not exist.
-func Run(cfg *Config, p dispatch.Policy, st Streams) (*Result, error) {
+func Run(cfg *Config, p dispatch.Policy, st workload.Streams) (*Result, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, fmt.Errorf("engine config: %w", err)
 	}
@@ -67,9 +68,10 @@ func Run(cfg *Config, p dispatch.Policy, st Streams) (*Result, error) {
 	return s.res, nil
 }
 
-func newSim(cfg *Config, p dispatch.Policy, st Streams) *sim {
+func newSim(cfg *Config, p dispatch.Policy, st workload.Streams) *sim {
 	nt := len(cfg.Tiers)
-	s := &sim{cfg: cfg, pol: p, st: st, tiers: make([]tierState, nt), delays: make([]float64, nt)}
+	s := &sim{cfg: cfg, pol: p, src: workload.NewSource(cfg.Workload(), st), tiers: make([]tierState, nt)}
+	s.task.Delays = make([]float64, nt)
 	s.view.Tiers = make([]dispatch.Tier, nt)
 	s.view.States = make([]dispatch.State, nt)
 	maxC := 0
@@ -109,7 +111,7 @@ func (s *sim) loop() error {
 	}
 	started := s.measuring
 	total := cfg.Warmup + cfg.Tasks
-	next := cfg.Arrivals.Next(0, s.st.Arrivals)
+	next := s.src.Peek()
 	for k := 0; ; {
 		arriving := next < end && (!byTasks || k < total)
 		// Every measured latency is known once the last measured task has
@@ -156,7 +158,7 @@ func (s *sim) loop() error {
 		if byTasks && k == total {
 			s.stopMeasuring(next)
 		}
-		next = cfg.Arrivals.Next(next, s.st.Arrivals)
+		next = s.src.Peek()
 	}
 	if s.measuring { // duration mode: the last events came before the end
 		s.stopMeasuring(end)
@@ -193,15 +195,8 @@ func (s *sim) touch(i int, t float64) {
 func (s *sim) arrive(k int, t float64, measured bool) error {
 	cfg := s.cfg
 	s.now, s.view.Now = t, t
-	s.curSize = cfg.Size.Sample(s.st.Sizes)
-	for i := range cfg.Tiers {
-		d := &cfg.Tiers[i].Delay
-		if d.Random() {
-			s.delays[i] = d.Sample(s.st.Delays)
-		} else {
-			s.delays[i] = d.Mean()
-		}
-	}
+	s.src.Next(&s.task)
+	s.curSize = s.task.Size
 	dec := s.pol.Decide(&s.view)
 	i := dec.Tier
 	if i < 0 || i >= len(cfg.Tiers) {
@@ -209,7 +204,7 @@ func (s *sim) arrive(k int, t float64, measured bool) error {
 	}
 	slot := s.newSlot()
 	x := &s.slots[slot]
-	*x = transit{id: k, arrival: t, size: s.curSize, delay: s.delays[i], reach: t + s.delays[i],
+	*x = transit{id: k, arrival: t, size: s.curSize, delay: s.task.Delays[i], reach: t + s.task.Delays[i],
 		tier: int32(i), measured: measured, hasPred: dec.HasPred, predWait: dec.PredWait}
 	if measured {
 		s.pending++

@@ -29,7 +29,7 @@ func erlangC(c int, a float64) float64 {
 func singleTier(lambda float64, c int, size workload.Dist, tasks, warmup int) *Config {
 	return &Config{
 		Tiers:    []TierConfig{tier("t", dispatch.Edge, c, 1, size, workload.Dist{})},
-		Arrivals: Schedule{Rate: lambda},
+		Arrivals: workload.Schedule{Rate: lambda},
 		Size:     size,
 		Large:    math.Inf(1),
 		Tasks:    tasks,
@@ -43,7 +43,7 @@ func replicatedWait(t *testing.T, cfg *Config, reps int) (mean, se float64) {
 	t.Helper()
 	w := make([]float64, reps)
 	for r := range reps {
-		res, err := Run(cfg, always(0), NewStreams(2024, r))
+		res, err := Run(cfg, always(0), workload.NewStreams(2024, r))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -135,7 +135,7 @@ func TestLittlePerTier(t *testing.T) {
 		}
 		return dispatch.Decision{Tier: r.IntN(3)}
 	})
-	res, err := Run(cfg, pol, NewStreams(77, 0))
+	res, err := Run(cfg, pol, workload.NewStreams(77, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +158,7 @@ func TestBurstArrivalCounts(t *testing.T) {
 	cfg := threeTier(t, 20, 0)
 	cfg.Tasks, cfg.Warmup = 0, 0
 	cfg.Duration = 2000
-	cfg.Arrivals.Bursts = []Burst{{Start: 100, Every: 100, Length: 20, Factor: 4}}
+	cfg.Arrivals.Bursts = []workload.Burst{{Start: 100, Every: 100, Length: 20, Factor: 4}}
 	var in, out int
 	cfg.OnTask = func(r *TaskRecord) {
 		if r.Arrival >= 100 && math.Mod(r.Arrival-100, 100) < 20 {
@@ -167,7 +167,7 @@ func TestBurstArrivalCounts(t *testing.T) {
 			out++
 		}
 	}
-	if _, err := Run(cfg, always(2), NewStreams(8, 0)); err != nil {
+	if _, err := Run(cfg, always(2), workload.NewStreams(8, 0)); err != nil {
 		t.Fatal(err)
 	}
 	burstTime := 19 * 20.0 // bursts start at 100, 200, …, 1900
@@ -203,7 +203,7 @@ func TestOracleCompletionExact(t *testing.T) {
 			t.Errorf("task %d: oracle said %v, realised %v", rec.ID, got, want)
 		}
 	}
-	if _, err := Run(cfg, pol, NewStreams(1, 0)); err != nil {
+	if _, err := Run(cfg, pol, workload.NewStreams(1, 0)); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -232,7 +232,7 @@ func TestLittleDurationMode(t *testing.T) {
 		}
 		return dispatch.Decision{Tier: 1 + r.IntN(2)}
 	})
-	res, err := Run(cfg, pol, NewStreams(78, 0))
+	res, err := Run(cfg, pol, workload.NewStreams(78, 0))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,10 +15,6 @@ import (
 	"github.com/offload-sim/offload/internal/workload"
 )
 
-// policyStream is the PCG stream id of a policy's own coin flips, apart from
-// the workload's streams 1–3.
-const policyStream = 4
-
 // Config turns a validated scenario into an engine configuration.
 func Config(sc *scenario.Scenario) (*engine.Config, error) {
 	ws := sc.Workload.Size
@@ -33,10 +29,10 @@ func Config(sc *scenario.Scenario) (*engine.Config, error) {
 		Warmup:     sc.Warmup,
 		Duration:   sc.Duration,
 		WarmupTime: sc.WarmupTime,
-		Arrivals:   engine.Schedule{Rate: sc.Arrivals.Rate},
+		Arrivals:   workload.Schedule{Rate: sc.Arrivals.Rate},
 	}
 	for _, b := range sc.Arrivals.Bursts {
-		cfg.Arrivals.Bursts = append(cfg.Arrivals.Bursts, engine.Burst{Start: b.Start, Every: b.Every, Length: b.Length, Factor: b.Factor, Count: b.Count})
+		cfg.Arrivals.Bursts = append(cfg.Arrivals.Bursts, workload.Burst{Start: b.Start, Every: b.Every, Length: b.Length, Factor: b.Factor, Count: b.Count})
 	}
 	for _, t := range sc.Tiers {
 		kind, err := dispatch.ParseKind(t.Kind)
@@ -74,7 +70,7 @@ func DispatchTiers(cfg *engine.Config) []dispatch.Tier {
 
 // PolicyRand is the policy's own generator for replicate rep.
 func PolicyRand(seed uint64, rep int) *rand.Rand {
-	return rand.New(rand.NewPCG(seed, engine.StreamID(rep, policyStream)))
+	return rand.New(rand.NewPCG(seed, workload.StreamID(rep, workload.PolicyStream)))
 }
 
 // BurstIntervals lists every burst of sc that starts before horizon, in time

@@ -11,6 +11,7 @@ import (
 	"github.com/offload-sim/offload/internal/policies"
 	"github.com/offload-sim/offload/internal/results"
 	"github.com/offload-sim/offload/internal/scenario"
+	"github.com/offload-sim/offload/internal/workload"
 )
 
 // Job is one run: a sweep cell, a policy and a replicate.
@@ -221,7 +222,7 @@ func (p *Plan) runJob(j Job, trace func(Job) (func(*engine.TaskRecord), func(err
 	}
 	cfg.OnTask = fanOut(sinks)
 	cfg.Cancel = cancel
-	res, err := engine.Run(&cfg, pol, engine.NewStreams(seed, j.Seed))
+	res, err := engine.Run(&cfg, pol, workload.NewStreams(seed, j.Seed))
 	if closeTrace != nil {
 		if cerr := closeTrace(err); err == nil {
 			err = cerr

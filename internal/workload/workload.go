@@ -136,3 +136,35 @@ func (d Dist) Cs2() float64 {
 	}
 	return 0
 }
+
+// Streams are the workload's random streams, kept apart from each other and
+// from a policy's own generator so that every policy sees the same arrival
+// times, sizes and delays for one replicate (common random numbers).
+type Streams struct {
+	Arrivals, Sizes, Delays *rand.Rand
+}
+
+// The stream ids of a replicate: 1–3 are the workload's, PolicyStream is a
+// policy's own coin flips; ids from 5 up are free for later workload
+// quantities, so that adding one never shifts the existing streams.
+const (
+	ArrivalStream = 1
+	SizeStream    = 2
+	DelayStream   = 3
+	PolicyStream  = 4
+)
+
+// NewStreams derives the three workload streams of replicate rep from a
+// master seed: PCG's two seed words carry (seed, stream id ⊕ replicate).
+func NewStreams(seed uint64, rep int) Streams {
+	return Streams{Arrivals: Stream(seed, rep, ArrivalStream), Sizes: Stream(seed, rep, SizeStream), Delays: Stream(seed, rep, DelayStream)}
+}
+
+// Stream is the generator of stream id of replicate rep.
+func Stream(seed uint64, rep int, id uint64) *rand.Rand {
+	return rand.New(rand.NewPCG(seed, StreamID(rep, id)))
+}
+
+// StreamID packs a replicate number and a stream id into PCG's second seed
+// word.
+func StreamID(rep int, id uint64) uint64 { return uint64(rep)<<16 | id }

@@ -1,0 +1,57 @@
+package workload
+
+// Spec is what a run's workload is made of: the arrival schedule, the size
+// law, and each tier's delay law (the zero Dist is no delay).
+type Spec struct {
+	Arrivals Schedule
+	Size     Dist
+	Delays   []Dist
+}
+
+// Task is one task as the workload draws it. Every policy of a replicate
+// sees the same tasks: the draw does not depend on any decision.
+type Task struct {
+	Arrival float64   // s
+	Size    float64   // work units
+	Delays  []float64 // s, one per tier: the delay the task would have to reach it
+}
+
+// Source draws a run's tasks in arrival order from the workload streams.
+// The simulator and the HTTP testbed both draw from it, so that an emulated
+// replicate is the simulated one, task for task.
+type Source struct {
+	spec Spec
+	st   Streams
+	next float64
+}
+
+// NewSource starts the task sequence of one replicate at time 0.
+func NewSource(spec Spec, st Streams) *Source {
+	s := &Source{spec: spec, st: st}
+	s.next = spec.Arrivals.Next(0, st.Arrivals)
+	return s
+}
+
+// Peek is the arrival time of the next task.
+func (s *Source) Peek() float64 { return s.next }
+
+// Next draws the next task into t (reusing t.Delays, which it sizes to the
+// tier count) and moves on to the following arrival. It allocates nothing
+// once t.Delays has its size.
+func (s *Source) Next(t *Task) {
+	t.Arrival = s.next
+	t.Size = s.spec.Size.Sample(s.st.Sizes)
+	if cap(t.Delays) < len(s.spec.Delays) {
+		t.Delays = make([]float64, len(s.spec.Delays))
+	}
+	t.Delays = t.Delays[:len(s.spec.Delays)]
+	for i := range s.spec.Delays {
+		d := &s.spec.Delays[i]
+		if d.Random() {
+			t.Delays[i] = d.Sample(s.st.Delays)
+		} else {
+			t.Delays[i] = d.Mean()
+		}
+	}
+	s.next = s.spec.Arrivals.Next(s.next, s.st.Arrivals)
+}
