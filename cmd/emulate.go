@@ -20,9 +20,10 @@ import (
 	"github.com/offload-sim/offload/internal/policies"
 	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/results"
+	"github.com/offload-sim/offload/internal/runner"
 	"github.com/offload-sim/offload/internal/scenario"
-	"github.com/offload-sim/offload/internal/workload"
 	"github.com/offload-sim/offload/internal/testbed"
+	"github.com/offload-sim/offload/internal/workload"
 	"github.com/spf13/cobra"
 )
 
@@ -118,7 +119,7 @@ func (o *emulateOptions) loadScenario() (*scenario.Scenario, error) {
 	if o.sf.cmd != nil && o.sf.cmd.Flags().Changed("tasks") {
 		return nil, badInputf("emulate: --tasks does not apply: a run lasts --warmup then --duration of wall clock")
 	}
-	sc, err := o.sf.load("emulate")
+	sc, err := o.sf.load("emulate", o.sf.sets)
 	if err != nil {
 		return nil, err
 	}
@@ -175,10 +176,10 @@ func runEmulate(ctx context.Context, o *emulateOptions) error {
 		return err
 	}
 	hash := sc.Hash()
-	if err := prepareDir(o.dir, hash, o.force); err != nil {
+	if err := runner.PrepareDir(o.dir, hash, o.force); err != nil {
 		return err
 	}
-	m := manifest{Tool: "offload", Version: version(), Command: o.args, Experiment: name,
+	m := runner.Manifest{Tool: "offload", Version: runner.Version(), Command: o.args, Experiment: name,
 		Seed: sc.Seed, Seeds: sc.Seeds, ScenarioHash: hash, Started: time.Now().UTC(), Runs: len(plan.Jobs())}
 	resolved, err := sc.Marshal()
 	if err != nil {
@@ -187,20 +188,19 @@ func runEmulate(ctx context.Context, o *emulateOptions) error {
 	if err := report.WriteFileAtomic(o.dir, "scenario.yaml", func(w io.Writer) error { _, err := w.Write(resolved); return err }); err != nil {
 		return err
 	}
-	if err := writeManifest(o.dir, m); err != nil {
+	if err := runner.WriteManifest(o.dir, m); err != nil {
 		return err
 	}
 	e := &emulation{o: o, plan: plan, cfg: cfg, tiers: experiment.DispatchTiers(cfg), external: external}
 	began := time.Now()
 	runErr := e.runAll(ctx)
 	wall := time.Since(began)
-	tierNames := plan.Tiers()
-	if err := report.WriteFileAtomic(o.dir, "runs.csv", func(w io.Writer) error { return report.WriteEmulationRuns(w, tierNames, e.runs) }); err != nil {
+	if err := report.WriteFileAtomic(o.dir, "runs.csv", func(w io.Writer) error { return report.WriteEmulationRuns(w, e.plan.Columns(), e.runs) }); err != nil {
 		return err
 	}
 	m.RunsDone, m.Complete = len(e.runs), runErr == nil
 	if runErr != nil {
-		_ = writeManifest(o.dir, m)
+		_ = runner.WriteManifest(o.dir, m)
 		return runErr
 	}
 	outs, err := plan.Execute(ctx, experiment.Options{Workers: runtime.NumCPU()})
@@ -212,7 +212,7 @@ func runEmulate(ctx context.Context, o *emulateOptions) error {
 		simRuns[i] = outs[i].Run
 	}
 	m.Finished = time.Now().UTC()
-	if err := writeManifest(o.dir, m); err != nil {
+	if err := runner.WriteManifest(o.dir, m); err != nil {
 		return err
 	}
 	return e.report(wall, simRuns)
@@ -271,7 +271,7 @@ func (e *emulation) runOne(ctx context.Context, j experiment.Job) (report.Emulat
 		e.firstErr = fmt.Errorf("%s, replicate %d: %w", j.Policy, j.Seed, res.FirstError)
 	}
 	e.lag.Mean, e.lag.P99, e.lag.Max = max(e.lag.Mean, res.Lag.Mean), max(e.lag.P99, res.Lag.P99), max(e.lag.Max, res.Lag.Max)
-	run := res.Metrics()
+	run := res.Metrics(e.plan.Columns())
 	c := e.plan.Cells[j.Cell]
 	run.Experiment, run.Param, run.Value, run.Policy, run.Seed = e.plan.Name, c.Param, c.Value, j.Policy, j.Seed
 	return report.EmulatedRun{Run: run, Sent: res.Sent, Completed: res.Completed, Rejected: res.Rejected, Failed: res.Failed}, nil
@@ -355,7 +355,7 @@ func checkExternal(ctx context.Context, cfg *engine.Config, external map[string]
 
 // report writes the summaries, the comparison and its plot, and prints them.
 func (e *emulation) report(wall time.Duration, simRuns []results.Run) error {
-	dir, tiers := e.o.dir, e.plan.Tiers()
+	dir := e.o.dir
 	emuRuns := make([]results.Run, len(e.runs))
 	for i, r := range e.runs {
 		emuRuns[i] = r.Run
@@ -365,7 +365,7 @@ func (e *emulation) report(wall time.Duration, simRuns []results.Run) error {
 	}
 	emuSums, simSums := results.Summarize(emuRuns), results.Summarize(simRuns)
 	cs := report.Compare(emuSums, simSums, e.accounting)
-	if err := report.WriteFileAtomic(dir, "summary.csv", func(w io.Writer) error { return report.WriteSummary(w, tiers, emuSums) }); err != nil {
+	if err := report.WriteFileAtomic(dir, "summary.csv", func(w io.Writer) error { return report.WriteSummary(w, e.plan.Columns(), emuSums) }); err != nil {
 		return err
 	}
 	if err := report.WriteFileAtomic(dir, "comparison.csv", func(w io.Writer) error { return report.WriteComparison(w, cs) }); err != nil {

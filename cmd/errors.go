@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"github.com/offload-sim/offload/internal/runner"
 )
 
 // Exit statuses (DESIGN §5), documented in the root command's help.
@@ -39,7 +41,7 @@ func exitCode(err error) int {
 		return ExitOK
 	case errors.Is(err, context.Canceled):
 		return ExitInterrupted
-	case errors.As(err, &ue):
+	case errors.As(err, &ue), errors.Is(err, runner.ErrBadInput):
 		return ExitUsage
 	}
 	return ExitFailure

@@ -182,7 +182,7 @@ func (o *modelOptions) scv() (float64, error) {
 }
 
 func (o *modelOptions) scenarioRows() ([]queueRow, error) {
-	sc, err := o.sf.load("default")
+	sc, err := o.sf.load("default", o.sf.sets)
 	if err != nil {
 		return nil, err
 	}

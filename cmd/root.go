@@ -8,10 +8,11 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/offload-sim/offload/internal/runner"
 )
 
 const rootLong = `offload runs queue-aware task-offloading experiments: a discrete-event
@@ -27,7 +28,7 @@ func NewRoot(io IO) *cobra.Command {
 		Use:           "offload",
 		Short:         "Queue-aware task offloading experiments in the computing continuum",
 		Long:          rootLong,
-		Version:       version(),
+		Version:       runner.Version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -36,8 +37,10 @@ func NewRoot(io IO) *cobra.Command {
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return badInputf("%s: %w (see '%s --help')", c.CommandPath(), err, c.CommandPath())
 	})
-	root.AddCommand(newRunCmd(io, nil), newValidateCmd(io, nil), newModelCmd(io, nil), newReproduceCmd(io))
-	root.AddCommand(experimentCommands(io)...)
+	for _, spec := range runner.Specs() {
+		root.AddCommand(newExperimentCmd(io, spec, nil))
+	}
+	root.AddCommand(newValidateCmd(io, nil), newModelCmd(io, nil), newReproduceCmd(io))
 	root.AddCommand(testbedCommands(io)...)
 	return root
 }
@@ -84,10 +87,14 @@ func cmdArgs(ctx context.Context) []string {
 	return a
 }
 
-// version is the module version the binary was built from, or "devel".
-func version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
+// noArgs rejects positional arguments as bad input.
+func noArgs(c *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		hint := ""
+		if c.Flags().Lookup("file") != nil {
+			hint = " (a scenario goes after -f)"
+		}
+		return badInputf("%s takes no arguments, got %q%s", c.CommandPath(), args, hint)
 	}
-	return "devel"
+	return nil
 }

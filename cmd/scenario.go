@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -33,7 +34,7 @@ func (f *scenarioFlags) register(c *cobra.Command) {
 // load reads the scenario (the file or the embedded default) and applies
 // --set and the flags, all as --set paths, so that one validator speaks for
 // every source. The returned name is what error messages call the source.
-func (f *scenarioFlags) load(embedded string) (*scenario.Scenario, error) {
+func (f *scenarioFlags) load(embedded string, extra []string) (*scenario.Scenario, error) {
 	name := "embedded " + embedded + ".yaml"
 	var data []byte
 	var err error
@@ -46,7 +47,7 @@ func (f *scenarioFlags) load(embedded string) (*scenario.Scenario, error) {
 	} else if data, err = experiments.Get(embedded); err != nil {
 		return nil, err
 	}
-	sets := append([]string(nil), f.sets...)
+	sets := append([]string(nil), extra...)
 	if f.cmd == nil { // built in code (reproduce): the sets say it all
 		return parseScenario(name, data, sets)
 	}
@@ -72,6 +73,22 @@ func (f *scenarioFlags) load(embedded string) (*scenario.Scenario, error) {
 		return nil, err
 	}
 	return sc, checkSetsNotSwept(sc, f.sets)
+}
+
+// selectPolicies narrows the scenario's policies to the labels given with
+// --policy, in the flag's order.
+func selectPolicies(sc *scenario.Scenario, labels []string) error {
+	var keep []string
+	for _, l := range labels {
+		if !slices.Contains(sc.Policies, l) {
+			return badInputf("--policy %s: the scenario has no policy labelled %q (it has: %s)", strings.Join(labels, ","), l, strings.Join(sc.Policies, ", "))
+		}
+		if !slices.Contains(keep, l) {
+			keep = append(keep, l)
+		}
+	}
+	sc.Policies = keep
+	return nil
 }
 
 // checkSetsNotSwept refuses a --set of the swept field: every cell would

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/offload-sim/offload/internal/report"
+	"github.com/offload-sim/offload/internal/runner"
 	"github.com/spf13/cobra"
 )
 
@@ -75,7 +76,7 @@ func (e *emulation) print(wall time.Duration, cs []report.Comparison) {
 	for _, c := range cs {
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t\n", c.Policy, c.Runs,
 			withCI(c.EmuMean, c.EmuMeanCI95), withCI(c.SimMean, c.SimMeanCI95), pct(c.MeanDiffPct),
-			num(c.EmuP95), num(c.SimP95), pct(c.P95DiffPct), rate(c.RejectionRate), c.Failed)
+			runner.Num(c.EmuP95), runner.Num(c.SimP95), pct(c.P95DiffPct), rate(c.RejectionRate), c.Failed)
 	}
 	_ = tw.Flush()
 	agree, pairs := rankAgreement(cs)
@@ -115,9 +116,9 @@ func rankAgreement(cs []report.Comparison) (agree, pairs int) {
 // withCI formats a mean with its 95% half-width, when there is one.
 func withCI(mean, ci float64) string {
 	if math.IsNaN(ci) || math.IsInf(ci, 0) {
-		return num(mean)
+		return runner.Num(mean)
 	}
-	return num(mean) + " ± " + num(ci)
+	return runner.Num(mean) + " ± " + runner.Num(ci)
 }
 
 func pct(x float64) string {

@@ -30,7 +30,7 @@ and print it fully resolved, or every problem found (exit status 2).`,
 }
 
 func runValidate(o *validateOptions) error {
-	sc, err := o.sf.load("default")
+	sc, err := o.sf.load("default", o.sf.sets)
 	if err != nil {
 		return err
 	}

@@ -23,7 +23,7 @@ func Text(id int) string { return texts[id] }
 
 // MeanLatency is claim 1, on the sweep-load runs.
 func MeanLatency(runs []results.Run) Claim {
-	t := index(runs, func(r results.Run) float64 { return r.MeanLatency })
+	t := index(runs, func(r results.Run) float64 { return r.Get(results.ColMeanLatency) })
 	cs := []Comparison{
 		t.compare("hybrid − edge-first, mean latency (s)", "hybrid", "edge-first", nil),
 		t.compare("hybrid − model-only, mean latency (s)", "hybrid", "model-only", nil),
@@ -34,7 +34,7 @@ func MeanLatency(runs []results.Run) Claim {
 // LargeTail is claim 2, on the sweep-load runs; a load is left out when
 // either policy is unstable there (some tier's mean offered load ≥ 1).
 func LargeTail(runs []results.Run) Claim {
-	t := index(runs, func(r results.Run) float64 { return r.P95Large })
+	t := index(runs, func(r results.Run) float64 { return r.Get(results.ColP95Large) })
 	unstable := map[string]bool{}
 	for _, s := range results.Summarize(runs) {
 		unstable[key(s.Value, s.Policy)] = s.Unstable
@@ -54,7 +54,7 @@ func LargeTail(runs []results.Run) Claim {
 // MAPE is claim 3, on the mape experiment's rows: runs whose Policy is the
 // estimator and MAPE its error.
 func MAPE(rows []results.Run) Claim {
-	t := index(rows, func(r results.Run) float64 { return r.MAPE })
+	t := index(rows, func(r results.Run) float64 { return r.Get(results.ColMAPE) })
 	cs := []Comparison{
 		t.compare("hybrid − model-only estimator, MAPE (%)", "hybrid", "model-only", nil),
 		t.compare("hybrid − queue-only estimator, MAPE (%)", "hybrid", "queue-only", nil),
@@ -121,8 +121,8 @@ func NotRunClaim(id int, why string) Claim {
 // 0), the emulation must order them the same way, judged by the paired rule
 // on the emulated runs. Pairs the simulator does not separate are skipped.
 func Ranking(emu, sim []results.Run) Claim {
-	te := index(emu, func(r results.Run) float64 { return r.MeanLatency })
-	ts := index(sim, func(r results.Run) float64 { return r.MeanLatency })
+	te := index(emu, func(r results.Run) float64 { return r.Get(results.ColMeanLatency) })
+	ts := index(sim, func(r results.Run) float64 { return r.Get(results.ColMeanLatency) })
 	var pols []string
 	for _, r := range sim {
 		if !slices.Contains(pols, r.Policy) {

@@ -41,8 +41,10 @@ func TestCombine(t *testing.T) {
 
 // run makes a sweep-load-like run.
 func run(v float64, pol string, seed int, lat, large, util float64) results.Run {
-	return results.Run{Experiment: "sweep-load", Param: "arrivals.rate", Value: v, Policy: pol, Seed: seed,
-		MeanLatency: lat, P95Large: large, MAPE: math.NaN(), DecisionNs: math.NaN(), Util: []float64{util}, Share: []float64{1}}
+	r := results.NewRun(results.RunColumns([]string{"t"}), map[string]float64{results.ColMeanLatency: lat, results.ColP95Large: large,
+		"util_t": util, "share_t": 1})
+	r.Experiment, r.Param, r.Value, r.Policy, r.Seed = "sweep-load", "arrivals.rate", v, pol, seed
+	return r
 }
 
 func TestLargeTailSkipsUnstable(t *testing.T) {
@@ -82,7 +84,9 @@ func TestRanking(t *testing.T) {
 	mk := func(pol string, lat ...float64) []results.Run {
 		var rs []results.Run
 		for s, l := range lat {
-			rs = append(rs, results.Run{Value: math.NaN(), Policy: pol, Seed: s, MeanLatency: l})
+			r := results.NewRun(results.RunColumns(nil), map[string]float64{results.ColMeanLatency: l})
+			r.Value, r.Policy, r.Seed = math.NaN(), pol, s
+			rs = append(rs, r)
 		}
 		return rs
 	}

@@ -24,7 +24,7 @@ func TestGoldenRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got bytes.Buffer
-	if err := report.WriteRuns(&got, plan.Tiers(), runs); err != nil {
+	if err := report.WriteRuns(&got, plan.Columns(), runs); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join("..", "..", "testdata", "golden", "simulated_runs.csv")

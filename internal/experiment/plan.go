@@ -71,6 +71,22 @@ func NewPlan(name string, sc *scenario.Scenario) (*Plan, error) {
 	return p, nil
 }
 
+// Columns are the runs.csv columns of the plan's runs (DESIGN §5).
+func (p *Plan) Columns() []results.Column { return results.RunColumns(p.Tiers()) }
+
+// measured hands a run's raw measurements to the metrics schema. The
+// slices are shared, not copied: the result is not used afterwards.
+func measured(cfg *engine.Config, res *engine.Result) *results.Measured {
+	m := &results.Measured{Tasks: res.Tasks, Latencies: res.Latencies, LargeLatencies: res.LargeLatencies,
+		SumWait: res.SumWait, SumAPE: res.SumAPE, Predicted: res.Predicted, Span: res.Span, DecisionNs: math.NaN(),
+		TierCount: make([]int, len(res.Tier)), TierWork: make([]float64, len(res.Tier)), TierCapacity: make([]float64, len(res.Tier))}
+	for i, t := range res.Tier {
+		m.TierCount[i], m.TierWork[i] = t.Count, t.Work
+		m.TierCapacity[i] = float64(cfg.Tiers[i].Servers) * cfg.Tiers[i].Speed
+	}
+	return m
+}
+
 // Tiers names the tiers, in order (the same in every cell).
 func (p *Plan) Tiers() []string {
 	names := make([]string, len(p.Scenario.Tiers))
@@ -231,17 +247,14 @@ func (p *Plan) runJob(j Job, trace func(Job) (func(*engine.TaskRecord), func(err
 	if err != nil {
 		return Outcome{}, err
 	}
-	s := res.Summarize(&cfg)
-	run := results.Run{
-		Experiment: p.Name, Param: p.Cells[j.Cell].Param, Value: p.Cells[j.Cell].Value,
-		Policy: j.Policy, Seed: j.Seed, Tasks: res.Tasks,
-		MeanLatency: s.Mean, P50Latency: s.P50, P95Latency: s.P95, P99Latency: s.P99, MaxLatency: s.Max,
-		MeanWait: s.MeanWait, MeanLarge: s.MeanLarge, P95Large: s.P95Large, MAPE: s.MAPE,
-		DecisionNs: math.NaN(), Share: s.Share, Util: s.Util,
-	}
+	m := measured(&cfg, res)
 	if clock != nil {
-		run.DecisionNs = clock.meanNs()
+		m.DecisionNs = clock.meanNs()
 	}
+	c := p.Cells[j.Cell]
+	cols := p.Columns()
+	run := results.Run{Experiment: p.Name, Param: c.Param, Value: c.Value, Policy: j.Policy, Seed: j.Seed,
+		Cols: cols, Values: results.Row(cols, m)}
 	out := Outcome{Run: run}
 	for k, name := range p.Shadows {
 		sh := res.Shadow[k]

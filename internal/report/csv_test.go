@@ -17,6 +17,19 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/go
 
 var tiers = []string{"local", "edge", "cloud"}
 
+var cols = results.RunColumns(tiers)
+
+// setTiers sets a run's per-tier columns, prefix share_ or util_.
+func setTiers(r *results.Run, prefix string, xs []float64) {
+	for i, t := range tiers {
+		x := math.NaN()
+		if i < len(xs) {
+			x = xs[i]
+		}
+		r.Set(prefix+t, x)
+	}
+}
+
 // sampleRuns is a small hand-built set covering the cell formats: a sweep
 // with two replicates per policy, a run without an estimator (empty mape), a
 // run with no large task (empty large columns), a run without per-tier data,
@@ -25,10 +38,14 @@ var tiers = []string{"local", "edge", "cloud"}
 func sampleRuns() []results.Run {
 	nan := math.NaN()
 	base := func(policy string, value float64, seed int, lat float64) results.Run {
-		return results.Run{Experiment: "sweep-load", Param: "arrivals.rate", Value: value, Policy: policy, Seed: seed,
-			Tasks: 1000, MeanLatency: lat, P50Latency: 0.8 * lat, P95Latency: 2 * lat, P99Latency: 3 * lat,
-			MaxLatency: 5 * lat, MeanWait: lat / 4, MeanLarge: 1.5 * lat, P95Large: 2.5 * lat, MAPE: 12.5, DecisionNs: nan,
-			Share: []float64{0.1, 0.6, 0.3}, Util: []float64{0.25, 0.75, 0.125}}
+		r := results.NewRun(cols, map[string]float64{
+			results.ColTasks: 1000, results.ColMeanLatency: lat, results.ColP50Latency: 0.8 * lat, results.ColP95Latency: 2 * lat,
+			results.ColP99Latency: 3 * lat, results.ColMaxLatency: 5 * lat, results.ColMeanWait: lat / 4, results.ColMeanLarge: 1.5 * lat,
+			results.ColP95Large: 2.5 * lat, results.ColMAPE: 12.5, results.ColDecisionNs: nan})
+		r.Experiment, r.Param, r.Value, r.Policy, r.Seed = "sweep-load", "arrivals.rate", value, policy, seed
+		setTiers(&r, "share_", []float64{0.1, 0.6, 0.3})
+		setTiers(&r, "util_", []float64{0.25, 0.75, 0.125})
+		return r
 	}
 	runs := []results.Run{
 		base("hybrid", 10, 0, 0.1),
@@ -36,19 +53,22 @@ func sampleRuns() []results.Run {
 		base("jsq", 10, 0, 0.3),
 		base("jsq", 10, 1, 0.3),
 	}
-	runs[2].MAPE, runs[3].MAPE = nan, nan
-	runs[3].MeanLarge, runs[3].P95Large = nan, nan
-	runs[3].Util = []float64{0.5, 1.25, math.Inf(1)}
+	runs[2].Set(results.ColMAPE, nan)
+	runs[3].Set(results.ColMAPE, nan)
+	runs[3].Set(results.ColMeanLarge, nan)
+	runs[3].Set(results.ColP95Large, nan)
+	setTiers(&runs[3], "util_", []float64{0.5, 1.25, math.Inf(1)})
 	noSweep := base("edge-first", nan, 0, 1e-7)
 	noSweep.Experiment, noSweep.Param = "run", ""
-	noSweep.DecisionNs = 7412.5
-	noSweep.Share, noSweep.Util = nil, nil
+	noSweep.Set(results.ColDecisionNs, 7412.5)
+	setTiers(&noSweep, "share_", nil)
+	setTiers(&noSweep, "util_", nil)
 	return append(runs, noSweep)
 }
 
 func TestWriteRunsGolden(t *testing.T) {
 	var b bytes.Buffer
-	if err := WriteRuns(&b, tiers, sampleRuns()); err != nil {
+	if err := WriteRuns(&b, cols, sampleRuns()); err != nil {
 		t.Fatal(err)
 	}
 	checkGolden(t, "runs.csv", b.Bytes())
@@ -56,7 +76,7 @@ func TestWriteRunsGolden(t *testing.T) {
 
 func TestWriteSummaryGolden(t *testing.T) {
 	var b bytes.Buffer
-	if err := WriteSummary(&b, tiers, results.Summarize(sampleRuns())); err != nil {
+	if err := WriteSummary(&b, cols, results.Summarize(sampleRuns())); err != nil {
 		t.Fatal(err)
 	}
 	checkGolden(t, "summary.csv", b.Bytes())
@@ -85,10 +105,10 @@ func checkGolden(t *testing.T, name string, got []byte) {
 func TestRunsHeaderIsTheDesignedOne(t *testing.T) {
 	want := "experiment,param,value,policy,seed,tasks,mean_latency_s,p50_latency_s,p95_latency_s,p99_latency_s," +
 		"max_latency_s,mean_wait_s,mean_large_s,p95_large_s,mape,decision_ns,share_edge,share_cloud,util_edge,util_cloud"
-	if got := strings.Join(RunsHeader([]string{"edge", "cloud"}), ","); got != want {
+	if got := strings.Join(RunsHeader(results.RunColumns([]string{"edge", "cloud"})), ","); got != want {
 		t.Errorf("RunsHeader = %s\nwant          %s", got, want)
 	}
-	sh := SummaryHeader([]string{"edge"})
+	sh := SummaryHeader(results.RunColumns([]string{"edge"}))
 	if got := strings.Join(sh[:8], ","); got != "experiment,param,value,policy,runs,tasks,tasks_ci95,mean_latency_s" {
 		t.Errorf("SummaryHeader starts %s", got)
 	}
@@ -97,34 +117,32 @@ func TestRunsHeaderIsTheDesignedOne(t *testing.T) {
 	}
 }
 
-func TestWriteRunsRefusesTierMismatch(t *testing.T) {
+func TestWriteRunsRefusesColumnMismatch(t *testing.T) {
 	r := sampleRuns()[0]
-	r.Share = []float64{1}
-	err := WriteRuns(&bytes.Buffer{}, tiers, []results.Run{r})
-	if err == nil || !strings.Contains(err.Error(), "1 shares for 3 tiers") {
-		t.Errorf("WriteRuns with 1 share for 3 tiers: err = %v", err)
+	r.Cols = results.RunColumns([]string{"local"})
+	err := WriteRuns(&bytes.Buffer{}, cols, []results.Run{r})
+	if err == nil || !strings.Contains(err.Error(), "columns") {
+		t.Errorf("WriteRuns with the columns of 1 tier under a header of 3: err = %v", err)
 	}
 }
 
 func TestReadRunsRoundTrip(t *testing.T) {
 	in := sampleRuns()
 	var b bytes.Buffer
-	if err := WriteRuns(&b, tiers, in); err != nil {
+	if err := WriteRuns(&b, cols, in); err != nil {
 		t.Fatal(err)
 	}
-	gotTiers, got, err := ReadRuns(bytes.NewReader(b.Bytes()))
+	got, err := ReadRuns(bytes.NewReader(b.Bytes()), cols)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(gotTiers, tiers) {
+	header, _, _ := strings.Cut(b.String(), "\n")
+	if gotTiers := HeaderTiers(strings.Split(header, ",")); !reflect.DeepEqual(gotTiers, tiers) {
 		t.Errorf("tiers = %v, want %v", gotTiers, tiers)
 	}
-	// What the file cannot hold: Inf is written empty, and a run without
-	// per-tier values reads back with empty (NaN) ones.
+	// What the file cannot hold: Inf is written empty.
 	want := sampleRuns()
-	want[3].Util[2] = math.NaN()
-	want[4].Share = results.NaNs(3)
-	want[4].Util = results.NaNs(3)
+	want[3].Set("util_cloud", math.NaN())
 	if len(got) != len(want) {
 		t.Fatalf("read %d runs, want %d", len(got), len(want))
 	}
@@ -135,7 +153,7 @@ func TestReadRunsRoundTrip(t *testing.T) {
 	}
 	// Writing what was read gives the same bytes: --resume can rewrite a file.
 	var again bytes.Buffer
-	if err := WriteRuns(&again, gotTiers, got); err != nil {
+	if err := WriteRuns(&again, cols, got); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(again.Bytes(), b.Bytes()) {
@@ -145,12 +163,12 @@ func TestReadRunsRoundTrip(t *testing.T) {
 
 // sameRun compares runs exactly, with NaN equal to NaN (both mean missing).
 func sameRun(a, b results.Run) bool {
-	if a.Experiment != b.Experiment || a.Param != b.Param || a.Policy != b.Policy || a.Seed != b.Seed || a.Tasks != b.Tasks {
+	if a.Experiment != b.Experiment || a.Param != b.Param || a.Policy != b.Policy || a.Seed != b.Seed {
 		return false
 	}
-	va := append(a.Metrics(len(a.Share)).Vector(), a.Value)
-	vb := append(b.Metrics(len(b.Share)).Vector(), b.Value)
-	if len(va) != len(vb) || len(a.Util) != len(b.Util) {
+	va := append(append([]float64(nil), a.Values...), a.Value)
+	vb := append(append([]float64(nil), b.Values...), b.Value)
+	if len(va) != len(vb) {
 		return false
 	}
 	for i := range va {
@@ -162,7 +180,8 @@ func sameRun(a, b results.Run) bool {
 }
 
 func TestReadRunsErrors(t *testing.T) {
-	header := strings.Join(RunsHeader([]string{"edge"}), ",")
+	edge := results.RunColumns([]string{"edge"})
+	header := strings.Join(RunsHeader(edge), ",")
 	row := "e,p,1,jsq,0,10,1,1,1,1,1,1,1,1,,,0.5,0.5"
 	cases := []struct {
 		name, in, want string
@@ -176,13 +195,13 @@ func TestReadRunsErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, _, err := ReadRuns(strings.NewReader(c.in))
+			_, err := ReadRuns(strings.NewReader(c.in), edge)
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("ReadRuns(%q) err = %v, want it to contain %q", c.in, err, c.want)
 			}
 		})
 	}
-	if _, runs, err := ReadRuns(strings.NewReader(header + "\n" + row + "\n")); err != nil || len(runs) != 1 {
+	if runs, err := ReadRuns(strings.NewReader(header+"\n"+row+"\n"), edge); err != nil || len(runs) != 1 {
 		t.Errorf("valid one-row file: %d runs, err %v", len(runs), err)
 	}
 }

@@ -30,24 +30,24 @@ type EmulatedRun struct {
 var accountingColumns = []string{"sent", "completed", "rejected", "failed"}
 
 // EmulationRunsHeader is RunsHeader plus sent, completed, rejected, failed.
-func EmulationRunsHeader(tiers []string) []string {
-	return append(RunsHeader(tiers), accountingColumns...)
+func EmulationRunsHeader(cols []results.Column) []string {
+	return append(RunsHeader(cols), accountingColumns...)
 }
 
 // WriteEmulationRuns writes an emulation's runs.csv: the simulator's schema
 // (so that the same tools read both) followed by the accounting columns.
-func WriteEmulationRuns(w io.Writer, tiers []string, runs []EmulatedRun) error {
+func WriteEmulationRuns(w io.Writer, cols []results.Column, runs []EmulatedRun) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write(EmulationRunsHeader(tiers)); err != nil {
+	if err := cw.Write(EmulationRunsHeader(cols)); err != nil {
 		return err
 	}
 	for i, r := range runs {
-		if err := checkTiers(r.Run, tiers); err != nil {
+		if err := sameColumns(r.Cols, cols, len(r.Values)); err != nil {
 			return fmt.Errorf("run %d (%s, %s, seed %d): %w", i, r.Experiment, r.Policy, r.Seed, err)
 		}
-		row := []string{r.Experiment, r.Param, formatFloat(r.Value), r.Policy, strconv.Itoa(r.Seed), strconv.Itoa(r.Tasks)}
-		for _, v := range r.Metrics(len(tiers)).Vector()[1:] {
-			row = append(row, formatFloat(v))
+		row := []string{r.Experiment, r.Param, formatFloat(r.Value), r.Policy, strconv.Itoa(r.Seed)}
+		for j, c := range cols {
+			row = append(row, formatValue(c, r.Values[j]))
 		}
 		for _, n := range []int{r.Sent, r.Completed, r.Rejected, r.Failed} {
 			row = append(row, strconv.Itoa(n))
@@ -83,13 +83,12 @@ func Compare(emu, sim []results.Summary, acct func(policy string) (float64, int)
 	}
 	var out []Comparison
 	for _, e := range emu {
-		s, ok := bySim[e.Policy]
-		if !ok {
-			s = results.Summary{Mean: nanMetrics(), CI95: nanMetrics()}
-		}
+		s := bySim[e.Policy] // a missing one has no columns: every Get is NaN
 		c := Comparison{Policy: e.Policy, Runs: e.Runs,
-			EmuMean: e.Mean.MeanLatency, EmuMeanCI95: e.CI95.MeanLatency, SimMean: s.Mean.MeanLatency, SimMeanCI95: s.CI95.MeanLatency,
-			EmuP95: e.Mean.P95Latency, EmuP95CI95: e.CI95.P95Latency, SimP95: s.Mean.P95Latency, SimP95CI95: s.CI95.P95Latency}
+			EmuMean: e.Get(results.ColMeanLatency), EmuMeanCI95: e.CI(results.ColMeanLatency),
+			SimMean: s.Get(results.ColMeanLatency), SimMeanCI95: s.CI(results.ColMeanLatency),
+			EmuP95: e.Get(results.ColP95Latency), EmuP95CI95: e.CI(results.ColP95Latency),
+			SimP95: s.Get(results.ColP95Latency), SimP95CI95: s.CI(results.ColP95Latency)}
 		c.MeanDiffPct = 100 * (c.EmuMean - c.SimMean) / c.SimMean
 		c.P95DiffPct = 100 * (c.EmuP95 - c.SimP95) / c.SimP95
 		if acct != nil {
@@ -98,11 +97,6 @@ func Compare(emu, sim []results.Summary, acct func(policy string) (float64, int)
 		out = append(out, c)
 	}
 	return out
-}
-
-func nanMetrics() results.Metrics {
-	n := math.NaN()
-	return results.Metrics{MeanLatency: n, P95Latency: n}
 }
 
 // ComparisonHeader is the header of the emulated-vs-simulated CSV.

@@ -12,9 +12,9 @@ import (
 )
 
 func TestEmulationRunsHeaderExtendsTheSimulators(t *testing.T) {
-	tiers := []string{"edge", "cloud"}
-	h := EmulationRunsHeader(tiers)
-	sim := RunsHeader(tiers)
+	c := results.RunColumns([]string{"edge", "cloud"})
+	h := EmulationRunsHeader(c)
+	sim := RunsHeader(c)
 	if strings.Join(h[:len(sim)], ",") != strings.Join(sim, ",") ||
 		strings.Join(h[len(sim):], ",") != "sent,completed,rejected,failed" {
 		t.Errorf("header %v: want the simulator's then sent,completed,rejected,failed", h)
@@ -23,12 +23,15 @@ func TestEmulationRunsHeaderExtendsTheSimulators(t *testing.T) {
 
 func TestWriteEmulationRuns(t *testing.T) {
 	nan := math.NaN()
-	r := EmulatedRun{Run: results.Run{Experiment: "emulate", Value: nan, Policy: "hybrid", Seed: 1, Tasks: 3,
-		MeanLatency: 0.25, P50Latency: 0.2, P95Latency: 0.5, P99Latency: 0.5, MaxLatency: 0.5, MeanWait: 0.01,
-		MeanLarge: nan, P95Large: nan, MAPE: 12.5, DecisionNs: nan, Share: []float64{0.5, 0.5}, Util: []float64{0.1, 0.2}},
-		Sent: 5, Completed: 3, Rejected: 1, Failed: 1}
+	ec := results.RunColumns([]string{"edge", "cloud"})
+	run := results.NewRun(ec, map[string]float64{results.ColTasks: 3,
+		results.ColMeanLatency: 0.25, results.ColP50Latency: 0.2, results.ColP95Latency: 0.5, results.ColP99Latency: 0.5,
+		results.ColMaxLatency: 0.5, results.ColMeanWait: 0.01, results.ColMAPE: 12.5,
+		"share_edge": 0.5, "share_cloud": 0.5, "util_edge": 0.1, "util_cloud": 0.2})
+	run.Experiment, run.Value, run.Policy, run.Seed = "emulate", nan, "hybrid", 1
+	r := EmulatedRun{Run: run, Sent: 5, Completed: 3, Rejected: 1, Failed: 1}
 	var buf bytes.Buffer
-	if err := WriteEmulationRuns(&buf, []string{"edge", "cloud"}, []EmulatedRun{r}); err != nil {
+	if err := WriteEmulationRuns(&buf, ec, []EmulatedRun{r}); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
@@ -36,20 +39,20 @@ func TestWriteEmulationRuns(t *testing.T) {
 	if len(lines) != 2 || lines[1] != want {
 		t.Errorf("rows:\n%s\nwant\n%s", buf.String(), want)
 	}
-	r.Share = []float64{1}
-	if err := WriteEmulationRuns(&buf, []string{"edge", "cloud"}, []EmulatedRun{r}); err == nil {
-		t.Error("a run with 1 share for 2 tiers: no error")
+	r.Cols = results.RunColumns([]string{"edge"})
+	if err := WriteEmulationRuns(&buf, ec, []EmulatedRun{r}); err == nil {
+		t.Error("a run with the columns of 1 tier under a header of 2: no error")
 	}
 }
 
 func comparisons() []Comparison {
 	emu := []results.Summary{
-		{Policy: "hybrid", Runs: 2, Mean: results.Metrics{MeanLatency: 0.11, P95Latency: 0.3}, CI95: results.Metrics{MeanLatency: 0.01, P95Latency: 0.02}},
-		{Policy: "edge-first", Runs: 2, Mean: results.Metrics{MeanLatency: 2.2, P95Latency: 4}, CI95: results.Metrics{MeanLatency: 0.1, P95Latency: 0.2}},
+		summary("hybrid", 0, map[string]float64{results.ColMeanLatency: 0.11, results.ColP95Latency: 0.3}, map[string]float64{results.ColMeanLatency: 0.01, results.ColP95Latency: 0.02}),
+		summary("edge-first", 0, map[string]float64{results.ColMeanLatency: 2.2, results.ColP95Latency: 4}, map[string]float64{results.ColMeanLatency: 0.1, results.ColP95Latency: 0.2}),
 	}
 	sim := []results.Summary{
-		{Policy: "edge-first", Runs: 2, Mean: results.Metrics{MeanLatency: 2, P95Latency: 4}, CI95: results.Metrics{MeanLatency: 0.1, P95Latency: 0.2}},
-		{Policy: "hybrid", Runs: 2, Mean: results.Metrics{MeanLatency: 0.1, P95Latency: 0.25}, CI95: results.Metrics{MeanLatency: 0.01, P95Latency: 0.02}},
+		summary("edge-first", 0, map[string]float64{results.ColMeanLatency: 2, results.ColP95Latency: 4}, map[string]float64{results.ColMeanLatency: 0.1, results.ColP95Latency: 0.2}),
+		summary("hybrid", 0, map[string]float64{results.ColMeanLatency: 0.1, results.ColP95Latency: 0.25}, map[string]float64{results.ColMeanLatency: 0.01, results.ColP95Latency: 0.02}),
 	}
 	return Compare(emu, sim, func(p string) (float64, int) {
 		if p == "hybrid" {

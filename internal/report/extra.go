@@ -80,7 +80,7 @@ func WriteMAPESummary(w io.Writer, router string, sums []results.Summary) error 
 	return writeTable(w, MAPESummaryHeader, len(sums), func(i int) []string {
 		s := sums[i]
 		return []string{s.Experiment, s.Param, formatFloat(s.Value), router, s.Policy, strconv.Itoa(s.Runs),
-			formatFloat(s.Mean.MAPE), formatFloat(s.CI95.MAPE), formatFloat(s.Mean.MeanWait), formatFloat(s.CI95.MeanWait)}
+			formatFloat(s.Get(results.ColMAPE)), formatFloat(s.CI(results.ColMAPE)), formatFloat(s.Get(results.ColMAEWait)), formatFloat(s.CI(results.ColMAEWait))}
 	})
 }
 

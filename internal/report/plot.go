@@ -41,13 +41,13 @@ var Formats = []string{"png", "svg", "pdf"}
 // bottom of the axis. Unstable points (Summary.Unstable) are ringed. It
 // returns an error wrapping ErrNoData when no summary has both a swept
 // value and this metric.
-func PlotMetric(dir, file, format string, tiers []string, sums []results.Summary, metric, title, xlabel, ylabel string, logY bool) error {
-	if _, ok := (results.Metrics{}).Column(nil, metric); !ok && !isTierColumn(tiers, metric) {
+func PlotMetric(dir, file, format string, sums []results.Summary, metric, title, xlabel, ylabel string, logY bool) error {
+	if len(sums) > 0 && results.Index(sums[0].Cols, metric) < 0 {
 		return fmt.Errorf("plot %s: unknown metric %q", file, metric)
 	}
 	f := figure{Title: title, XLabel: xlabel, YLabel: ylabel, LogY: logY,
 		Fraction: strings.HasPrefix(metric, "share_"),
-		Series:   buildSeries(sums, pickColumn(tiers, metric), logY)}
+		Series:   buildSeries(sums, pickColumn(metric), logY)}
 	return f.save(dir, file, format)
 }
 
@@ -58,29 +58,20 @@ func PlotMetric(dir, file, format string, tiers []string, sums []results.Summary
 // policy's colour and marker.
 func PlotMAPE(dir, file, format string, sums []results.Summary, title, xlabel string, logY bool) error {
 	f := figure{Title: title, XLabel: xlabel, YLabel: "MAPE (%)", LogY: logY,
-		Series: buildSeries(sums, pickColumn(nil, "mape"), logY)}
+		Series: buildSeries(sums, pickColumn(results.ColMAPE), logY)}
 	return f.save(dir, file, format)
 }
 
 // SuggestLogY reports whether a metric's positive means span more than a
 // factor of 10, where a linear axis would flatten the low-load points.
-func SuggestLogY(tiers []string, sums []results.Summary, metric string) bool {
+func SuggestLogY(sums []results.Summary, metric string) bool {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, s := range sums {
-		if m, _ := s.Mean.Column(tiers, metric); m > 0 && !math.IsInf(m, 1) {
+		if m := s.Get(metric); m > 0 && !math.IsInf(m, 1) {
 			lo, hi = math.Min(lo, m), math.Max(hi, m)
 		}
 	}
 	return hi/lo > 10
-}
-
-func isTierColumn(tiers []string, metric string) bool {
-	for _, t := range tiers {
-		if metric == "share_"+t || metric == "util_"+t {
-			return true
-		}
-	}
-	return false
 }
 
 // figure is everything a plot shows, gathered before any drawing.

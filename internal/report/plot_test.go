@@ -30,17 +30,17 @@ func sweepSummaries() []results.Summary {
 		for _, r := range rates {
 			base := 0.05 * (1 + 0.15*float64(pi))
 			mean := base / (1 - r/(230+10*float64(pi)))
-			s := results.Summary{Experiment: "sweep-load", Param: "arrivals.rate", Value: r, Policy: pol, Runs: 10}
-			s.Mean.MeanLatency, s.CI95.MeanLatency = mean, 0.05*mean*r/100
-			s.Mean.P95Latency, s.CI95.P95Latency = 3*mean, 0.6*mean*r/100
 			cloud := math.Min(0.9, 0.1+0.004*r*(1+0.1*float64(pi)))
-			s.Mean.Share, s.CI95.Share = []float64{0.1, 0.9 - cloud, cloud}, []float64{0.01, 0.02, 0.01 + cloud/20}
-			s.Mean.Util = []float64{0.2, r / 200, 0.3}
-			if pol == "edge-first" && r >= 150 {
-				s.Mean.Util[1], s.Unstable = r/140, true
-				s.Mean.MeanLatency *= 20
-				s.Mean.P95Latency *= 20
+			mean95, utilEdge := 3*mean, r/200
+			unstable := pol == "edge-first" && r >= 150
+			if unstable {
+				utilEdge, mean, mean95 = r/140, 20*mean, 20*mean95
 			}
+			s := summary(pol, r, map[string]float64{results.ColMeanLatency: mean, results.ColP95Latency: mean95,
+				"share_local": 0.1, "share_edge": 0.9 - cloud, "share_cloud": cloud, "util_local": 0.2, "util_edge": utilEdge, "util_cloud": 0.3},
+				map[string]float64{results.ColMeanLatency: 0.05 * mean * r / 100, results.ColP95Latency: 0.6 * mean95 * r / 100,
+					"share_local": 0.01, "share_edge": 0.02, "share_cloud": 0.01 + cloud/20})
+			s.Experiment, s.Param, s.Runs, s.Unstable = "sweep-load", "arrivals.rate", 10, unstable
 			sums = append(sums, s)
 		}
 	}
@@ -49,7 +49,6 @@ func sweepSummaries() []results.Summary {
 
 func TestPlotMetricPNG(t *testing.T) {
 	dir := t.TempDir()
-	tiers := []string{"local", "edge", "cloud"}
 	cases := []struct {
 		file, metric, ylabel string
 		logY                 bool
@@ -59,7 +58,7 @@ func TestPlotMetricPNG(t *testing.T) {
 		{"share_cloud", "share_cloud", "share of tasks sent to cloud", false},
 	}
 	for _, c := range cases {
-		err := PlotMetric(dir, c.file, "png", tiers, sweepSummaries(), c.metric, "sweep-load: "+c.ylabel, "arrival rate λ (tasks/s)", c.ylabel, c.logY)
+		err := PlotMetric(dir, c.file, "png", sweepSummaries(), c.metric, "sweep-load: "+c.ylabel, "arrival rate λ (tasks/s)", c.ylabel, c.logY)
 		if err != nil {
 			t.Fatalf("%s: %v", c.file, err)
 		}
@@ -103,8 +102,8 @@ func TestPlotMAPEAndFormats(t *testing.T) {
 	var sums []results.Summary
 	for i, est := range []string{"hybrid", "model", "queue"} {
 		for _, r := range []float64{10, 40, 80, 120} {
-			s := results.Summary{Experiment: "mape", Param: "arrivals.rate", Value: r, Policy: est, Runs: 5}
-			s.Mean.MAPE, s.CI95.MAPE = 20+float64(i)*15+r/10, 2
+			s := summary(est, r, map[string]float64{results.ColMAPE: 20 + float64(i)*15 + r/10}, map[string]float64{results.ColMAPE: 2})
+			s.Experiment, s.Param, s.Runs = "mape", "arrivals.rate", 5
 			sums = append(sums, s)
 		}
 	}
@@ -130,9 +129,7 @@ func TestPlotMAPEAndFormats(t *testing.T) {
 func TestPlotMetricHostileInputs(t *testing.T) {
 	nan := math.NaN()
 	mk := func(pol string, v, mean, ci float64) results.Summary {
-		s := results.Summary{Policy: pol, Value: v, Runs: 3}
-		s.Mean.MeanLatency, s.CI95.MeanLatency = mean, ci
-		return s
+		return summary(pol, v, map[string]float64{results.ColMeanLatency: mean}, map[string]float64{results.ColMeanLatency: ci})
 	}
 	cases := []struct {
 		name    string
@@ -152,7 +149,7 @@ func TestPlotMetricHostileInputs(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range cases {
 		for _, logY := range []bool{false, true} {
-			err := PlotMetric(dir, "p", "png", nil, c.sums, "mean_latency_s", c.name, "x", "y (s)", logY)
+			err := PlotMetric(dir, "p", "png", c.sums, "mean_latency_s", c.name, "x", "y (s)", logY)
 			wantNoData := c.noData && (logY || !c.logOnly)
 			if wantNoData != errors.Is(err, ErrNoData) || (!wantNoData && err != nil) {
 				t.Errorf("%s, logY %v: err = %v, want no-data error %v", c.name, logY, err, wantNoData)
@@ -163,8 +160,8 @@ func TestPlotMetricHostileInputs(t *testing.T) {
 			}
 		}
 	}
-	if err := PlotMetric(dir, "p", "png", nil, sweepSummaries(), "share_cloud", "", "", "", false); err == nil {
-		t.Error("share_cloud without tiers: no error")
+	if err := PlotMetric(dir, "p", "png", sweepSummaries(), "share_moon", "", "", "", false); err == nil {
+		t.Error("share_moon, a tier the summaries do not have: no error")
 	}
 }
 

@@ -164,11 +164,9 @@ func minGap(ss []series) float64 {
 }
 
 // pickColumn returns a pick function for a summary.csv metric name.
-func pickColumn(tiers []string, metric string) func(results.Summary) (float64, float64) {
+func pickColumn(metric string) func(results.Summary) (float64, float64) {
 	return func(s results.Summary) (float64, float64) {
-		m, _ := s.Mean.Column(tiers, metric)
-		c, _ := s.CI95.Column(tiers, metric)
-		return m, c
+		return s.Get(metric), s.CI(metric)
 	}
 }
 

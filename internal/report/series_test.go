@@ -11,8 +11,8 @@ import (
 )
 
 func sum(pol string, v, mean, ci float64, unstable bool) results.Summary {
-	s := results.Summary{Policy: pol, Value: v, Runs: 5, Unstable: unstable}
-	s.Mean.P95Latency, s.CI95.P95Latency = mean, ci
+	s := summary(pol, v, map[string]float64{results.ColP95Latency: mean}, map[string]float64{results.ColP95Latency: ci})
+	s.Runs, s.Unstable = 5, unstable
 	return s
 }
 
@@ -27,7 +27,7 @@ func TestBuildSeries(t *testing.T) {
 		sum("hybrid", 10, nan, 0, false), // metric missing
 		sum("hybrid", 80, 0, 0, false),   // zero: kept on a linear axis only
 	}
-	pick := pickColumn(nil, "p95_latency_s")
+	pick := pickColumn("p95_latency_s")
 	e := func(l float64) struct{ Low, High float64 } { return struct{ Low, High float64 }{l, l} }
 	// Series come in the canonical policy order (hybrid before jsq), whatever
 	// the order of the summaries.

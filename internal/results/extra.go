@@ -20,3 +20,30 @@ type Window struct {
 	Beta        []float64 // per tier: β = min(1, q/c) then
 	Rho         []float64 // per tier: ρ̂ = λ̂/(cμ) then
 }
+
+// ColMAEWait is the mean absolute error of a shadow estimator's predicted
+// wait, s.
+const ColMAEWait = "mae_wait_s"
+
+// ShadowColumns are the columns of the mape experiment's rows per estimator
+// (mape_summary.csv aggregates them like runs).
+func ShadowColumns() []Column {
+	return []Column{
+		{Name: ColMAPE, Unit: "%", Doc: "mean absolute percentage error of the predicted latency"},
+		{Name: ColMAEWait, Unit: "s", Doc: "mean absolute error of the predicted wait"},
+	}
+}
+
+// ShadowRuns turns each run's shadow estimators into rows of their own: the
+// run's key with the estimator in Policy, under ShadowColumns.
+func ShadowRuns(runs []Run, shadows [][]ShadowError) []Run {
+	cols := ShadowColumns()
+	var out []Run
+	for i, r := range runs {
+		for _, sh := range shadows[i] {
+			out = append(out, Run{Experiment: r.Experiment, Param: r.Param, Value: r.Value, Policy: sh.Estimator, Seed: r.Seed,
+				Cols: cols, Values: []float64{sh.MAPE, sh.MAEWait}})
+		}
+	}
+	return out
+}

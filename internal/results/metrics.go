@@ -1,109 +1,180 @@
 package results
 
-import "math"
+import (
+	"math"
+	"slices"
 
-// Fixed lists the numeric runs.csv columns that every scenario has, in file
-// order: the columns after seed and before the per-tier share_ and util_
-// columns. Units are in the names (s, ns); mape is in percent.
-var Fixed = []string{
-	"tasks", "mean_latency_s", "p50_latency_s", "p95_latency_s", "p99_latency_s",
-	"max_latency_s", "mean_wait_s", "mean_large_s", "p95_large_s", "mape", "decision_ns",
+	"gonum.org/v1/gonum/stat"
+)
+
+// Column is one numeric column of runs.csv (after the key columns): its
+// name, unit and meaning, and how to read it from a run's measurements. The
+// columns are declared once, in RunColumns; writing, reading (--resume),
+// summaries and their _ci95 columns all loop over that declaration, so a new
+// column is one more line there.
+type Column struct {
+	Name string
+	Unit string // "s", "%", "ns", or "" for counts and fractions
+	Doc  string
+	Int  bool // written and read as an integer (tasks)
+	// Get reads the column from a run's measurements; NaN when it does not
+	// apply (a missing value, an empty cell).
+	Get func(m *Measured) float64
 }
 
-// Columns returns the names of every numeric runs.csv column after seed, in
-// file order, for the given tiers. Index i of the result names index i of
-// Metrics.Vector, so a column can be looked up by name without a switch.
-func Columns(tiers []string) []string {
-	cols := append([]string(nil), Fixed...)
-	for _, t := range tiers {
-		cols = append(cols, "share_"+t)
+// Names lists the columns' names in order.
+func Names(cols []Column) []string {
+	names := make([]string, len(cols))
+	for i, c := range cols {
+		names[i] = c.Name
 	}
-	for _, t := range tiers {
-		cols = append(cols, "util_"+t)
+	return names
+}
+
+// Index returns the position of the named column, or −1.
+func Index(cols []Column, name string) int {
+	return slices.IndexFunc(cols, func(c Column) bool { return c.Name == name })
+}
+
+// The names of the columns every runs.csv has.
+const (
+	ColTasks       = "tasks"
+	ColMeanLatency = "mean_latency_s"
+	ColP50Latency  = "p50_latency_s"
+	ColP95Latency  = "p95_latency_s"
+	ColP99Latency  = "p99_latency_s"
+	ColMaxLatency  = "max_latency_s"
+	ColMeanWait    = "mean_wait_s"
+	ColMeanLarge   = "mean_large_s"
+	ColP95Large    = "p95_large_s"
+	ColMAPE        = "mape"
+	ColDecisionNs  = "decision_ns"
+)
+
+// ShareCol and UtilCol name a tier's share and offered-load columns.
+func ShareCol(tier string) string { return "share_" + tier }
+
+// UtilCol names a tier's offered-load column.
+func UtilCol(tier string) string { return "util_" + tier }
+
+// RunColumns declares runs.csv's numeric columns for these tiers, in file
+// order: the fixed ones, then every tier's share, then every tier's offered
+// load (DESIGN §5).
+func RunColumns(tiers []string) []Column {
+	cols := []Column{
+		{Name: ColTasks, Doc: "measured tasks", Int: true, Get: func(m *Measured) float64 { return float64(m.Tasks) }},
+		{Name: ColMeanLatency, Unit: "s", Doc: "mean latency T = D + W + S", Get: func(m *Measured) float64 { return m.mean(m.Latencies) }},
+		{Name: ColP50Latency, Unit: "s", Doc: "median latency", Get: func(m *Measured) float64 { return m.quantile(0.50, m.Latencies) }},
+		{Name: ColP95Latency, Unit: "s", Doc: "95th percentile of latency", Get: func(m *Measured) float64 { return m.quantile(0.95, m.Latencies) }},
+		{Name: ColP99Latency, Unit: "s", Doc: "99th percentile of latency", Get: func(m *Measured) float64 { return m.quantile(0.99, m.Latencies) }},
+		{Name: ColMaxLatency, Unit: "s", Doc: "largest latency", Get: func(m *Measured) float64 { return m.quantile(1, m.Latencies) }},
+		{Name: ColMeanWait, Unit: "s", Doc: "mean time in the tier's queue", Get: func(m *Measured) float64 { return m.per(m.SumWait, m.Tasks) }},
+		{Name: ColMeanLarge, Unit: "s", Doc: "mean latency of large tasks", Get: func(m *Measured) float64 { return m.mean(m.LargeLatencies) }},
+		{Name: ColP95Large, Unit: "s", Doc: "95th percentile of large tasks' latency", Get: func(m *Measured) float64 { return m.quantile(0.95, m.LargeLatencies) }},
+		{Name: ColMAPE, Unit: "%", Doc: "mean absolute percentage error of the policy's own prediction", Get: func(m *Measured) float64 { return 100 * m.per(m.SumAPE, m.Predicted) }},
+		{Name: ColDecisionNs, Unit: "ns", Doc: "mean wall-clock cost of a decision (--time-decisions)", Get: func(m *Measured) float64 { return m.DecisionNs }},
+	}
+	for i, t := range tiers {
+		cols = append(cols, Column{Name: ShareCol(t), Doc: "fraction of measured tasks sent to " + t,
+			Get: func(m *Measured) float64 { return m.share(i) }})
+	}
+	for i, t := range tiers {
+		cols = append(cols, Column{Name: UtilCol(t), Doc: "offered load of " + t + ": work sent per second / (c·s)",
+			Get: func(m *Measured) float64 { return m.util(i) }})
 	}
 	return cols
 }
 
-// Metrics holds one value per numeric runs.csv column after seed. It is used
-// for the means and for the CI half-widths of a Summary; NaN means the value
-// is missing (an empty cell).
-type Metrics struct {
-	Tasks       float64 // measured tasks (a mean, hence a float)
-	MeanLatency float64 // s
-	P50Latency  float64 // s
-	P95Latency  float64 // s
-	P99Latency  float64 // s
-	MaxLatency  float64 // s
-	MeanWait    float64 // s
-	MeanLarge   float64 // s
-	P95Large    float64 // s
-	MAPE        float64 // percent
-	DecisionNs  float64 // ns
-	Share       []float64
-	Util        []float64
+// Measured is what one run measured, in the form both the simulator and
+// the HTTP testbed accumulate it. The columns read it through their Get.
+type Measured struct {
+	Tasks int // measured tasks (completed, in the testbed)
+	// Dispatched is the measured tasks dispatched, the shares' denominator,
+	// where it differs from Tasks (the testbed); 0 means Tasks.
+	Dispatched     int
+	Latencies      []float64 // s, each measured task's latency
+	LargeLatencies []float64 // s, those of the large tasks
+	SumWait        float64   // s, Σ time in the tier's queue
+	SumAPE         float64   // Σ |predicted − realised latency| / realised
+	Predicted      int       // measured tasks that carried a prediction
+	Span           float64   // s, the measured window of arrivals
+	// Per tier: measured tasks sent there and their work; the tier's
+	// capacity c·s, for the offered load.
+	TierCount    []int
+	TierWork     []float64
+	TierCapacity []float64
+	DecisionNs   float64 // NaN unless decisions were timed
+	sorted       bool
 }
 
-// Vector returns the metrics in Columns order (Share and Util as stored).
-func (m Metrics) Vector() []float64 {
-	v := []float64{m.Tasks, m.MeanLatency, m.P50Latency, m.P95Latency, m.P99Latency,
-		m.MaxLatency, m.MeanWait, m.MeanLarge, m.P95Large, m.MAPE, m.DecisionNs}
-	v = append(v, m.Share...)
-	return append(v, m.Util...)
+// Row reads every column from m, in order. It sorts m's latency slices.
+func Row(cols []Column, m *Measured) []float64 {
+	if !m.sorted {
+		slices.Sort(m.Latencies)
+		slices.Sort(m.LargeLatencies)
+		m.sorted = true
+	}
+	v := make([]float64, len(cols))
+	for i, c := range cols {
+		v[i] = c.Get(m)
+	}
+	return v
 }
 
-// Column returns the value of the named column (a Columns name for these
-// tiers) and whether the name is known.
-func (m Metrics) Column(tiers []string, name string) (float64, bool) {
-	if len(m.Share) != len(tiers) || len(m.Util) != len(tiers) {
-		// Without matching tiers a share_/util_ name cannot be placed; the
-		// fixed columns are still found.
-		tiers = tiers[:0:0]
+func (m *Measured) mean(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
 	}
-	v := m.Vector()
-	for i, c := range Columns(tiers) {
-		if c == name {
-			return v[i], true
-		}
-	}
-	return math.NaN(), false
+	return stat.Mean(xs, nil)
 }
 
-// metricsFromVector is the inverse of Vector for ntiers tiers.
-func metricsFromVector(v []float64, ntiers int) Metrics {
-	f := len(Fixed)
-	return Metrics{
-		Tasks: v[0], MeanLatency: v[1], P50Latency: v[2], P95Latency: v[3],
-		P99Latency: v[4], MaxLatency: v[5], MeanWait: v[6], MeanLarge: v[7],
-		P95Large: v[8], MAPE: v[9], DecisionNs: v[10],
-		Share: append([]float64(nil), v[f:f+ntiers]...),
-		Util:  append([]float64(nil), v[f+ntiers:f+2*ntiers]...),
+// quantile is gonum's stat.Quantile with stat.Empirical (the smallest
+// sample whose empirical CDF reaches p) over the sorted sample; p = 1 is
+// the maximum.
+func (m *Measured) quantile(p float64, xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
 	}
+	if p >= 1 {
+		return xs[len(xs)-1]
+	}
+	return stat.Quantile(p, stat.Empirical, xs, nil)
 }
 
-// Metrics returns the run's numeric columns after seed. Share and Util are
-// padded with NaN to ntiers so that runs with a shorter slice (a tier never
-// used, a metric not recorded) line up with the others.
-func (r Run) Metrics(ntiers int) Metrics {
-	return Metrics{
-		Tasks: float64(r.Tasks), MeanLatency: r.MeanLatency, P50Latency: r.P50Latency,
-		P95Latency: r.P95Latency, P99Latency: r.P99Latency, MaxLatency: r.MaxLatency,
-		MeanWait: r.MeanWait, MeanLarge: r.MeanLarge, P95Large: r.P95Large,
-		MAPE: r.MAPE, DecisionNs: r.DecisionNs,
-		Share: padNaN(r.Share, ntiers), Util: padNaN(r.Util, ntiers),
+func (m *Measured) per(sum float64, n int) float64 {
+	if n == 0 {
+		return math.NaN()
 	}
+	return sum / float64(n)
 }
 
-func padNaN(xs []float64, n int) []float64 {
-	out := make([]float64, n)
-	for i := range out {
-		out[i] = math.NaN()
-		if i < len(xs) {
-			out[i] = xs[i]
-		}
+func (m *Measured) share(i int) float64 {
+	if i >= len(m.TierCount) {
+		return math.NaN()
 	}
-	return out
+	n := m.Tasks
+	if m.Dispatched > 0 {
+		n = m.Dispatched
+	}
+	if n == 0 {
+		return 0
+	}
+	return float64(m.TierCount[i]) / float64(n)
+}
+
+func (m *Measured) util(i int) float64 {
+	if i >= len(m.TierWork) || !(m.Span > 0) {
+		return math.NaN()
+	}
+	return m.TierWork[i] / m.Span / m.TierCapacity[i]
 }
 
 // NaNs returns n missing values: the starting point of a per-tier or
 // per-replicate slice whose gaps must read as missing, not as zero.
-func NaNs(n int) []float64 { return padNaN(nil, n) }
+func NaNs(n int) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = math.NaN()
+	}
+	return out
+}

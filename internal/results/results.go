@@ -3,27 +3,52 @@
 // by the experiment runner, which fills it, and the report, which writes it.
 package results
 
-// Run is one (cell, policy, replicate) run. A metric that does not apply is
-// NaN here and an empty cell in the CSV.
+import "math"
+
+// Run is one (cell, policy, replicate) run: its key and one value per
+// column of Cols. A metric that does not apply is NaN here and an empty cell
+// in the CSV.
 type Run struct {
 	Experiment string
 	Param      string  // swept parameter path, "" without a sweep
 	Value      float64 // swept value, NaN without a sweep
-	Policy     string
-	Seed       int // replicate number, 0-based
+	Policy     string  // the entry's label
+	Seed       int     // replicate number, 0-based
+	Cols       []Column
+	Values     []float64 // one per column of Cols
+}
 
-	Tasks       int     // measured tasks
-	MeanLatency float64 // s
-	P50Latency  float64 // s
-	P95Latency  float64 // s
-	P99Latency  float64 // s
-	MaxLatency  float64 // s
-	MeanWait    float64 // s, time in the tier's queue
-	MeanLarge   float64 // s, mean latency of large tasks (NaN if none)
-	P95Large    float64 // s, P95 latency of large tasks (NaN if none)
-	MAPE        float64 // percent; NaN for policies without an estimator
-	DecisionNs  float64 // mean wall-clock ns per decision; NaN unless timed
+// Get returns the named column's value, NaN if the run has no such column.
+func (r Run) Get(name string) float64 {
+	if i := Index(r.Cols, name); i >= 0 && i < len(r.Values) {
+		return r.Values[i]
+	}
+	return math.NaN()
+}
 
-	Share []float64 // fraction of measured tasks sent to each tier, tier order
-	Util  []float64 // offered load of each tier: work sent per second / (c·s)
+// Set sets the named column's value; it reports whether the run has it.
+func (r *Run) Set(name string, x float64) bool {
+	if i := Index(r.Cols, name); i >= 0 && i < len(r.Values) {
+		r.Values[i] = x
+		return true
+	}
+	return false
+}
+
+// Tasks is the run's measured task count.
+func (r Run) Tasks() int {
+	if x := r.Get(ColTasks); !math.IsNaN(x) {
+		return int(x)
+	}
+	return 0
+}
+
+// NewRun builds a run of these columns with the values given by name;
+// every other column is missing (NaN). Unknown names are ignored.
+func NewRun(cols []Column, vals map[string]float64) Run {
+	r := Run{Cols: cols, Values: NaNs(len(cols))}
+	for k, v := range vals {
+		r.Set(k, v)
+	}
+	return r
 }

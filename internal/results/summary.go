@@ -1,6 +1,9 @@
 package results
 
-import "math"
+import (
+	"math"
+	"strings"
+)
 
 // Summary aggregates the replicates of one (experiment, param, value,
 // policy) cell: one summary.csv row.
@@ -11,21 +14,39 @@ type Summary struct {
 	Policy     string  // or, in the mape experiment, the estimator
 	Runs       int     // replicates in the cell
 
-	// Mean holds, per column, the mean over the replicates that have the
-	// value; CI95 the half-width of its 95% Student-t interval (NaN with
-	// fewer than two such replicates). NaN in Mean: missing in every run.
-	Mean, CI95 Metrics
+	// Cols are the runs' columns. Mean holds, per column, the mean over the
+	// replicates that have the value; CI95 the half-width of its 95%
+	// Student-t interval (NaN with fewer than two such replicates). NaN in
+	// Mean: missing in every run.
+	Cols       []Column
+	Mean, CI95 []float64
 
-	// Unstable is true when some tier's mean offered load (Mean.Util) is
-	// ≥ 1: the tier's queue grows without bound, so the cell's latencies
+	// Unstable is true when some tier's mean offered load (a util_ column)
+	// is ≥ 1: the tier's queue grows without bound, so the cell's latencies
 	// depend on the run length and are not a steady state.
 	Unstable bool
 }
 
+// Get returns the mean of the named column, NaN if there is none.
+func (s Summary) Get(name string) float64 {
+	if i := Index(s.Cols, name); i >= 0 {
+		return s.Mean[i]
+	}
+	return math.NaN()
+}
+
+// CI returns the 95% half-width of the named column, NaN if there is none.
+func (s Summary) CI(name string) float64 {
+	if i := Index(s.Cols, name); i >= 0 {
+		return s.CI95[i]
+	}
+	return math.NaN()
+}
+
 // Summarize groups runs by (experiment, param, value, policy), in order of
 // first appearance so that the output does not depend on map order, and
-// aggregates each group. Runs with fewer Share/Util entries than the
-// widest run of their group count as missing for those tiers.
+// aggregates each group column by column. Runs of one group share their
+// columns.
 func Summarize(runs []Run) []Summary {
 	type key struct {
 		exp, param, policy string
@@ -57,30 +78,24 @@ func valueKey(v float64) uint64 {
 }
 
 func summarizeGroup(g []Run) Summary {
-	ntiers := 0
-	for _, r := range g {
-		ntiers = max(ntiers, len(r.Share), len(r.Util))
-	}
-	vecs := make([][]float64, len(g))
-	for i, r := range g {
-		vecs[i] = r.Metrics(ntiers).Vector()
-	}
-	width := len(vecs[0])
-	mean, ci := make([]float64, width), make([]float64, width)
+	cols := g[0].Cols
+	mean, ci := make([]float64, len(cols)), make([]float64, len(cols))
 	col := make([]float64, len(g))
-	for j := range width {
-		for i := range vecs {
-			col[i] = vecs[i][j]
+	for j := range cols {
+		for i, r := range g {
+			col[i] = math.NaN()
+			if j < len(r.Values) {
+				col[i] = r.Values[j]
+			}
 		}
 		mean[j], ci[j], _ = MeanCI95(col)
 	}
 	s := Summary{
 		Experiment: g[0].Experiment, Param: g[0].Param, Value: g[0].Value, Policy: g[0].Policy,
-		Runs: len(g),
-		Mean: metricsFromVector(mean, ntiers), CI95: metricsFromVector(ci, ntiers),
+		Runs: len(g), Cols: cols, Mean: mean, CI95: ci,
 	}
-	for _, u := range s.Mean.Util {
-		if u >= 1 { // NaN compares false: an unknown load is not unstable
+	for j, c := range cols {
+		if strings.HasPrefix(c.Name, "util_") && mean[j] >= 1 { // NaN compares false: an unknown load is not unstable
 			s.Unstable = true
 		}
 	}

@@ -5,12 +5,21 @@ import (
 	"testing"
 )
 
+var testCols = RunColumns([]string{"t0", "t1"})
+
+// run makes a run of two tiers; a missing share or util is NaN.
 func run(exp, policy string, value float64, seed int, mean float64, share, util []float64) Run {
-	nan := math.NaN()
-	return Run{Experiment: exp, Param: "arrivals.rate", Value: value, Policy: policy, Seed: seed,
-		Tasks: 100, MeanLatency: mean, P50Latency: mean, P95Latency: mean, P99Latency: mean,
-		MaxLatency: mean, MeanWait: mean, MeanLarge: mean, P95Large: mean, MAPE: nan, DecisionNs: nan,
-		Share: share, Util: util}
+	vals := map[string]float64{ColTasks: 100, ColMeanLatency: mean, ColP50Latency: mean, ColP95Latency: mean, ColP99Latency: mean,
+		ColMaxLatency: mean, ColMeanWait: mean, ColMeanLarge: mean, ColP95Large: mean}
+	for i, x := range share {
+		vals[ShareCol([]string{"t0", "t1"}[i])] = x
+	}
+	for i, x := range util {
+		vals[UtilCol([]string{"t0", "t1"}[i])] = x
+	}
+	r := NewRun(testCols, vals)
+	r.Experiment, r.Param, r.Value, r.Policy, r.Seed = exp, "arrivals.rate", value, policy, seed
+	return r
 }
 
 func TestSummarizeGroupsInFirstAppearanceOrder(t *testing.T) {
@@ -20,8 +29,8 @@ func TestSummarizeGroupsInFirstAppearanceOrder(t *testing.T) {
 		run("e", "hybrid", 10, 0, 1, nil, nil),
 		run("e", "jsq", 20, 0, 1, nil, nil),
 		run("e", "jsq", 10, 1, 1, nil, nil),
-		{Experiment: "e", Value: nan, Policy: "jsq"},
-		{Experiment: "e", Value: nan, Policy: "jsq", Seed: 1},
+		{Experiment: "e", Value: nan, Policy: "jsq", Cols: testCols, Values: NaNs(len(testCols))},
+		{Experiment: "e", Value: nan, Policy: "jsq", Seed: 1, Cols: testCols, Values: NaNs(len(testCols))},
 		run("e", "jsq", math.Copysign(0, -1), 0, 1, nil, nil),
 		run("e", "jsq", 0, 1, 1, nil, nil),
 	}
@@ -47,7 +56,7 @@ func TestSummarizeMeansAndIntervals(t *testing.T) {
 	var runs []Run
 	for i, m := range []float64{1, 2, 3, 4, 5} {
 		r := run("e", "hybrid", 40, i, m, []float64{0.2 * m, 1 - 0.2*m}, []float64{0.5, 0.1 * m})
-		r.MAPE = []float64{10, nan, 20, nan, 30}[i] // only estimator runs have it
+		r.Set(ColMAPE, []float64{10, nan, 20, nan, 30}[i]) // only estimator runs have it
 		runs = append(runs, r)
 	}
 	s := Summarize(runs)
@@ -62,19 +71,19 @@ func TestSummarizeMeansAndIntervals(t *testing.T) {
 		got, want float64
 	}{
 		{"runs", float64(g.Runs), 5},
-		{"tasks mean", g.Mean.Tasks, 100},
-		{"tasks ci", g.CI95.Tasks, 0},
-		{"mean_latency mean", g.Mean.MeanLatency, 3},
-		{"mean_latency ci", g.CI95.MeanLatency, t5},
-		{"p95_large ci", g.CI95.P95Large, t5},
-		{"mape mean (3 of 5)", g.Mean.MAPE, 20},
-		{"mape ci (3 of 5)", g.CI95.MAPE, t3},
-		{"decision_ns mean (none)", g.Mean.DecisionNs, nan},
-		{"decision_ns ci (none)", g.CI95.DecisionNs, nan},
-		{"share_0 mean", g.Mean.Share[0], 0.6},
-		{"share_0 ci", g.CI95.Share[0], 0.2 * t5},
-		{"share_1 mean", g.Mean.Share[1], 0.4},
-		{"util_1 mean", g.Mean.Util[1], 0.3},
+		{"tasks mean", g.Get(ColTasks), 100},
+		{"tasks ci", g.CI(ColTasks), 0},
+		{"mean_latency mean", g.Get(ColMeanLatency), 3},
+		{"mean_latency ci", g.CI(ColMeanLatency), t5},
+		{"p95_large ci", g.CI(ColP95Large), t5},
+		{"mape mean (3 of 5)", g.Get(ColMAPE), 20},
+		{"mape ci (3 of 5)", g.CI(ColMAPE), t3},
+		{"decision_ns mean (none)", g.Get(ColDecisionNs), nan},
+		{"decision_ns ci (none)", g.CI(ColDecisionNs), nan},
+		{"share_0 mean", g.Get(ShareCol("t0")), 0.6},
+		{"share_0 ci", g.CI(ShareCol("t0")), 0.2 * t5},
+		{"share_1 mean", g.Get(ShareCol("t1")), 0.4},
+		{"util_1 mean", g.Get(UtilCol("t1")), 0.3},
 	}
 	for _, c := range checks {
 		if !same(c.got, c.want, 1e-9) {
@@ -82,7 +91,7 @@ func TestSummarizeMeansAndIntervals(t *testing.T) {
 		}
 	}
 	if g.Unstable {
-		t.Errorf("Unstable = true with mean utils %v", g.Mean.Util)
+		t.Errorf("Unstable = true with means %v", g.Mean)
 	}
 }
 
@@ -110,31 +119,39 @@ func TestSummarizeUnstable(t *testing.T) {
 	}
 }
 
-func TestSummarizeRaggedTiers(t *testing.T) {
+func TestSummarizeMissingTierValues(t *testing.T) {
 	runs := []Run{
 		run("e", "jsq", 1, 0, 1, []float64{1}, nil),
 		run("e", "jsq", 1, 1, 1, []float64{0.5, 0.5}, []float64{0.2, 0.4}),
 	}
 	g := Summarize(runs)[0]
-	if len(g.Mean.Share) != 2 || g.Mean.Share[0] != 0.75 || g.Mean.Share[1] != 0.5 || !math.IsNaN(g.CI95.Share[1]) {
-		t.Errorf("ragged shares: mean %v ci %v, want [0.75 0.5] with NaN ci for tier 1", g.Mean.Share, g.CI95.Share)
+	if g.Get(ShareCol("t0")) != 0.75 || g.Get(ShareCol("t1")) != 0.5 || !math.IsNaN(g.CI(ShareCol("t1"))) {
+		t.Errorf("missing shares: mean %v ci %v, want [0.75 0.5] with NaN ci for tier 1", g.Mean, g.CI95)
 	}
 }
 
-func TestMetricsColumn(t *testing.T) {
-	m := Metrics{MeanLatency: 1.5, Share: []float64{0.25, 0.75}, Util: []float64{0.1, 0.2}}
-	tiers := []string{"edge", "cloud"}
-	for _, c := range []struct {
-		name string
-		want float64
-		ok   bool
-	}{{"mean_latency_s", 1.5, true}, {"share_cloud", 0.75, true}, {"util_edge", 0.1, true}, {"share_moon", math.NaN(), false}} {
-		got, ok := m.Column(tiers, c.name)
-		if ok != c.ok || !same(got, c.want, 0) {
-			t.Errorf("Column(%q) = %v, %v; want %v, %v", c.name, got, ok, c.want, c.ok)
+// Row reads every declared column from the measurements, in order; each
+// column's value matches a hand computation.
+func TestRowReadsEveryColumn(t *testing.T) {
+	m := &Measured{Tasks: 4, Latencies: []float64{4, 1, 3, 2}, LargeLatencies: []float64{4}, SumWait: 2, SumAPE: 1, Predicted: 4,
+		Span: 2, TierCount: []int{1, 3}, TierWork: []float64{2, 6}, TierCapacity: []float64{1, 6}, DecisionNs: math.NaN()}
+	cols := RunColumns([]string{"a", "b"})
+	got := Row(cols, m)
+	want := map[string]float64{ColTasks: 4, ColMeanLatency: 2.5, ColP50Latency: 2, ColP95Latency: 4, ColP99Latency: 4, ColMaxLatency: 4,
+		ColMeanWait: 0.5, ColMeanLarge: 4, ColP95Large: 4, ColMAPE: 25, "share_a": 0.25, "share_b": 0.75, "util_a": 1, "util_b": 0.5}
+	for i, c := range cols {
+		w, ok := want[c.Name]
+		if !ok {
+			w = math.NaN()
+		}
+		if !same(got[i], w, 1e-15) {
+			t.Errorf("%s = %v, want %v", c.Name, got[i], w)
+		}
+		if c.Get == nil || c.Name == "" {
+			t.Errorf("column %d has no name or getter", i)
 		}
 	}
-	if got, want := len(Columns(tiers)), len(m.Vector()); got != want {
-		t.Errorf("len(Columns) = %d, len(Vector) = %d; they must align", got, want)
+	if Index(cols, "share_b") != len(cols)-3 || Index(cols, "share_moon") != -1 {
+		t.Errorf("Index: share_b at %d, share_moon at %d", Index(cols, "share_b"), Index(cols, "share_moon"))
 	}
 }

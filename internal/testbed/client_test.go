@@ -12,6 +12,7 @@ import (
 
 	"github.com/offload-sim/offload/internal/dispatch"
 	"github.com/offload-sim/offload/internal/policies"
+	"github.com/offload-sim/offload/internal/results"
 )
 
 // every returns a workload of arrivals every dt model seconds, sizes 1 and a
@@ -70,9 +71,9 @@ func TestClientViewAccounting(t *testing.T) {
 		if res.Sent != 6 || res.Completed != 6 || res.Lag.Max != 0 {
 			t.Errorf("result %+v: want 6 sent and completed, no lag under a fake clock", res)
 		}
-		lat := res.Metrics()
-		if math.Abs(lat.MeanLatency-0.042) > 1e-9 || math.Abs(lat.Share[0]-1) > 0 {
-			t.Errorf("mean latency %v s, want 0.042 (15 ms delay + 27 ms service)", lat.MeanLatency)
+		lat := res.Metrics(results.RunColumns(tierNames(res)))
+		if math.Abs(lat.Get(results.ColMeanLatency)-0.042) > 1e-9 || math.Abs(lat.Values[results.Index(lat.Cols, "share_"+tierNames(res)[0])]-1) > 0 {
+			t.Errorf("mean latency %v s, want 0.042 (15 ms delay + 27 ms service)", lat.Get(results.ColMeanLatency))
 		}
 	})
 }
@@ -134,11 +135,11 @@ func TestClientTimeScale(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m := res.Metrics()
+		m := res.Metrics(results.RunColumns(tierNames(res)))
 		// 1 s wall = 2 model s of arrivals every 0.1: 19 tasks; delay 0.2 model
 		// s (0.1 wall) plus 50 ms wall (0.1 model) of service: 0.3 model s.
-		if res.Tasks != 19 || math.Abs(m.MeanLatency-0.3) > 1e-9 || res.Span != 2 {
-			t.Errorf("tasks %d, mean %v, span %v: want 19, 0.3, 2", res.Tasks, m.MeanLatency, res.Span)
+		if res.Tasks != 19 || math.Abs(m.Get(results.ColMeanLatency)-0.3) > 1e-9 || res.Span != 2 {
+			t.Errorf("tasks %d, mean %v, span %v: want 19, 0.3, 2", res.Tasks, m.Get(results.ColMeanLatency), res.Span)
 		}
 		if el := time.Since(start); el != 1100*time.Millisecond {
 			t.Errorf("run took %v of wall time, want 1.1 s (last arrival 0.95 s + 0.1 s delay + 0.05 s)", el)
@@ -170,7 +171,7 @@ func TestClientObserverAndBadTier(t *testing.T) {
 		}
 		res, err := Run(t.Context(), Config{Tiers: twoTiers, Policy: pol, Workload: every(0.01, 0, 0.005),
 			Transport: sleeper(time.Millisecond), TimeScale: 1, Duration: time.Second})
-		if err != nil || res.Completed != 99 || math.IsNaN(res.Metrics().MAPE) {
+		if err != nil || res.Completed != 99 || math.IsNaN(res.Metrics(results.RunColumns(tierNames(res))).Get(results.ColMAPE)) {
 			t.Fatalf("hybrid: %v, %+v", err, res)
 		}
 		bad := dispatch.PolicyFunc(func(*dispatch.View) dispatch.Decision { return dispatch.Decision{Tier: 7} })

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/offload-sim/offload/internal/policies"
+	"github.com/offload-sim/offload/internal/results"
 )
 
 // A short run against real tier servers on loopback: every request is
@@ -38,10 +39,10 @@ func TestLoopbackRun(t *testing.T) {
 	if res.Sent != res.Completed+res.Rejected+res.Failed || res.Completed != res.Sent || res.Sent < 80 {
 		t.Fatalf("accounting %+v: want every request completed", res)
 	}
-	m := res.Metrics()
+	m := res.Metrics(results.RunColumns(tierNames(res)))
 	// A task's model latency is at least its 10 ms of service; loopback adds
 	// well under 20 ms even on a loaded machine.
-	if !(m.MeanLatency >= 0.010 && m.MeanLatency < 0.040) || !(m.MeanWait >= 0) {
-		t.Errorf("mean latency %v s, wait %v s: want in [0.010, 0.040)", m.MeanLatency, m.MeanWait)
+	if !(m.Get(results.ColMeanLatency) >= 0.010 && m.Get(results.ColMeanLatency) < 0.040) || !(m.Get(results.ColMeanWait) >= 0) {
+		t.Errorf("mean latency %v s, wait %v s: want in [0.010, 0.040)", m.Get(results.ColMeanLatency), m.Get(results.ColMeanWait))
 	}
 }

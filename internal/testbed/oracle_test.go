@@ -8,6 +8,7 @@ import (
 
 	"github.com/offload-sim/offload/internal/dispatch"
 	"github.com/offload-sim/offload/internal/policies"
+	"github.com/offload-sim/offload/internal/results"
 )
 
 // The shadow replays FCFS on nominal times as the simulator does: tasks
@@ -46,8 +47,8 @@ func TestClientRunsOracle(t *testing.T) {
 		}
 		// Edge (1 server, 10 ms per task) cannot take a task every 1 ms: the
 		// oracle must use the cloud too.
-		if m := res.Metrics(); !(m.Share[1] > 0.5) {
-			t.Errorf("oracle shares %v: want most work on the 4-server cloud", m.Share)
+		if m := res.Metrics(results.RunColumns(tierNames(res))); !(m.Values[results.Index(m.Cols, "share_"+tierNames(res)[1])] > 0.5) {
+			t.Errorf("oracle shares %v: want most work on the 4-server cloud", m.Values)
 		}
 	})
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/offload-sim/offload/internal/dispatch"
 	"github.com/offload-sim/offload/internal/results"
-	"gonum.org/v1/gonum/stat"
 )
 
 // Result is what one emulated run saw. The request counts cover every task
@@ -116,40 +115,18 @@ func (r *Result) RejectionRate() float64 {
 	return float64(r.Rejected) / float64(r.Sent)
 }
 
-// Metrics fills the simulator's runs.csv metrics (DESIGN §5) from the run:
-// latencies in model seconds, percentiles as gonum's stat.Quantile with
-// stat.Empirical, shares over measured dispatched tasks, and util as the
-// work sent per second of the measured window over c·s. The identifying
-// fields (experiment, policy, seed, ...) are left to the caller; decision_ns
-// is NaN.
-func (r *Result) Metrics() results.Run {
-	nan := math.NaN()
-	run := results.Run{Tasks: r.Tasks, MeanLatency: nan, P50Latency: nan, P95Latency: nan, P99Latency: nan,
-		MaxLatency: nan, MeanWait: nan, MeanLarge: nan, P95Large: nan, MAPE: nan, DecisionNs: nan,
-		Share: make([]float64, len(r.tiers)), Util: make([]float64, len(r.tiers))}
+// Metrics fills the simulator's runs.csv columns (DESIGN §5) from the run,
+// through the one metrics schema: latencies in model seconds, shares over
+// measured dispatched tasks, and util as the work sent per second of the
+// measured window over c·s. The identifying fields (experiment, policy,
+// seed, ...) are left to the caller; decision_ns is NaN.
+func (r *Result) Metrics(cols []results.Column) results.Run {
+	m := &results.Measured{Tasks: r.Tasks, Dispatched: r.Measured,
+		Latencies: slices.Clone(r.Latencies), LargeLatencies: slices.Clone(r.Large),
+		SumWait: r.SumWait, SumAPE: r.SumAPE, Predicted: r.Predicted, Span: r.Span, DecisionNs: math.NaN(),
+		TierCount: r.TierCount, TierWork: r.TierWork, TierCapacity: make([]float64, len(r.tiers))}
 	for i, t := range r.tiers {
-		if r.Measured > 0 {
-			run.Share[i] = float64(r.TierCount[i]) / float64(r.Measured)
-		}
-		run.Util[i] = r.TierWork[i] / r.Span / (float64(t.Servers) * t.Speed)
+		m.TierCapacity[i] = float64(t.Servers) * t.Speed
 	}
-	if r.Tasks == 0 {
-		return run
-	}
-	lat := slices.Sorted(slices.Values(r.Latencies))
-	run.MeanLatency = stat.Mean(lat, nil)
-	run.P50Latency = stat.Quantile(0.50, stat.Empirical, lat, nil)
-	run.P95Latency = stat.Quantile(0.95, stat.Empirical, lat, nil)
-	run.P99Latency = stat.Quantile(0.99, stat.Empirical, lat, nil)
-	run.MaxLatency = lat[len(lat)-1]
-	run.MeanWait = r.SumWait / float64(r.Tasks)
-	if len(r.Large) > 0 {
-		large := slices.Sorted(slices.Values(r.Large))
-		run.MeanLarge = stat.Mean(large, nil)
-		run.P95Large = stat.Quantile(0.95, stat.Empirical, large, nil)
-	}
-	if r.Predicted > 0 {
-		run.MAPE = 100 * r.SumAPE / float64(r.Predicted)
-	}
-	return run
+	return results.Run{Cols: cols, Values: results.Row(cols, m)}
 }

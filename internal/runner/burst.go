@@ -1,7 +1,6 @@
-package cmd
+package runner
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"math"
@@ -15,47 +14,57 @@ import (
 	"github.com/offload-sim/offload/internal/results"
 )
 
-// runBurst runs the burst experiment.
-func runBurst(ctx context.Context, o *runOptions) error {
-	if err := o.of.check(); err != nil {
-		return err
+// BurstSpec is the burst experiment: time series through repeated bursts,
+// and per burst the peak and the recovery (docs/design.md §4).
+func BurstSpec() Spec {
+	return Spec{Name: "burst", Embedded: "burst",
+		Short: "Latency and cloud share through repeated load bursts",
+		Long: `Run every policy through the bursts of the embedded burst scenario (or -f
+FILE) and follow it in time windows: timeseries.csv (per window and policy,
+averaged over replicates: mean and P95 latency, tier shares, λ̂, β and ρ̂ per
+tier), bursts.csv (per burst and policy: baseline, peak windowed mean latency,
+recovery time), and plots with the bursts shaded.`,
+		Prepare: prepareBurst,
+		side:    func(a Args) *sidecar { return seriesSidecar(a.Window) },
+		outputs: burstOutputs,
 	}
-	if !(o.window > 0) || math.IsInf(o.window, 0) {
-		return badInputf("--window %g: need a window width > 0 (s)", o.window)
-	}
-	plan, err := o.loadPlan()
-	if err != nil {
-		return err
+}
+
+// prepareBurst checks that bursts fall at known times and that the series
+// fits in memory.
+func prepareBurst(plan *experiment.Plan, a Args) error {
+	if !(a.Window > 0) || math.IsInf(a.Window, 0) {
+		return fmt.Errorf("--window %g: need a window width > 0 (s)", a.Window)
 	}
 	horizon := experiment.Horizon(plan.Scenario)
 	if horizon == 0 {
-		return badInputf("burst: the scenario must be in duration mode (duration, warmup_time) so that bursts fall at known times; got tasks: %d (to shorten a burst run, use --set duration=SECONDS, not --tasks)", plan.Scenario.Tasks)
+		return fmt.Errorf("burst: the scenario must be in duration mode (duration, warmup_time) so that bursts fall at known times; got tasks: %d (to shorten a burst run, use --set duration=SECONDS, not --tasks)", plan.Scenario.Tasks)
 	}
-	if n := horizon / o.window; n > maxWindows {
-		return badInputf("--window %g: %.0f windows over %g s of arrivals; at most %d are allowed (widen the window)", o.window, n, horizon, maxWindows)
+	if n := horizon / a.Window; n > maxWindows {
+		return fmt.Errorf("--window %g: %.0f windows over %g s of arrivals; at most %d are allowed (widen the window)", a.Window, n, horizon, maxWindows)
 	}
-	plan.SeriesWidth = o.window
-	outs, err := execute(ctx, o, plan, seriesSidecar(o.window))
-	if err != nil {
-		return err
-	}
-	b := analyseBursts(plan, outs, o.window)
-	dir := o.of.dir
-	if err := b.write(dir, o.of.format); err != nil {
-		return err
-	}
-	b.print(o.io.Out)
-	noteWritten(o.io.Out, fmtPath(dir, "runs.csv"), fmtPath(dir, "summary.csv"), fmtPath(dir, "timeseries.csv"),
-		fmtPath(dir, "series_runs.csv"), fmtPath(dir, "bursts.csv"), fmtPath(dir, "burst_latency."+o.of.format),
-		fmtPath(dir, "burst_p95."+o.of.format), fmtPath(dir, "burst_cloud_share."+o.of.format))
+	plan.SeriesWidth = a.Window
 	return nil
+}
+
+func burstOutputs(r *Result) ([]string, error) {
+	b := AnalyseBursts(r.Plan, r.Outcomes, r.Args.Window)
+	r.Sums = b.sums
+	dir, format := r.Opts.Dir, r.Opts.Format
+	if err := b.write(dir, format); err != nil {
+		return nil, err
+	}
+	b.print(r.Opts.Out)
+	return []string{fmtPath(dir, "runs.csv"), fmtPath(dir, "summary.csv"), fmtPath(dir, "timeseries.csv"),
+		fmtPath(dir, "series_runs.csv"), fmtPath(dir, "bursts.csv"), fmtPath(dir, "burst_latency."+format),
+		fmtPath(dir, "burst_p95."+format), fmtPath(dir, "burst_cloud_share."+format)}, nil
 }
 
 // maxWindows bounds a run's series, whose memory grows with the window count.
 const maxWindows = 100000
 
-// burstAnalysis is the burst experiment's aggregate view of its runs.
-type burstAnalysis struct {
+// BurstAnalysis is the burst experiment's aggregate view of its runs.
+type BurstAnalysis struct {
 	plan   *experiment.Plan
 	width  float64
 	tiers  []string
@@ -74,9 +83,10 @@ type cellPolicy struct {
 	policy string
 }
 
-func analyseBursts(plan *experiment.Plan, outs []experiment.Outcome, width float64) *burstAnalysis {
+// AnalyseBursts averages the replicates' series and measures every burst.
+func AnalyseBursts(plan *experiment.Plan, outs []experiment.Outcome, width float64) *BurstAnalysis {
 	horizon := experiment.Horizon(plan.Scenario)
-	b := &burstAnalysis{plan: plan, width: width, tiers: plan.Tiers(),
+	b := &BurstAnalysis{plan: plan, width: width, tiers: plan.Tiers(),
 		bursts: experiment.BurstIntervals(plan.Scenario, horizon),
 		sums:   results.Summarize(outcomeRuns(outs))}
 	b.cloud = firstCloud(plan)
@@ -104,8 +114,8 @@ func analyseBursts(plan *experiment.Plan, outs []experiment.Outcome, width float
 	return b
 }
 
-func (b *burstAnalysis) write(dir, format string) error {
-	if err := report.WriteFileAtomic(dir, "summary.csv", func(w io.Writer) error { return report.WriteSummary(w, b.tiers, b.sums) }); err != nil {
+func (b *BurstAnalysis) write(dir, format string) error {
+	if err := report.WriteFileAtomic(dir, "summary.csv", func(w io.Writer) error { return report.WriteSummary(w, b.plan.Columns(), b.sums) }); err != nil {
 		return err
 	}
 	if err := report.WriteFileAtomic(dir, "timeseries.csv", func(w io.Writer) error { return report.WriteSeries(w, b.tiers, b.mean, false) }); err != nil {
@@ -141,7 +151,7 @@ func firstCloud(plan *experiment.Plan) int {
 }
 
 // lines builds one time series per policy of the first cell.
-func (b *burstAnalysis) lines(y func(results.Window) float64) []report.TimeSeries {
+func (b *BurstAnalysis) lines(y func(results.Window) float64) []report.TimeSeries {
 	var out []report.TimeSeries
 	for _, k := range b.order {
 		if k.param != b.order[0].param || k.value != b.order[0].value {
@@ -149,7 +159,7 @@ func (b *burstAnalysis) lines(y func(results.Window) float64) []report.TimeSerie
 		}
 		ts := report.TimeSeries{Policy: k.policy}
 		for _, r := range b.mean {
-			if r.Policy == k.policy && math.Float64bits(r.Value) == k.value {
+			if r.Policy == k.policy && float64Bits(r.Value) == k.value {
 				ts.Points = append(ts.Points, plotter.XY{X: r.Start + b.width/2, Y: y(r.Window)})
 			}
 		}
@@ -158,7 +168,7 @@ func (b *burstAnalysis) lines(y func(results.Window) float64) []report.TimeSerie
 	return out
 }
 
-func (b *burstAnalysis) print(w io.Writer) {
+func (b *BurstAnalysis) print(w io.Writer) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	if b.plan.Scenario.Sweep != nil {
 		fmt.Fprintf(tw, "%s\t", b.plan.Scenario.Sweep.Param)
@@ -168,7 +178,7 @@ func (b *burstAnalysis) print(w io.Writer) {
 		var peak, rec, before, during results.MeanAcc
 		never := 0
 		for _, r := range b.stats {
-			if r.Policy != k.policy || math.Float64bits(r.Value) != k.value {
+			if r.Policy != k.policy || float64Bits(r.Value) != k.value {
 				continue
 			}
 			peak.Add(r.Peak)
@@ -183,13 +193,13 @@ func (b *burstAnalysis) print(w io.Writer) {
 		lat := math.NaN()
 		for _, s := range b.sums {
 			if s.Policy == k.policy && math.Float64bits(s.Value) == k.value {
-				lat = s.Mean.MeanLatency
+				lat = s.Get(results.ColMeanLatency)
 			}
 		}
 		if b.plan.Scenario.Sweep != nil {
 			fmt.Fprintf(tw, "%g\t", math.Float64frombits(k.value))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d/%d\t%s\t%s\t\n", k.policy, num(lat), num(peak.Mean()), num(rec.Mean()), never, len(b.bursts), num(before.Mean()), num(during.Mean()))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d/%d\t%s\t%s\t\n", k.policy, Num(lat), Num(peak.Mean()), Num(rec.Mean()), never, len(b.bursts), Num(before.Mean()), Num(during.Mean()))
 	}
 	_ = tw.Flush()
 }
@@ -228,7 +238,7 @@ func seriesSidecar(width float64) *sidecar {
 				if math.Abs(r.Width-width) > 1e-9*width {
 					return nil, fmt.Errorf("series_runs.csv has windows of %g s, this run asks for %g s", r.Width, width)
 				}
-				k := runKey{r.Param, math.Float64bits(r.Value), r.Policy, r.Seed}
+				k := runKey{r.Param, float64Bits(r.Value), r.Policy, r.Seed}
 				o := out[k]
 				o.Series = append(o.Series, r.Window)
 				out[k] = o
@@ -237,3 +247,5 @@ func seriesSidecar(width float64) *sidecar {
 		},
 	}
 }
+
+func float64Bits(x float64) uint64 { return math.Float64bits(x) }

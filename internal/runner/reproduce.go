@@ -1,0 +1,231 @@
+package runner
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"time"
+
+	"github.com/offload-sim/offload/experiments"
+	"github.com/offload-sim/offload/internal/claims"
+	"github.com/offload-sim/offload/internal/experiment"
+	"github.com/offload-sim/offload/internal/policies"
+	"github.com/offload-sim/offload/internal/report"
+	"github.com/offload-sim/offload/internal/results"
+	"github.com/offload-sim/offload/internal/scenario"
+)
+
+// Scales maps reproduce's --scale to the --set overrides applied to every
+// experiment's embedded default ("paper": none). It is a function so that
+// no caller can change the table.
+func Scales() map[string][]string {
+	return map[string][]string{"paper": nil, "ci": {"seeds=5"}}
+}
+
+// ciTasks shortens the task-count experiments at --scale ci.
+func ciTasks() []string { return []string{"tasks=50000", "warmup=5000"} }
+
+// BurstWindow is the burst experiment's window in reproduce, s.
+const BurstWindow = 5.0
+
+// ErrClaimFailed is --strict's runtime failure.
+var ErrClaimFailed = errors.New("a claim FAILed (--strict)")
+
+// ReproduceOptions are reproduce's own settings.
+type ReproduceOptions struct {
+	Scale  string   // a key of Scales
+	Sets   []string // extra --set overrides for every experiment (e.g. seed=)
+	Strict bool
+	// Load parses an embedded scenario with overrides (cmd's loader, which
+	// knows the policy registry).
+	Load func(embedded string, sets []string) (*scenario.Scenario, error)
+	// Emulate, if set, runs the HTTP emulation into dir with the overrides
+	// and returns the emulated and simulated runs (claim 6).
+	Emulate func(ctx context.Context, dir string, sets []string) (emu, sim []results.Run, err error)
+}
+
+// Reproduce runs every experiment of the paper into opts.Dir/<experiment>,
+// judges the claims and writes claims.md.
+func Reproduce(ctx context.Context, ro ReproduceOptions, opts Options) ([]claims.Claim, error) {
+	base, ok := Scales()[ro.Scale]
+	if !ok {
+		return nil, badInputf("--scale %q: allowed: ci, paper", ro.Scale)
+	}
+	sets := append(append([]string(nil), base...), ro.Sets...)
+	root := opts.Dir
+	// The folder is guarded like an experiment's: its manifest's hash names
+	// the scale, the overrides and --emulate.
+	sum := sha256.Sum256(fmt.Appendf(nil, "reproduce %s %q emulate=%v", ro.Scale, sets, ro.Emulate != nil))
+	hash := hex.EncodeToString(sum[:])
+	// Every experiment's plan is built before anything is written, so that
+	// a bad override fails with nothing on disk.
+	type sub struct {
+		spec Spec
+		plan *experiment.Plan
+		args Args
+		time bool
+	}
+	var subs []sub
+	for _, e := range []struct {
+		spec     Spec
+		embedded string
+		extra    []string
+	}{
+		{sweepSpec("sweep-load", "", ""), "sweep-load", nil},
+		{sweepSpec("edge-capacity", "", ""), "edge-capacity", nil},
+		{MAPESpec(), "mape", []string{"policies=[" + policies.NameHybrid + "]"}},
+		{BurstSpec(), "burst", nil},
+		{sweepSpec("decision", "", ""), "default", []string{"policies=[" + policies.NameHybrid + "]"}},
+	} {
+		s := append(append([]string(nil), sets...), e.extra...)
+		if ro.Scale == "ci" && e.spec.Name != "burst" {
+			s = append(s, ciTasks()...)
+		}
+		sc, err := ro.Load(e.embedded, s)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", e.spec.Name, err)
+		}
+		name := sc.Name
+		if name == "" {
+			name = e.spec.Name
+		}
+		plan, err := experiment.NewPlan(name, sc)
+		if err != nil {
+			return nil, BadInput(fmt.Errorf("%s: %w", e.spec.Name, err))
+		}
+		subs = append(subs, sub{spec: e.spec, plan: plan, args: Args{Router: policies.NameHybrid, Window: BurstWindow}, time: e.spec.Name == "decision"})
+	}
+	if opts.Resume {
+		if err := ResumeCheck(root, hash, false); err != nil {
+			return nil, err
+		}
+	}
+	if err := PrepareDir(root, hash, opts.Force); err != nil {
+		return nil, err
+	}
+	// Every experiment runs under the same master seed (the embedded
+	// scenarios share it, and --seed overrides it in all): record it.
+	first := subs[0].plan.Scenario
+	m := Manifest{Tool: "offload", Version: Version(), Command: opts.Command, Experiment: "reproduce", Seed: first.Seed,
+		Seeds: first.Seeds, ScenarioHash: hash, Started: time.Now().UTC()}
+	if err := WriteManifest(root, m); err != nil {
+		return nil, err
+	}
+	got := map[string]*Result{}
+	for _, s := range subs {
+		o := opts
+		o.Dir = filepath.Join(root, s.spec.Name)
+		o.Out = io.Discard
+		o.TimeDecisions = s.time
+		r, err := Run(ctx, s.spec, s.plan, s.args, o)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", s.spec.Name, err)
+		}
+		got[s.spec.Name] = r
+		fmt.Fprintln(opts.Out, "wrote", o.Dir)
+	}
+	cs := []claims.Claim{
+		claims.MeanLatency(outcomeRuns(got["sweep-load"].Outcomes)),
+		claims.LargeTail(outcomeRuns(got["sweep-load"].Outcomes)),
+		claims.MAPE(ShadowRuns(got["mape"].Outcomes)),
+		burstClaim(got["burst"].Plan, got["burst"].Outcomes),
+		claims.DecisionCost(decisionNs(got["decision"].Outcomes)),
+		claims.NotRunClaim(6, "Not run: pass --emulate to run the HTTP emulation."),
+	}
+	if ro.Emulate != nil {
+		dir := filepath.Join(root, "emulate")
+		emu, sim, err := ro.Emulate(ctx, dir, sets)
+		if err != nil {
+			return nil, fmt.Errorf("emulate: %w", err)
+		}
+		cs[5] = claims.Ranking(emu, sim)
+		fmt.Fprintln(opts.Out, "wrote", dir)
+	}
+	prov := fmt.Sprintf("Made by `offload reproduce --scale %s` (offload %s); the runs are in the folders beside this file.", ro.Scale, Version())
+	md := claims.Markdown("The paper's claims", prov, cs)
+	if err := report.WriteFileAtomic(root, "claims.md", func(w io.Writer) error { _, err := io.WriteString(w, md); return err }); err != nil {
+		return nil, err
+	}
+	failed := false
+	for _, c := range cs {
+		fmt.Fprintf(opts.Out, "claim %d: %-12s %s\n", c.ID, c.Verdict, c.Text)
+		failed = failed || c.Verdict == claims.Fail
+	}
+	fmt.Fprintln(opts.Out, "wrote", filepath.Join(root, "claims.md"))
+	m.Complete, m.Finished = true, time.Now().UTC()
+	if err := WriteManifest(root, m); err != nil {
+		return nil, err
+	}
+	if failed && ro.Strict {
+		return cs, ErrClaimFailed
+	}
+	return cs, nil
+}
+
+// EmbeddedScenario returns the bytes of an embedded experiment scenario.
+func EmbeddedScenario(name string) ([]byte, error) { return experiments.Get(name) }
+
+// burstReps condenses each burst replicate for claim 4: mean cloud-share
+// rise over bursts, and mean recovery time, a burst never recovered from
+// counting as the whole gap until the next burst (or the end of arrivals).
+func burstReps(plan *experiment.Plan, outs []experiment.Outcome, width float64) []claims.BurstRep {
+	if plan == nil {
+		return nil
+	}
+	horizon := experiment.Horizon(plan.Scenario)
+	bursts := experiment.BurstIntervals(plan.Scenario, horizon)
+	cloud := firstCloud(plan)
+	var reps []claims.BurstRep
+	for _, out := range outs {
+		var before, during, rec results.MeanAcc
+		for k, st := range results.BurstStats(out.Series, width, bursts, horizon, cloud) {
+			before.Add(st.CloudBefore)
+			during.Add(st.CloudDuring)
+			r := st.Recovery
+			if math.IsNaN(r) {
+				limit := horizon
+				if k+1 < len(bursts) {
+					limit = bursts[k+1].Start
+				}
+				r = limit - st.End
+			}
+			rec.Add(r)
+		}
+		reps = append(reps, claims.BurstRep{Policy: out.Policy, Seed: out.Seed, CloudBefore: before.Mean(), CloudDuring: during.Mean(), Recovery: rec.Mean()})
+	}
+	return reps
+}
+
+// burstClaim judges claim 4 against the static policies that are stable at
+// the burst scenario's base load: a policy whose queue already grows between
+// bursts has no level to recover to.
+func burstClaim(plan *experiment.Plan, outs []experiment.Outcome) claims.Claim {
+	var static, notes []string
+	for _, s := range results.Summarize(outcomeRuns(outs)) {
+		if s.Policy != policies.NameEdgeFirst && s.Policy != policies.NameRandom {
+			continue
+		}
+		if s.Unstable {
+			notes = append(notes, fmt.Sprintf("%s is left out: a tier's offered load is ≥ 1 even outside the bursts, so its latency has no level to recover to.", s.Policy))
+			continue
+		}
+		static = append(static, s.Policy)
+	}
+	return claims.Bursts(burstReps(plan, outs, BurstWindow), static, notes)
+}
+
+// decisionNs lists hybrid's mean decision time per replicate.
+func decisionNs(outs []experiment.Outcome) []float64 {
+	var ns []float64
+	for _, out := range outs {
+		if out.Policy == policies.NameHybrid {
+			ns = append(ns, out.Run.Get(results.ColDecisionNs))
+		}
+	}
+	return ns
+}

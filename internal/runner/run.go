@@ -1,0 +1,206 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"time"
+
+	"github.com/offload-sim/offload/internal/experiment"
+	"github.com/offload-sim/offload/internal/report"
+	"github.com/offload-sim/offload/internal/results"
+)
+
+// Options say where results go and how a run behaves: the flags every
+// experiment shares.
+type Options struct {
+	Dir           string // -o
+	Force         bool   // write into a folder holding another scenario's results
+	Resume        bool   // run only what runs.csv lacks
+	Workers       int    // -j, ≥ 1
+	Format        string // plot format: png, svg or pdf
+	Trace         bool   // per-task CSVs under traces/
+	TimeDecisions bool   // decision_ns
+	Command       []string
+	// Progress, if set, starts a progress display for a named batch of
+	// total runs: update is called after each finished run, finish at the
+	// end (the bar is cmd's).
+	Progress func(name string, total int) (update func(done, total int), finish func())
+	// Out receives tables and the paths written; Err the notes on an
+	// interrupted run. Neither is a terminal here: cmd owns that.
+	Out, Err io.Writer
+}
+
+// sidecar persists what a plan's runs produce beyond their runs.csv rows
+// (mape.csv, series_runs.csv), so that --resume can skip them too.
+type sidecar struct {
+	// load returns, per run already on disk, its outcome's extras.
+	load func(dir string, plan *experiment.Plan) (map[runKey]experiment.Outcome, error)
+	// write stores the extras of the finished outcomes.
+	write func(dir string, plan *experiment.Plan, outs []experiment.Outcome) error
+}
+
+// execute runs the plan into o.Dir: it prepares the folder, honours
+// --resume, runs what is missing, and always leaves runs.csv (and the
+// sidecar's files), scenario.yaml and manifest.json consistent with what
+// finished, even when interrupted. It returns the outcomes in job order.
+func execute(ctx context.Context, o *Options, plan *experiment.Plan, side *sidecar) ([]experiment.Outcome, error) {
+	dir := o.Dir
+	sc := plan.Scenario
+	hash := sc.Hash()
+	if o.Resume {
+		if err := ResumeCheck(dir, hash, o.TimeDecisions); err != nil {
+			return nil, err
+		}
+	}
+	if err := PrepareDir(dir, hash, o.Force); err != nil {
+		return nil, err
+	}
+	// Files derived from runs.csv go first, so that an interruption never
+	// leaves a summary or a plot of other runs beside it; without --resume
+	// the runs themselves go too, so that a hard crash cannot leave another
+	// scenario's runs under this scenario's manifest.
+	if err := ClearOutputs(dir, !o.Resume); err != nil {
+		return nil, err
+	}
+	jobs := plan.Jobs()
+	have := map[runKey]experiment.Outcome{}
+	if o.Resume {
+		var err error
+		if have, err = readHave(dir, plan, side); err != nil {
+			return nil, err
+		}
+	}
+	key := func(i int) runKey {
+		c := plan.Cells[jobs[i].Cell]
+		return runKey{c.Param, math.Float64bits(c.Value), jobs[i].Policy, jobs[i].Seed}
+	}
+	m := Manifest{Tool: "offload", Version: Version(), Command: o.Command, Experiment: plan.Name,
+		Seed: sc.Seed, Seeds: sc.Seeds, ScenarioHash: hash, Started: time.Now().UTC(), Runs: len(jobs),
+		TimeDecisions: o.TimeDecisions}
+	resolved, err := sc.Marshal()
+	if err != nil {
+		return nil, err
+	}
+	if err := report.WriteFileAtomic(dir, "scenario.yaml", func(w io.Writer) error { _, err := w.Write(resolved); return err }); err != nil {
+		return nil, err
+	}
+	if err := WriteManifest(dir, m); err != nil {
+		return nil, err
+	}
+	opt := experiment.Options{Workers: o.Workers,
+		Have: func(i int) bool { _, ok := have[key(i)]; return ok }}
+	if o.Progress != nil {
+		update, finish := o.Progress(plan.Name, len(jobs))
+		defer finish()
+		opt.Progress = update
+	}
+	if o.Trace {
+		opt.Trace = traceSink(dir, plan)
+	}
+	out, runErr := plan.Execute(ctx, opt)
+	var done []experiment.Outcome
+	for i := range out {
+		if r, ok := have[key(i)]; ok {
+			done = append(done, r)
+		} else if out[i].Policy != "" {
+			done = append(done, out[i])
+		}
+	}
+	runs := outcomeRuns(done)
+	if err := report.WriteFileAtomic(dir, "runs.csv", func(w io.Writer) error { return report.WriteRuns(w, plan.Columns(), runs) }); err != nil {
+		return nil, err
+	}
+	if side != nil {
+		if err := side.write(dir, plan, done); err != nil {
+			return nil, err
+		}
+	}
+	m.RunsDone, m.Complete = len(done), runErr == nil && len(done) == len(jobs)
+	if m.Complete {
+		m.Finished = time.Now().UTC()
+	}
+	if err := WriteManifest(dir, m); err != nil {
+		return nil, err
+	}
+	if runErr != nil {
+		if errors.Is(runErr, context.Canceled) && o.Err != nil {
+			fmt.Fprintf(o.Err, "offload: %d of %d runs finished and were kept in %s; the same command with --resume runs the rest\n",
+				len(done), len(jobs), filepath.Join(dir, "runs.csv"))
+		}
+		return nil, runErr
+	}
+	return done, nil
+}
+
+// runKey identifies a run across invocations, for --resume.
+type runKey struct {
+	param  string
+	value  uint64 // float64 bits: runs.csv round-trips floats exactly
+	policy string
+	seed   int
+}
+
+func keyOfRun(r results.Run) runKey {
+	return runKey{r.Param, math.Float64bits(r.Value), r.Policy, r.Seed}
+}
+
+// readHave collects the runs of a previous invocation: those in runs.csv
+// and, with a sidecar, only those whose extras are on disk too.
+func readHave(dir string, plan *experiment.Plan, side *sidecar) (map[runKey]experiment.Outcome, error) {
+	have := map[runKey]experiment.Outcome{}
+	var runs []results.Run
+	err := readIfExists(dir, "runs.csv", func(r io.Reader) (err error) {
+		runs, err = report.ReadRuns(r, plan.Columns())
+		return err
+	})
+	if err != nil {
+		return nil, badInputf("--resume: %w", err)
+	}
+	var extras map[runKey]experiment.Outcome
+	if side != nil && len(runs) > 0 {
+		if extras, err = side.load(dir, plan); err != nil {
+			return nil, badInputf("--resume: %w", err)
+		}
+	}
+	for _, r := range runs {
+		k := keyOfRun(r)
+		out := experiment.Outcome{Run: r}
+		if side != nil {
+			x, ok := extras[k]
+			if !ok {
+				continue
+			}
+			out.Shadows, out.Series = x.Shadows, x.Series
+		}
+		have[k] = out
+	}
+	return have, nil
+}
+
+// outcomeRuns extracts the runs.csv rows.
+func outcomeRuns(outs []experiment.Outcome) []results.Run {
+	runs := make([]results.Run, len(outs))
+	for i := range outs {
+		runs[i] = outs[i].Run
+	}
+	return runs
+}
+
+func fmtPath(dir, name string) string { return filepath.Join(dir, name) }
+
+func noteWritten(w io.Writer, paths ...string) {
+	for _, p := range paths {
+		fmt.Fprintln(w, "wrote", p)
+	}
+}
+
+// writeSummary writes summary.csv for the runs and returns the summaries.
+func writeSummary(dir string, cols []results.Column, runs []results.Run) ([]results.Summary, error) {
+	sums := results.Summarize(runs)
+	err := report.WriteFileAtomic(dir, "summary.csv", func(w io.Writer) error { return report.WriteSummary(w, cols, sums) })
+	return sums, err
+}

@@ -1,0 +1,209 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/offload-sim/offload/internal/experiment"
+	"github.com/offload-sim/offload/internal/report"
+	"github.com/offload-sim/offload/internal/results"
+)
+
+// Spec is one experiment: what it adds to a plain run of its scenario.
+// A new experiment is a new Spec, not a copy of a command.
+type Spec struct {
+	Name     string // the command, and the default experiment column
+	Embedded string // the embedded scenario it runs without -f
+	Short    string // one line for --help
+	Long     string // the command's help
+	// Prepare adjusts and checks the plan before anything is written (the
+	// router of mape, the windows of burst); an error is bad input.
+	Prepare func(plan *experiment.Plan, a Args) error
+	// side keeps the experiment's per-run files in step with runs.csv.
+	side func(a Args) *sidecar
+	// outputs writes the experiment's files from the finished outcomes and
+	// prints its table; it returns the paths written.
+	outputs func(r *Result) ([]string, error)
+}
+
+// Args are an experiment's own flags (those beyond Options).
+type Args struct {
+	Router string  // mape: the policy whose decisions the estimators shadow
+	Window float64 // burst: time-series window, s
+}
+
+// Result is a finished experiment.
+type Result struct {
+	Plan     *experiment.Plan
+	Outcomes []experiment.Outcome
+	Args     Args
+	Opts     *Options
+	Sums     []results.Summary // summary.csv
+}
+
+// Run executes spec's plan into opts.Dir and writes its files. The plan has
+// been built from a validated scenario; nothing is written before Prepare
+// passes.
+func Run(ctx context.Context, spec Spec, plan *experiment.Plan, a Args, opts Options) (*Result, error) {
+	if spec.Prepare != nil {
+		if err := spec.Prepare(plan, a); err != nil {
+			return nil, BadInput(err)
+		}
+	}
+	var side *sidecar
+	if spec.side != nil {
+		side = spec.side(a)
+	}
+	outs, err := execute(ctx, &opts, plan, side)
+	if err != nil {
+		return nil, err
+	}
+	r := &Result{Plan: plan, Outcomes: outs, Args: a, Opts: &opts}
+	out := spec.outputs
+	if out == nil {
+		out = sweepOutputs
+	}
+	written, err := out(r)
+	if err != nil {
+		return nil, err
+	}
+	noteWritten(opts.Out, written...)
+	return r, nil
+}
+
+// Specs are the experiments with a command of their own, in help order.
+func Specs() []Spec {
+	return []Spec{RunSpec(), sweepSpec("sweep-load", "Latency of every policy against the arrival rate",
+		`Run every policy over the arrival rates of the embedded sweep-load scenario
+(or -f FILE): mean, P95, P99 and large-task P95 latency and tier shares
+against the rate, with 95% confidence intervals across replicates.`),
+		sweepSpec("edge-capacity", "Latency of every policy against the number of edge servers",
+			`Run every policy over the edge server counts of the embedded edge-capacity
+scenario (or -f FILE), at a fixed arrival rate.`),
+		MAPESpec(), BurstSpec()}
+}
+
+// RunSpec is `offload run`: a scenario under its policies, its sweep
+// expanded if it has one.
+func RunSpec() Spec {
+	s := sweepSpec("run", "Run a scenario under its policies",
+		`Run a scenario (the embedded default, or -f FILE) under each of its policies
+and replicates, expanding its sweep if it has one. Writes runs.csv,
+summary.csv, scenario.yaml and manifest.json (and plots for a sweep) into -o.`)
+	s.Embedded = "default"
+	return s
+}
+
+func sweepSpec(name, short, long string) Spec {
+	return Spec{Name: name, Embedded: name, Short: short, Long: long}
+}
+
+// sweepOutputs writes summary.csv and, for a sweep, the plots, and prints
+// the headline table.
+func sweepOutputs(r *Result) ([]string, error) {
+	dir, plan := r.Opts.Dir, r.Plan
+	sums, err := writeSummary(dir, plan.Columns(), outcomeRuns(r.Outcomes))
+	if err != nil {
+		return nil, err
+	}
+	r.Sums = sums
+	written := []string{fmtPath(dir, "runs.csv"), fmtPath(dir, "summary.csv")}
+	if plan.Scenario.Sweep != nil {
+		plots, err := sweepPlots(dir, r.Opts.Format, plan, sums)
+		if err != nil {
+			return nil, err
+		}
+		written = append(written, plots...)
+	}
+	printTable(r.Opts.Out, plan, sums)
+	return written, nil
+}
+
+// sweepPlots draws the latency metrics against the swept parameter.
+func sweepPlots(dir, format string, plan *experiment.Plan, sums []results.Summary) ([]string, error) {
+	xlabel := paramLabel(plan.Scenario.Sweep.Param)
+	var paths []string
+	plot := func(file, metric, title, ylabel string, sums []results.Summary, logY bool) error {
+		err := report.PlotMetric(dir, file, format, sums, metric, title, xlabel, ylabel, logY)
+		if err == nil {
+			paths = append(paths, fmtPath(dir, file+"."+format))
+		}
+		return err
+	}
+	for _, p := range []struct{ file, metric, title string }{
+		{"mean_latency", results.ColMeanLatency, "Mean latency"},
+		{"p95_latency", results.ColP95Latency, "P95 latency"},
+		{"p99_latency", results.ColP99Latency, "P99 latency"},
+		{"p95_large", results.ColP95Large, "P95 latency of large tasks"},
+	} {
+		if err := plot(p.file, p.metric, p.title+" vs "+xlabel, p.title+" (s)", sums, report.SuggestLogY(sums, p.metric)); err != nil {
+			return paths, err
+		}
+	}
+	// The unstable points of a sweep (latencies of hundreds of seconds)
+	// squash the others on one axis; a second plot leaves them out.
+	var stable []results.Summary
+	for _, s := range sums {
+		if !s.Unstable {
+			stable = append(stable, s)
+		}
+	}
+	for _, p := range []struct{ file, metric, title string }{
+		{"mean_latency_stable", results.ColMeanLatency, "Mean latency"},
+		{"p95_large_stable", results.ColP95Large, "P95 latency of large tasks"},
+	} {
+		err := plot(p.file, p.metric, p.title+" vs "+xlabel+" (stable points only)", p.title+" (s)", stable, report.SuggestLogY(stable, p.metric))
+		if err != nil && !errors.Is(err, report.ErrNoData) {
+			return paths, err
+		}
+	}
+	for _, t := range plan.Tiers() {
+		col := results.ShareCol(t)
+		if err := plot(col, col, "Share of tasks sent to "+t+" vs "+xlabel, "share of tasks", sums, false); err != nil {
+			return paths, err
+		}
+	}
+	return paths, nil
+}
+
+// paramLabel names a sweep parameter with its unit for axis titles.
+func paramLabel(param string) string {
+	switch {
+	case param == "arrivals.rate":
+		return "arrival rate (tasks/s)"
+	case strings.HasPrefix(param, "tiers.") && strings.HasSuffix(param, ".servers"):
+		return strings.TrimSuffix(strings.TrimPrefix(param, "tiers."), ".servers") + " servers"
+	}
+	return param
+}
+
+// printTable writes the headline numbers of each (cell, policy) to w.
+func printTable(w io.Writer, plan *experiment.Plan, sums []results.Summary) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	param := ""
+	if plan.Scenario.Sweep != nil {
+		param = plan.Scenario.Sweep.Param + "\t"
+	}
+	fmt.Fprintf(tw, "%spolicy\truns\tmean latency (s)\t± 95%% CI\tP95 (s)\tP95 large (s)\tMAPE (%%)\t\n", param)
+	for _, s := range sums {
+		if param != "" {
+			fmt.Fprintf(tw, "%g\t", s.Value)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t\n", s.Policy, s.Runs, Num(s.Get(results.ColMeanLatency)), Num(s.CI(results.ColMeanLatency)),
+			Num(s.Get(results.ColP95Latency)), Num(s.Get(results.ColP95Large)), Num(s.Get(results.ColMAPE)))
+	}
+	_ = tw.Flush()
+}
+
+// Num formats a table cell: four significant digits, "-" when missing.
+func Num(x float64) string {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return "-"
+	}
+	return fmt.Sprintf("%.4g", x)
+}
