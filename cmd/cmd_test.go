@@ -3,6 +3,7 @@ package cmd
 import (
 	"bytes"
 	"context"
+	"github.com/offload-sim/offload/internal/runner"
 	"os"
 	"path/filepath"
 	"strings"
@@ -121,7 +122,7 @@ func TestRunWritesFiles(t *testing.T) {
 		t.Errorf("%d traces, want 12", len(traces))
 	}
 	tr := readFile(t, traces[0])
-	if !strings.HasPrefix(tr, traceHeader) || strings.Count(tr, "\n") < 3000 {
+	if !strings.HasPrefix(tr, "id,arrival_s,size,tier,delay_s,wait_s,service_s,latency_s,measured\n") || strings.Count(tr, "\n") < 3000 {
 		t.Errorf("trace %s looks wrong: %d lines", traces[0], strings.Count(tr, "\n"))
 	}
 	runs := readFile(t, filepath.Join(out, "runs.csv"))
@@ -191,7 +192,7 @@ func TestInterruptAndResume(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(part, "summary.csv")); err == nil {
 		t.Error("an interrupted run wrote summary.csv")
 	}
-	if m, err := readManifest(part); err != nil || m.Complete || m.RunsDone >= m.Runs {
+	if m, err := runner.ReadManifest(part); err != nil || m.Complete || m.RunsDone >= m.Runs {
 		t.Errorf("manifest after interruption: %+v, %v", m, err)
 	}
 	if code, _, stderr := run(t, context.Background(), "run", "-f", f, "-o", part, "-j", "1", "--resume"); code != 0 {

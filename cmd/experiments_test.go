@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/offload-sim/offload/internal/report"
+	"github.com/offload-sim/offload/internal/results"
 )
 
 // short are the overrides that make an embedded experiment quick.
@@ -64,7 +65,8 @@ func TestSweepLoadFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	tiers, runs, err := report.ReadRuns(f)
+	tiers := []string{"local", "edge", "cloud"}
+	runs, err := report.ReadRuns(f, results.RunColumns(tiers))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,18 +75,19 @@ func TestSweepLoadFiles(t *testing.T) {
 	}
 	top := map[string]float64{}
 	for _, r := range runs {
-		if !(r.P50Latency <= r.P95Latency && r.P95Latency <= r.P99Latency && r.P99Latency <= r.MaxLatency) {
-			t.Errorf("%s at %v: percentiles out of order: %v %v %v %v", r.Policy, r.Value, r.P50Latency, r.P95Latency, r.P99Latency, r.MaxLatency)
+		p50, p95, p99, pmax := r.Get(results.ColP50Latency), r.Get(results.ColP95Latency), r.Get(results.ColP99Latency), r.Get(results.ColMaxLatency)
+		if !(p50 <= p95 && p95 <= p99 && p99 <= pmax) {
+			t.Errorf("%s at %v: percentiles out of order: %v %v %v %v", r.Policy, r.Value, p50, p95, p99, pmax)
 		}
 		sum := 0.0
-		for _, s := range r.Share {
-			sum += s
+		for _, tier := range tiers {
+			sum += r.Get(results.ShareCol(tier))
 		}
-		if math.Abs(sum-1) > 1e-9 || len(r.Share) != len(tiers) {
-			t.Errorf("%s at %v: shares %v sum to %v", r.Policy, r.Value, r.Share, sum)
+		if math.Abs(sum-1) > 1e-9 {
+			t.Errorf("%s at %v: shares sum to %v", r.Policy, r.Value, sum)
 		}
 		if r.Value == 200 {
-			top[r.Policy] += r.MeanLatency
+			top[r.Policy] += r.Get(results.ColMeanLatency)
 		}
 	}
 	if !(top["hybrid"] < top["edge-first"]) {
@@ -209,7 +212,7 @@ func TestGuards(t *testing.T) {
 		want string
 	}{
 		{"set of the swept field", []string{"sweep-load", "--set", "arrivals.rate=30", "-o", filepath.Join(dir, "a")}, "is swept"},
-		{"mape policy", []string{"mape", "--policy", "jsq", "-o", filepath.Join(dir, "b")}, "--router"},
+		{"mape policy", []string{"mape", "--policy", "jsq", "-o", filepath.Join(dir, "b")}, "unknown flag: --policy"},
 		{"burst tasks", []string{"burst", "--tasks", "100", "-o", filepath.Join(dir, "c")}, "--set duration"},
 		{"resume into a foreign folder", []string{"run", "--resume", "--seeds", "1", "--tasks", "100", "-o", notes}, "does not hold offload results"},
 		{"reproduce into a foreign folder", []string{"reproduce", "--scale", "ci", "-o", notes}, "does not hold offload results"},
