@@ -31,6 +31,15 @@
 //     its manifest atomically, so an unreadable one is not offload's, and
 //     overwriting it could destroy another tool's record.
 //
+// Two kinds of leftovers are offload's, not foreign: the control files
+// .offload.lock and .offload.files, and the temporary files of an atomic
+// write that a killed process left (".NAME.tmp-DIGITS", os.CreateTemp's
+// pattern); Open removes the latter once it has accepted the folder. A folder
+// holding only such files counts as empty. Owned names are trusted only as
+// regular files reached through real folders: a name replaced by a link, or
+// under a folder replaced by a link, is not offload's any more, so a removal
+// never follows a link out of the folder.
+//
 // Open does not compare --time-decisions (Manifest.TimeDecisions) on resume:
 // the caller checks Old().TimeDecisions, as it knows what the flag is.
 //

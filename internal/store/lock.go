@@ -38,7 +38,7 @@ func (e *LockedError) Is(target error) bool { return target == ErrLocked }
 func lock(dir string) (*os.File, error) {
 	p := filepath.Join(dir, lockName)
 	for range 20 {
-		f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE, 0o644)
+		f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o644)
 		if err != nil {
 			return nil, fmt.Errorf("lock %s: %w", dir, err)
 		}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -64,7 +65,9 @@ func Open(dir string, o Options) (_ *Dir, err error) {
 		if !validName(strings.TrimSuffix(w, "/")) {
 			return nil, fmt.Errorf("output folder: Options.Writes: %q is not a relative slash path inside the folder", w)
 		}
-		writes = append(writes, w)
+		if !reserved(strings.TrimSuffix(w, "/")) { // the manifest is checked on its own
+			writes = append(writes, w)
+		}
 	}
 	created, err := mkdirs(dir)
 	if err != nil {
@@ -87,7 +90,51 @@ func Open(dir string, o Options) (_ *Dir, err error) {
 	if err := d.inspect(writes); err != nil {
 		return nil, err
 	}
+	d.sweepDebris(writes)
 	return d, nil
+}
+
+// debrisName is the name of a temporary file of an atomic write:
+// os.CreateTemp's "."+name+".tmp-<digits>", as Dir and report.WriteFileAtomic
+// make them. One left behind is debris of a killed offload (the file it was
+// to become never took its place); counting it as foreign would refuse the
+// next run over offload's own litter.
+var debrisName = regexp.MustCompile(`^\..+\.tmp-[0-9]+$`)
+
+func isDebris(e fs.DirEntry) bool { return e.Type().IsRegular() && debrisName.MatchString(e.Name()) }
+
+// sweepDebris removes the debris in the folder, in its folders of owned
+// files and under the folders the command writes. It runs only once Open has
+// accepted the folder and holds the lock, so no live write's temporary file
+// can be among them; it is best effort, as debris harms nothing.
+func (d *Dir) sweepDebris(writes []string) {
+	dirs := map[string]bool{".": true}
+	for n := range d.owned {
+		dirs[path.Dir(n)] = true
+	}
+	for dir := range dirs {
+		if !d.realParents(dir + "/x") {
+			continue
+		}
+		entries, _ := os.ReadDir(d.full(dir))
+		for _, e := range entries {
+			if isDebris(e) {
+				_ = os.Remove(filepath.Join(d.full(dir), e.Name()))
+			}
+		}
+	}
+	for _, w := range writes {
+		sub, ok := strings.CutSuffix(w, "/")
+		if fi, err := os.Lstat(d.full(sub)); !ok || err != nil || !fi.IsDir() || !d.realParents(w+"x") {
+			continue
+		}
+		_ = filepath.WalkDir(d.full(sub), func(p string, e fs.DirEntry, err error) error {
+			if err == nil && isDebris(e) {
+				_ = os.Remove(p)
+			}
+			return nil
+		})
+	}
 }
 
 // mkdirs creates dir and its missing parents, returning those it created,
@@ -217,7 +264,7 @@ func (d *Dir) loadOwned() error {
 		if !validName(n) || reserved(n) {
 			continue
 		}
-		if fi, err := os.Lstat(d.full(n)); err == nil && fi.Mode().IsRegular() {
+		if fi, err := os.Lstat(d.full(n)); err == nil && fi.Mode().IsRegular() && d.realParents(n) {
 			d.owned[n] = true
 		}
 	}
@@ -259,7 +306,7 @@ func (d *Dir) inTheWay(writes []string) (names []string, more int) {
 				add(w) // unreadable: not known to be offload's alone
 				return fs.SkipAll
 			}
-			if e.IsDir() {
+			if e.IsDir() || isDebris(e) {
 				return nil
 			}
 			rel, rerr := filepath.Rel(d.path, p)
@@ -286,7 +333,7 @@ func (d *Dir) unowned() (names []string, more int, err error) {
 	for _, e := range entries {
 		n := e.Name()
 		switch {
-		case n == lockName || n == journalName || d.owned[n]:
+		case n == lockName || n == journalName || d.owned[n] || isDebris(e):
 			continue
 		case e.IsDir():
 			if d.ownsUnder(n + "/") {

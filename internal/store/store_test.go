@@ -701,3 +701,64 @@ func TestConcurrentWrites(t *testing.T) {
 		t.Errorf("%d files, sorted %v", len(m.Files), slices.IsSorted(m.Files))
 	}
 }
+
+// TestDebris: the temporary files of a killed run are offload's litter, not
+// foreign files: they neither refuse the folder nor survive the next Open.
+func TestDebris(t *testing.T) {
+	dir := t.TempDir()
+	put(t, dir, map[string]string{
+		ManifestName:                      manifestJSON(t, hashA, []string{"runs.csv", "traces/cell0_p_0.csv"}),
+		"runs.csv":                        "r",
+		".runs.csv.tmp-123456":            "half",
+		"traces/cell0_p_0.csv":            "t",
+		"traces/.cell1_p_0.csv.tmp-98765": "half",
+		".cell2_p_0.csv.tmp-notours":      "kept: not CreateTemp's name",
+	})
+	d := mustOpen(t, dir, Options{Hash: hashA, Writes: []string{"runs.csv", "traces/"}})
+	d.Close()
+	got := tree(t, dir)
+	for _, n := range []string{".runs.csv.tmp-123456", "traces/.cell1_p_0.csv.tmp-98765"} {
+		if _, ok := got[n]; ok {
+			t.Errorf("debris %s kept", n)
+		}
+	}
+	if _, ok := got[".cell2_p_0.csv.tmp-notours"]; !ok {
+		t.Error("a file not of CreateTemp's pattern was removed")
+	}
+
+	// A folder with nothing but debris is empty.
+	dir = t.TempDir()
+	put(t, dir, map[string]string{".runs.csv.tmp-1": "half"})
+	mustOpen(t, dir, Options{Hash: hashA}).Close()
+	if got := tree(t, dir); len(got) != 0 {
+		t.Errorf("left %v", got)
+	}
+}
+
+// TestLinkedFolderNotFollowed: a folder of owned files that became a link
+// (to somewhere else) does not make the files there offload's.
+func TestLinkedFolderNotFollowed(t *testing.T) {
+	dir, outside := t.TempDir(), t.TempDir()
+	put(t, outside, map[string]string{"cell0_p_0.csv": "theirs"})
+	put(t, dir, map[string]string{ManifestName: manifestJSON(t, hashA, []string{"traces/cell0_p_0.csv"})})
+	if err := os.Symlink(outside, filepath.Join(dir, "traces")); err != nil {
+		t.Fatal(err)
+	}
+	d := mustOpen(t, dir, Options{Hash: hashA})
+	if d.Owns("traces/cell0_p_0.csv") {
+		t.Error("owns a file through a link")
+	}
+	if err := d.RemoveStale(nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Remove("traces/cell0_p_0.csv"); err == nil {
+		t.Error("Remove through a link succeeded")
+	}
+	if _, err := os.Stat(filepath.Join(outside, "cell0_p_0.csv")); err != nil {
+		t.Errorf("removed through a link: %v", err)
+	}
+	d.Close()
+	if _, err := Open(dir, Options{Hash: hashA, Writes: []string{"traces/"}}); !errors.Is(err, ErrRefused) {
+		t.Errorf("traces as a link: %v", err)
+	}
+}

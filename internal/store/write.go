@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 )
 
 // WriteFile writes name (a relative slash path; its folders are created as
@@ -160,7 +161,7 @@ func (d *Dir) writable(name string) error {
 
 // foreignLocked is the error for a name that exists but is not offload's.
 func (d *Dir) foreignLocked(name string) error {
-	if d.owned[name] {
+	if d.owned[name] && d.realParents(name) {
 		return nil
 	}
 	_, err := os.Lstat(d.full(name))
@@ -189,7 +190,7 @@ func (d *Dir) claim(name string) error {
 		return nil
 	}
 	if d.journal == nil {
-		j, err := os.OpenFile(d.full(journalName), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+		j, err := os.OpenFile(d.full(journalName), os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW, 0o644)
 		if err != nil {
 			return err
 		}
@@ -203,6 +204,27 @@ func (d *Dir) claim(name string) error {
 	}
 	d.owned[name] = true
 	return nil
+}
+
+// realParents says whether every folder on name's path inside the folder is
+// a real folder (or missing), not a link that leads elsewhere.
+func (d *Dir) realParents(name string) bool {
+	dir := path.Dir(name)
+	if dir == "." {
+		return true
+	}
+	p := d.path
+	for _, c := range strings.Split(dir, "/") {
+		p = filepath.Join(p, c)
+		fi, err := os.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return true
+		}
+		if err != nil || !fi.IsDir() {
+			return false
+		}
+	}
+	return true
 }
 
 // mkParents creates the folders of name inside the folder. An existing one
@@ -282,6 +304,10 @@ func (d *Dir) RemoveStale(keep func(name string) bool) error {
 // removeLocked removes an owned file, and the folders above it that this
 // leaves empty (a folder that held only offload's files is offload's).
 func (d *Dir) removeLocked(name string) error {
+	if !d.realParents(name) { // a folder swapped for a link: not ours to follow
+		delete(d.owned, name)
+		return fmt.Errorf("remove %s: a folder on its path is not a real folder; left as it is", d.full(name))
+	}
 	if err := ignoreMissing(os.Remove(d.full(name))); err != nil {
 		return err
 	}
