@@ -24,7 +24,8 @@ type Options struct {
 	Force bool
 	// Resume keeps the runs already here, so the folder's hash must be Hash.
 	Resume bool
-	// Experiment names the new results (for messages).
+	// Experiment names the new results; WriteManifest uses it when the
+	// manifest it is given has none.
 	Experiment string
 	// Writes are the names the command will write (runs.csv, summary.csv,
 	// mean_latency.png; a folder as "traces/"), so that a foreign file of one

@@ -341,7 +341,7 @@ func TestPlainFolderUntouched(t *testing.T) {
 	dir := t.TempDir()
 	mine := map[string]string{"notes.txt": "mine", "data/x.csv": "1,2", "plot.png": "my plot"}
 	put(t, dir, mine)
-	d := mustOpen(t, dir, Options{Hash: hashA, Force: true, Writes: []string{"runs.csv", "summary.csv", "traces/"}})
+	d := mustOpen(t, dir, Options{Hash: hashA, Force: true, Experiment: "burst", Writes: []string{"runs.csv", "summary.csv", "traces/"}})
 	if _, ok := d.Old(); ok {
 		t.Error("Old() of a plain folder")
 	}
@@ -360,8 +360,8 @@ func TestPlainFolderUntouched(t *testing.T) {
 			t.Errorf("%s: %q, want %q", n, got[n], c)
 		}
 	}
-	if m := readManifestFile(t, dir); !slices.Equal(m.Files, []string{"runs.csv", "traces/cell0_p_0.csv"}) {
-		t.Errorf("files %v", m.Files)
+	if m := readManifestFile(t, dir); !slices.Equal(m.Files, []string{"runs.csv", "traces/cell0_p_0.csv"}) || m.Experiment != "burst" || m.ScenarioHash != hashA {
+		t.Errorf("manifest %+v", m)
 	}
 	// Now it is offload's folder: a rerun needs no --force, and its own
 	// traces are not in the way.

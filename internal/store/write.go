@@ -101,7 +101,7 @@ func (f *File) Abort() error {
 		return nil
 	}
 	f.done = true
-	f.res = errors.New("aborted")
+	f.res = fmt.Errorf("write %s: aborted", f.d.full(f.name))
 	_ = f.tmp.Close()
 	return ignoreMissing(os.Remove(f.tmp.Name()))
 }
@@ -321,9 +321,10 @@ func (d *Dir) removeLocked(name string) error {
 }
 
 // WriteManifest writes manifest.json atomically, with Files from the
-// ownership record; then the journal, folded in, goes. An empty Tool or
-// ScenarioHash is filled in (offload, Options.Hash); another hash than
-// Options.Hash is refused, since the folder was checked for that one.
+// ownership record; then the journal, folded in, goes. An empty Tool,
+// ScenarioHash or Experiment is filled in (offload, Options.Hash,
+// Options.Experiment); another hash than Options.Hash is refused, since the
+// folder was checked for that one.
 func (d *Dir) WriteManifest(m Manifest) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -335,6 +336,9 @@ func (d *Dir) WriteManifest(m Manifest) error {
 	}
 	if m.ScenarioHash == "" {
 		m.ScenarioHash = d.opts.Hash
+	}
+	if m.Experiment == "" {
+		m.Experiment = d.opts.Experiment
 	}
 	if m.ScenarioHash != d.opts.Hash {
 		return fmt.Errorf("output folder %s: manifest of scenario sha256 %.12s…, but the folder was opened for %.12s…", d.path, m.ScenarioHash, d.opts.Hash)
