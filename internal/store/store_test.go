@@ -762,3 +762,17 @@ func TestLinkedFolderNotFollowed(t *testing.T) {
 		t.Errorf("traces as a link: %v", err)
 	}
 }
+
+// TestManifestFIFO: a FIFO named manifest.json neither hangs Open nor passes
+// for offload's.
+func TestManifestFIFO(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, ManifestName), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Open(dir, Options{Hash: hashA, Force: true})
+	var r *Refusal
+	if !errors.As(err, &r) || r.Kind != ForeignFiles || !errors.Is(r.Cause, ErrNotRegular) {
+		t.Fatalf("Open: %v", err)
+	}
+}
