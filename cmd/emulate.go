@@ -22,6 +22,7 @@ import (
 	"github.com/offload-sim/offload/internal/results"
 	"github.com/offload-sim/offload/internal/runner"
 	"github.com/offload-sim/offload/internal/scenario"
+	"github.com/offload-sim/offload/internal/store"
 	"github.com/offload-sim/offload/internal/testbed"
 	"github.com/offload-sim/offload/internal/workload"
 	"github.com/spf13/cobra"
@@ -176,31 +177,33 @@ func runEmulate(ctx context.Context, o *emulateOptions) error {
 		return err
 	}
 	hash := sc.Hash()
-	if err := runner.PrepareDir(o.dir, hash, o.force); err != nil {
+	d, err := runner.OpenFolder(o.dir, hash, name, o.force, []string{"runs.csv", "summary.csv", "comparison.csv", "scenario.yaml", "emulated_vs_simulated." + o.format})
+	if err != nil {
 		return err
 	}
+	defer d.Close()
 	m := runner.Manifest{Tool: "offload", Version: runner.Version(), Command: o.args, Experiment: name,
 		Seed: sc.Seed, Seeds: sc.Seeds, ScenarioHash: hash, Started: time.Now().UTC(), Runs: len(plan.Jobs())}
 	resolved, err := sc.Marshal()
 	if err != nil {
 		return err
 	}
-	if err := report.WriteFileAtomic(o.dir, "scenario.yaml", func(w io.Writer) error { _, err := w.Write(resolved); return err }); err != nil {
+	if err := d.WriteManifest(m); err != nil {
 		return err
 	}
-	if err := runner.WriteManifest(o.dir, m); err != nil {
+	if err := d.WriteFile("scenario.yaml", func(w io.Writer) error { _, err := w.Write(resolved); return err }); err != nil {
 		return err
 	}
-	e := &emulation{o: o, plan: plan, cfg: cfg, tiers: experiment.DispatchTiers(cfg), external: external}
+	e := &emulation{o: o, dir: d, plan: plan, cfg: cfg, tiers: experiment.DispatchTiers(cfg), external: external}
 	began := time.Now()
 	runErr := e.runAll(ctx)
 	wall := time.Since(began)
-	if err := report.WriteFileAtomic(o.dir, "runs.csv", func(w io.Writer) error { return report.WriteEmulationRuns(w, e.plan.Columns(), e.runs) }); err != nil {
+	if err := d.WriteFile("runs.csv", func(w io.Writer) error { return report.WriteEmulationRuns(w, e.plan.Columns(), e.runs) }); err != nil {
 		return err
 	}
 	m.RunsDone, m.Complete = len(e.runs), runErr == nil
 	if runErr != nil {
-		_ = runner.WriteManifest(o.dir, m)
+		_ = d.WriteManifest(m)
 		return runErr
 	}
 	outs, err := plan.Execute(ctx, experiment.Options{Workers: runtime.NumCPU()})
@@ -212,7 +215,7 @@ func runEmulate(ctx context.Context, o *emulateOptions) error {
 		simRuns[i] = outs[i].Run
 	}
 	m.Finished = time.Now().UTC()
-	if err := runner.WriteManifest(o.dir, m); err != nil {
+	if err := d.WriteManifest(m); err != nil {
 		return err
 	}
 	return e.report(wall, simRuns)
@@ -221,6 +224,7 @@ func runEmulate(ctx context.Context, o *emulateOptions) error {
 // emulation is one invocation's runs, in plan order (policy, then replicate).
 type emulation struct {
 	o        *emulateOptions
+	dir      *store.Dir
 	plan     *experiment.Plan
 	cfg      *engine.Config
 	tiers    []dispatch.Tier
@@ -365,14 +369,14 @@ func (e *emulation) report(wall time.Duration, simRuns []results.Run) error {
 	}
 	emuSums, simSums := results.Summarize(emuRuns), results.Summarize(simRuns)
 	cs := report.Compare(emuSums, simSums, e.accounting)
-	if err := report.WriteFileAtomic(dir, "summary.csv", func(w io.Writer) error { return report.WriteSummary(w, e.plan.Columns(), emuSums) }); err != nil {
+	if err := e.dir.WriteFile("summary.csv", func(w io.Writer) error { return report.WriteSummary(w, e.plan.Columns(), emuSums) }); err != nil {
 		return err
 	}
-	if err := report.WriteFileAtomic(dir, "comparison.csv", func(w io.Writer) error { return report.WriteComparison(w, cs) }); err != nil {
+	if err := e.dir.WriteFile("comparison.csv", func(w io.Writer) error { return report.WriteComparison(w, cs) }); err != nil {
 		return err
 	}
 	plot := "emulated_vs_simulated." + e.o.format
-	if err := report.PlotComparison(dir, plot, e.o.format, cs); err != nil {
+	if err := report.PlotComparison(e.dir, plot, e.o.format, cs); err != nil {
 		return err
 	}
 	e.print(wall, cs)

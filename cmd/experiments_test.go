@@ -214,8 +214,8 @@ func TestGuards(t *testing.T) {
 		{"set of the swept field", []string{"sweep-load", "--set", "arrivals.rate=30", "-o", filepath.Join(dir, "a")}, "is swept"},
 		{"mape policy", []string{"mape", "--policy", "jsq", "-o", filepath.Join(dir, "b")}, "unknown flag: --policy"},
 		{"burst tasks", []string{"burst", "--tasks", "100", "-o", filepath.Join(dir, "c")}, "--set duration"},
-		{"resume into a foreign folder", []string{"run", "--resume", "--seeds", "1", "--tasks", "100", "-o", notes}, "does not hold offload results"},
-		{"reproduce into a foreign folder", []string{"reproduce", "--scale", "ci", "-o", notes}, "does not hold offload results"},
+		{"resume into a foreign folder", []string{"run", "--resume", "--seeds", "1", "--tasks", "100", "-o", notes}, "offload did not write"},
+		{"reproduce into a foreign folder", []string{"reproduce", "--scale", "ci", "-o", notes}, "offload did not write"},
 	} {
 		code, _, stderr := run(t, context.Background(), c.args...)
 		if code != ExitUsage || !strings.Contains(stderr, c.want) {

@@ -59,3 +59,17 @@ func syncDir(dir string) error {
 	_ = d.Sync()
 	return d.Close()
 }
+
+// Folder is where the plot functions write their file: an output folder
+// that records what it wrote (internal/store's Dir), or a plain Dir.
+type Folder interface {
+	WriteFile(name string, write func(io.Writer) error) error
+}
+
+// Dir is a plain folder: WriteFile writes atomically with WriteFileAtomic.
+type Dir string
+
+// WriteFile implements Folder.
+func (d Dir) WriteFile(name string, write func(io.Writer) error) error {
+	return WriteFileAtomic(string(d), name, write)
+}

@@ -130,7 +130,7 @@ func WriteComparison(w io.Writer, cs []Comparison) error {
 // writes it atomically to dir/file.<format>. Axes are logarithmic when the
 // latencies span more than a factor of 10 (a saturated policy next to
 // stable ones).
-func PlotComparison(dir, file, format string, cs []Comparison) error {
+func PlotComparison(dir Folder, file, format string, cs []Comparison) error {
 	if !strings.HasSuffix(file, "."+format) {
 		file += "." + format
 	}
@@ -183,7 +183,7 @@ func PlotComparison(dir, file, format string, cs []Comparison) error {
 		}
 		panels[k] = pl
 	}
-	return WriteFileAtomic(dir, filepath.Base(file), func(w io.Writer) error {
+	return dir.WriteFile(filepath.Base(file), func(w io.Writer) error {
 		c, dc, legendH, err := whiteCanvas(format, len(entries))
 		if err != nil {
 			return err

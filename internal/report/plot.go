@@ -41,7 +41,7 @@ var Formats = []string{"png", "svg", "pdf"}
 // bottom of the axis. Unstable points (Summary.Unstable) are ringed. It
 // returns an error wrapping ErrNoData when no summary has both a swept
 // value and this metric.
-func PlotMetric(dir, file, format string, sums []results.Summary, metric, title, xlabel, ylabel string, logY bool) error {
+func PlotMetric(dir Folder, file, format string, sums []results.Summary, metric, title, xlabel, ylabel string, logY bool) error {
 	if len(sums) > 0 && results.Index(sums[0].Cols, metric) < 0 {
 		return fmt.Errorf("plot %s: unknown metric %q", file, metric)
 	}
@@ -56,7 +56,7 @@ func PlotMetric(dir, file, format string, sums []results.Summary, metric, title,
 // the same conventions as PlotMetric. An estimator named like a policy
 // ("hybrid", "model-only" or "model", "queue-only" or "queue") takes that
 // policy's colour and marker.
-func PlotMAPE(dir, file, format string, sums []results.Summary, title, xlabel string, logY bool) error {
+func PlotMAPE(dir Folder, file, format string, sums []results.Summary, title, xlabel string, logY bool) error {
 	f := figure{Title: title, XLabel: xlabel, YLabel: "MAPE (%)", LogY: logY,
 		Series: buildSeries(sums, pickColumn(results.ColMAPE), logY)}
 	return f.save(dir, file, format)
@@ -87,14 +87,14 @@ type figure struct {
 	Note      string
 }
 
-func (f figure) save(dir, file, format string) error {
+func (f figure) save(dir Folder, file, format string) error {
 	if !strings.HasSuffix(file, "."+format) {
 		file += "." + format
 	}
 	if len(f.Series) == 0 {
 		return fmt.Errorf("plot %s: %w", file, ErrNoData)
 	}
-	return WriteFileAtomic(dir, filepath.Base(file), func(w io.Writer) error {
+	return dir.WriteFile(filepath.Base(file), func(w io.Writer) error {
 		return f.render(w, format)
 	})
 }

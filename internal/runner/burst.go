@@ -12,6 +12,7 @@ import (
 	"github.com/offload-sim/offload/internal/experiment"
 	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/results"
+	"github.com/offload-sim/offload/internal/store"
 )
 
 // BurstSpec is the burst experiment: time series through repeated bursts,
@@ -51,7 +52,7 @@ func burstOutputs(r *Result) ([]string, error) {
 	b := AnalyseBursts(r.Plan, r.Outcomes, r.Args.Window)
 	r.Sums = b.sums
 	dir, format := r.Opts.Dir, r.Opts.Format
-	if err := b.write(dir, format); err != nil {
+	if err := b.write(r.Dir, format); err != nil {
 		return nil, err
 	}
 	b.print(r.Opts.Out)
@@ -114,14 +115,14 @@ func AnalyseBursts(plan *experiment.Plan, outs []experiment.Outcome, width float
 	return b
 }
 
-func (b *BurstAnalysis) write(dir, format string) error {
-	if err := report.WriteFileAtomic(dir, "summary.csv", func(w io.Writer) error { return report.WriteSummary(w, b.plan.Columns(), b.sums) }); err != nil {
+func (b *BurstAnalysis) write(dir *store.Dir, format string) error {
+	if err := dir.WriteFile("summary.csv", func(w io.Writer) error { return report.WriteSummary(w, b.plan.Columns(), b.sums) }); err != nil {
 		return err
 	}
-	if err := report.WriteFileAtomic(dir, "timeseries.csv", func(w io.Writer) error { return report.WriteSeries(w, b.tiers, b.mean, false) }); err != nil {
+	if err := dir.WriteFile("timeseries.csv", func(w io.Writer) error { return report.WriteSeries(w, b.tiers, b.mean, false) }); err != nil {
 		return err
 	}
-	if err := report.WriteFileAtomic(dir, "bursts.csv", func(w io.Writer) error { return report.WriteBursts(w, b.stats) }); err != nil {
+	if err := dir.WriteFile("bursts.csv", func(w io.Writer) error { return report.WriteBursts(w, b.stats) }); err != nil {
 		return err
 	}
 	for _, p := range []struct {
@@ -215,19 +216,20 @@ func at(xs []float64, i int) float64 {
 // runs.csv.
 func seriesSidecar(width float64) *sidecar {
 	return &sidecar{
-		write: func(dir string, plan *experiment.Plan, outs []experiment.Outcome) error {
+		files: []string{"series_runs.csv"},
+		write: func(d *store.Dir, plan *experiment.Plan, outs []experiment.Outcome) error {
 			var rows []report.SeriesRow
 			for _, out := range outs {
 				for _, w := range out.Series {
 					rows = append(rows, report.SeriesRow{Key: keyOf(out.Run), Width: width, Window: w})
 				}
 			}
-			return report.WriteFileAtomic(dir, "series_runs.csv", func(w io.Writer) error { return report.WriteSeries(w, plan.Tiers(), rows, true) })
+			return d.WriteFile("series_runs.csv", func(w io.Writer) error { return report.WriteSeries(w, plan.Tiers(), rows, true) })
 		},
-		load: func(dir string, plan *experiment.Plan) (map[runKey]experiment.Outcome, error) {
+		load: func(d *store.Dir, plan *experiment.Plan) (map[runKey]experiment.Outcome, error) {
 			out := map[runKey]experiment.Outcome{}
 			var rows []report.SeriesRow
-			err := readIfExists(dir, "series_runs.csv", func(r io.Reader) (err error) {
+			err := readIfExists(d, "series_runs.csv", func(r io.Reader) (err error) {
 				rows, err = report.ReadSeriesRuns(r, plan.Tiers())
 				return err
 			})

@@ -9,9 +9,10 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"time"
+	"slices"
+	"strings"
 
-	"github.com/offload-sim/offload/internal/report"
+	"github.com/offload-sim/offload/internal/store"
 )
 
 // ErrBadInput marks an error the user can fix (exit status 2): cmd maps
@@ -39,27 +40,11 @@ func BadInput(err error) error {
 	return &inputError{err}
 }
 
-// Manifest records what produced a folder of results.
-type Manifest struct {
-	Tool         string    `json:"tool"`
-	Version      string    `json:"version"`
-	Command      []string  `json:"command"`
-	Experiment   string    `json:"experiment"`
-	Seed         uint64    `json:"seed"`
-	Seeds        int       `json:"seeds"`
-	ScenarioHash string    `json:"scenario_sha256"`
-	Started      time.Time `json:"started"`
-	Finished     time.Time `json:"finished,omitzero"`
-	Complete     bool      `json:"complete"`
-	Runs         int       `json:"runs"`
-	RunsDone     int       `json:"runs_done"`
-	// TimeDecisions records --time-decisions, which the scenario hash does
-	// not cover: a resume must not mix timed and untimed runs.
-	TimeDecisions bool `json:"time_decisions"`
-}
+// Manifest records what produced a folder of results (internal/store's).
+type Manifest = store.Manifest
 
 // ManifestFile is the name of a results folder's manifest.
-const ManifestFile = "manifest.json"
+const ManifestFile = store.ManifestName
 
 // Version is the tool's version as the binary knows it: the module version
 // of a released build, else the VCS revision that `go build` stamps into
@@ -90,27 +75,38 @@ func Version() string {
 	return "devel"
 }
 
-// PrepareDir makes sure dir may receive results of the scenario with this
-// hash: a folder holding another scenario's results, or files that are not
-// results at all, is refused without force.
-func PrepareDir(dir, hash string, force bool) error {
-	m, err := ReadManifest(dir)
-	switch {
-	case err == nil:
-		if m.ScenarioHash != hash && !force {
-			return badInputf("-o %s holds results of another scenario (%s, sha256 %.12s…); use another -o or --force", dir, m.Experiment, m.ScenarioHash)
+// openDir opens an output folder for results of the scenario with this
+// hash (internal/store: refused when it holds another scenario's results
+// without force, foreign files in the way, or another process writing it)
+// and removes the stale files of an earlier command: everything offload
+// wrote there before, except the runs of this scenario under --resume, and
+// the traces unless this command writes traces of its own. Every refusal is
+// bad input, with nothing written.
+func openDir(dir, hash, experiment string, force, resume, trace, timed bool, writes, runFiles []string) (*store.Dir, error) {
+	d, err := store.Open(dir, store.Options{Hash: hash, Force: force, Resume: resume, Experiment: experiment, Writes: writes})
+	if err != nil {
+		if errors.Is(err, store.ErrRefused) || errors.Is(err, store.ErrLocked) || errors.Is(err, store.ErrForeign) {
+			return nil, BadInput(err)
 		}
-	case errors.Is(err, fs.ErrNotExist):
-		entries, _ := os.ReadDir(dir)
-		if len(entries) > 0 && !force {
-			return badInputf("-o %s exists and does not hold offload results; use another -o or --force", dir)
-		}
-	default:
-		if !force {
-			return badInputf("-o %s: unreadable %s (%v); use --force to overwrite", dir, ManifestFile, err)
-		}
+		return nil, err
 	}
-	return os.MkdirAll(dir, 0o755)
+	old, had := d.Old()
+	same := had && old.ScenarioHash == hash
+	if resume && same && old.TimeDecisions != timed {
+		d.Close()
+		return nil, badInputf("--resume: -o %s was run with --time-decisions=%v; resume with the same setting", dir, old.TimeDecisions)
+	}
+	keep := func(name string) bool {
+		if strings.HasPrefix(name, "traces/") {
+			return !trace || (resume && same)
+		}
+		return resume && same && slices.Contains(runFiles, name)
+	}
+	if err := d.RemoveStale(keep); err != nil {
+		d.Close()
+		return nil, err
+	}
+	return d, nil
 }
 
 // ReadManifest reads dir's manifest.
@@ -123,70 +119,13 @@ func ReadManifest(dir string) (Manifest, error) {
 	return m, json.Unmarshal(b, &m)
 }
 
-// WriteManifest writes dir's manifest atomically.
-func WriteManifest(dir string, m Manifest) error {
-	return report.WriteFileAtomic(dir, ManifestFile, func(w io.Writer) error {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(m)
-	})
-}
-
-// ResumeCheck refuses --resume into a folder whose scenario (or
-// --time-decisions) differs.
-func ResumeCheck(dir, hash string, timeDecisions bool) error {
-	m, err := ReadManifest(dir)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil // nothing to resume: a fresh run
-		}
-		return badInputf("--resume: %v", err)
+// readIfExists opens name in the folder and hands it to read; a missing
+// file is not an error (nothing to resume) and read is not called.
+func readIfExists(d *store.Dir, name string, read func(io.Reader) error) error {
+	if !d.Owns(name) {
+		return nil // nothing of ours to resume from
 	}
-	if m.ScenarioHash != hash {
-		return badInputf("--resume: -o %s holds another scenario's results (sha256 %.12s…, this one %.12s…)", dir, m.ScenarioHash, hash)
-	}
-	if m.TimeDecisions != timeDecisions {
-		return badInputf("--resume: -o %s was run with --time-decisions=%v; resume with the same setting", dir, m.TimeDecisions)
-	}
-	return nil
-}
-
-// runFiles hold the runs themselves (kept by --resume); derivedFiles are
-// made from them at the end of a command.
-func runFiles() []string { return []string{"runs.csv", "mape.csv", "series_runs.csv"} }
-func derivedFiles() []string {
-	return []string{"summary.csv", "mape_summary.csv", "timeseries.csv", "bursts.csv", "comparison.csv", "claims.md"}
-}
-
-// ClearOutputs removes a results folder's derived files and plots, and its
-// runs too when runs is set. The folder has been checked to hold offload
-// results (or nothing) by PrepareDir.
-func ClearOutputs(dir string, runs bool) error {
-	names := derivedFiles()
-	if runs {
-		names = append(runFiles(), names...)
-		if err := os.RemoveAll(filepath.Join(dir, "traces")); err != nil {
-			return err
-		}
-	}
-	for _, ext := range report.Formats {
-		plots, _ := filepath.Glob(filepath.Join(dir, "*."+ext))
-		for _, p := range plots {
-			names = append(names, filepath.Base(p))
-		}
-	}
-	for _, n := range names {
-		if err := os.Remove(filepath.Join(dir, n)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-	}
-	return nil
-}
-
-// readIfExists opens dir/name and hands it to read; a missing file is not an
-// error (nothing to resume) and read is not called.
-func readIfExists(dir, name string, read func(io.Reader) error) error {
-	f, err := os.Open(filepath.Join(dir, name))
+	f, err := os.Open(filepath.Join(d.Path(), name))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -195,7 +134,14 @@ func readIfExists(dir, name string, read func(io.Reader) error) error {
 	}
 	defer f.Close()
 	if err := read(f); err != nil {
-		return fmt.Errorf("%s: %w", filepath.Join(dir, name), err)
+		return fmt.Errorf("%s: %w", filepath.Join(d.Path(), name), err)
 	}
 	return nil
+}
+
+// OpenFolder opens an output folder for a command that is not a Spec (the
+// HTTP emulation): the same guard, lock and stale-file removal as an
+// experiment's, for the names it writes.
+func OpenFolder(dir, hash, experiment string, force bool, writes []string) (*store.Dir, error) {
+	return openDir(dir, hash, experiment, force, false, false, false, writes, nil)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/offload-sim/offload/internal/policies"
 	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/results"
+	"github.com/offload-sim/offload/internal/store"
 )
 
 // MAPESpec is the mape experiment: one router decides, and the estimator
@@ -33,24 +34,24 @@ absolute error of the wait), mape_summary.csv and mape.png.`,
 func mapeOutputs(r *Result) ([]string, error) {
 	dir, plan := r.Opts.Dir, r.Plan
 	runs := outcomeRuns(r.Outcomes)
-	sums, err := writeSummary(dir, plan.Columns(), runs)
+	sums, err := writeSummary(r.Dir, plan.Columns(), runs)
 	if err != nil {
 		return nil, err
 	}
 	r.Sums = sums
 	esums := results.Summarize(ShadowRuns(r.Outcomes))
 	router := r.Args.Router
-	if err := report.WriteFileAtomic(dir, "mape_summary.csv", func(w io.Writer) error { return report.WriteMAPESummary(w, router, esums) }); err != nil {
+	if err := r.Dir.WriteFile("mape_summary.csv", func(w io.Writer) error { return report.WriteMAPESummary(w, router, esums) }); err != nil {
 		return nil, err
 	}
 	written := []string{fmtPath(dir, "runs.csv"), fmtPath(dir, "summary.csv"), fmtPath(dir, "mape.csv"), fmtPath(dir, "mape_summary.csv")}
 	format := r.Opts.Format
 	if plan.Scenario.Sweep != nil {
 		xlabel := paramLabel(plan.Scenario.Sweep.Param)
-		if err := report.PlotMAPE(dir, "mape", format, esums, "Prediction error vs "+xlabel+" (router: "+router+")", xlabel, report.SuggestLogY(esums, results.ColMAPE)); err != nil {
+		if err := report.PlotMAPE(r.Dir, "mape", format, esums, "Prediction error vs "+xlabel+" (router: "+router+")", xlabel, report.SuggestLogY(esums, results.ColMAPE)); err != nil {
 			return nil, err
 		}
-		if err := report.PlotMetric(dir, "mae_wait", format, esums, results.ColMAEWait, "Mean absolute error of the predicted wait vs "+xlabel, xlabel, "MAE of the wait (s)", report.SuggestLogY(esums, results.ColMAEWait)); err != nil {
+		if err := report.PlotMetric(r.Dir, "mae_wait", format, esums, results.ColMAEWait, "Mean absolute error of the predicted wait vs "+xlabel, xlabel, "MAE of the wait (s)", report.SuggestLogY(esums, results.ColMAEWait)); err != nil {
 			return nil, err
 		}
 		written = append(written, fmtPath(dir, "mape."+format), fmtPath(dir, "mae_wait."+format))
@@ -79,19 +80,20 @@ func ShadowRuns(outs []experiment.Outcome) []results.Run {
 
 // mapeSidecar keeps mape.csv in step with runs.csv.
 var mapeSidecar = &sidecar{
-	write: func(dir string, plan *experiment.Plan, outs []experiment.Outcome) error {
+	files: []string{"mape.csv"},
+	write: func(d *store.Dir, plan *experiment.Plan, outs []experiment.Outcome) error {
 		var rows []report.MAPERow
 		for _, out := range outs {
 			for _, sh := range out.Shadows {
 				rows = append(rows, report.MAPERow{Key: keyOf(out.Run), Tasks: out.Run.Tasks(), ShadowError: sh})
 			}
 		}
-		return report.WriteFileAtomic(dir, "mape.csv", func(w io.Writer) error { return report.WriteMAPE(w, rows) })
+		return d.WriteFile("mape.csv", func(w io.Writer) error { return report.WriteMAPE(w, rows) })
 	},
-	load: func(dir string, plan *experiment.Plan) (map[runKey]experiment.Outcome, error) {
+	load: func(d *store.Dir, plan *experiment.Plan) (map[runKey]experiment.Outcome, error) {
 		out := map[runKey]experiment.Outcome{}
 		var rows []report.MAPERow
-		err := readIfExists(dir, "mape.csv", func(r io.Reader) (err error) {
+		err := readIfExists(d, "mape.csv", func(r io.Reader) (err error) {
 			rows, err = report.ReadMAPE(r)
 			return err
 		})

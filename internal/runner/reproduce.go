@@ -15,7 +15,6 @@ import (
 	"github.com/offload-sim/offload/internal/claims"
 	"github.com/offload-sim/offload/internal/experiment"
 	"github.com/offload-sim/offload/internal/policies"
-	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/results"
 	"github.com/offload-sim/offload/internal/scenario"
 )
@@ -100,20 +99,17 @@ func Reproduce(ctx context.Context, ro ReproduceOptions, opts Options) ([]claims
 		}
 		subs = append(subs, sub{spec: e.spec, plan: plan, args: Args{Router: policies.NameHybrid, Window: BurstWindow}, time: e.spec.Name == "decision"})
 	}
-	if opts.Resume {
-		if err := ResumeCheck(root, hash, false); err != nil {
-			return nil, err
-		}
-	}
-	if err := PrepareDir(root, hash, opts.Force); err != nil {
+	d, err := openDir(root, hash, "reproduce", opts.Force, opts.Resume, false, false, []string{"claims.md"}, nil)
+	if err != nil {
 		return nil, err
 	}
+	defer d.Close()
 	// Every experiment runs under the same master seed (the embedded
 	// scenarios share it, and --seed overrides it in all): record it.
 	first := subs[0].plan.Scenario
 	m := Manifest{Tool: "offload", Version: Version(), Command: opts.Command, Experiment: "reproduce", Seed: first.Seed,
 		Seeds: first.Seeds, ScenarioHash: hash, Started: time.Now().UTC()}
-	if err := WriteManifest(root, m); err != nil {
+	if err := d.WriteManifest(m); err != nil {
 		return nil, err
 	}
 	got := map[string]*Result{}
@@ -148,7 +144,7 @@ func Reproduce(ctx context.Context, ro ReproduceOptions, opts Options) ([]claims
 	}
 	prov := fmt.Sprintf("Made by `offload reproduce --scale %s` (offload %s); the runs are in the folders beside this file.", ro.Scale, Version())
 	md := claims.Markdown("The paper's claims", prov, cs)
-	if err := report.WriteFileAtomic(root, "claims.md", func(w io.Writer) error { _, err := io.WriteString(w, md); return err }); err != nil {
+	if err := d.WriteFile("claims.md", func(w io.Writer) error { _, err := io.WriteString(w, md); return err }); err != nil {
 		return nil, err
 	}
 	failed := false
@@ -158,7 +154,7 @@ func Reproduce(ctx context.Context, ro ReproduceOptions, opts Options) ([]claims
 	}
 	fmt.Fprintln(opts.Out, "wrote", filepath.Join(root, "claims.md"))
 	m.Complete, m.Finished = true, time.Now().UTC()
-	if err := WriteManifest(root, m); err != nil {
+	if err := d.WriteManifest(m); err != nil {
 		return nil, err
 	}
 	if failed && ro.Strict {

@@ -12,6 +12,7 @@ import (
 	"github.com/offload-sim/offload/internal/experiment"
 	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/results"
+	"github.com/offload-sim/offload/internal/store"
 )
 
 // Options say where results go and how a run behaves: the flags every
@@ -37,40 +38,24 @@ type Options struct {
 // sidecar persists what a plan's runs produce beyond their runs.csv rows
 // (mape.csv, series_runs.csv), so that --resume can skip them too.
 type sidecar struct {
+	files []string // the files it writes
 	// load returns, per run already on disk, its outcome's extras.
-	load func(dir string, plan *experiment.Plan) (map[runKey]experiment.Outcome, error)
+	load func(d *store.Dir, plan *experiment.Plan) (map[runKey]experiment.Outcome, error)
 	// write stores the extras of the finished outcomes.
-	write func(dir string, plan *experiment.Plan, outs []experiment.Outcome) error
+	write func(d *store.Dir, plan *experiment.Plan, outs []experiment.Outcome) error
 }
 
-// execute runs the plan into o.Dir: it prepares the folder, honours
-// --resume, runs what is missing, and always leaves runs.csv (and the
-// sidecar's files), scenario.yaml and manifest.json consistent with what
-// finished, even when interrupted. It returns the outcomes in job order.
-func execute(ctx context.Context, o *Options, plan *experiment.Plan, side *sidecar) ([]experiment.Outcome, error) {
-	dir := o.Dir
+// execute runs the plan into the folder: it honours --resume, runs what is
+// missing, and always leaves runs.csv (and the sidecar's files),
+// scenario.yaml and manifest.json consistent with what finished, even when
+// interrupted. It returns the outcomes in job order.
+func execute(ctx context.Context, o *Options, d *store.Dir, plan *experiment.Plan, side *sidecar) ([]experiment.Outcome, error) {
 	sc := plan.Scenario
-	hash := sc.Hash()
-	if o.Resume {
-		if err := ResumeCheck(dir, hash, o.TimeDecisions); err != nil {
-			return nil, err
-		}
-	}
-	if err := PrepareDir(dir, hash, o.Force); err != nil {
-		return nil, err
-	}
-	// Files derived from runs.csv go first, so that an interruption never
-	// leaves a summary or a plot of other runs beside it; without --resume
-	// the runs themselves go too, so that a hard crash cannot leave another
-	// scenario's runs under this scenario's manifest.
-	if err := ClearOutputs(dir, !o.Resume); err != nil {
-		return nil, err
-	}
 	jobs := plan.Jobs()
 	have := map[runKey]experiment.Outcome{}
 	if o.Resume {
 		var err error
-		if have, err = readHave(dir, plan, side); err != nil {
+		if have, err = readHave(d, plan, side); err != nil {
 			return nil, err
 		}
 	}
@@ -79,16 +64,18 @@ func execute(ctx context.Context, o *Options, plan *experiment.Plan, side *sidec
 		return runKey{c.Param, math.Float64bits(c.Value), jobs[i].Policy, jobs[i].Seed}
 	}
 	m := Manifest{Tool: "offload", Version: Version(), Command: o.Command, Experiment: plan.Name,
-		Seed: sc.Seed, Seeds: sc.Seeds, ScenarioHash: hash, Started: time.Now().UTC(), Runs: len(jobs),
+		Seed: sc.Seed, Seeds: sc.Seeds, ScenarioHash: sc.Hash(), Started: time.Now().UTC(), Runs: len(jobs),
 		TimeDecisions: o.TimeDecisions}
+	// The manifest first: while the folder's manifest names another
+	// scenario, the store refuses every other write.
+	if err := d.WriteManifest(m); err != nil {
+		return nil, err
+	}
 	resolved, err := sc.Marshal()
 	if err != nil {
 		return nil, err
 	}
-	if err := report.WriteFileAtomic(dir, "scenario.yaml", func(w io.Writer) error { _, err := w.Write(resolved); return err }); err != nil {
-		return nil, err
-	}
-	if err := WriteManifest(dir, m); err != nil {
+	if err := d.WriteFile("scenario.yaml", func(w io.Writer) error { _, err := w.Write(resolved); return err }); err != nil {
 		return nil, err
 	}
 	opt := experiment.Options{Workers: o.Workers,
@@ -99,7 +86,7 @@ func execute(ctx context.Context, o *Options, plan *experiment.Plan, side *sidec
 		opt.Progress = update
 	}
 	if o.Trace {
-		opt.Trace = traceSink(dir, plan)
+		opt.Trace = traceSink(d, plan)
 	}
 	out, runErr := plan.Execute(ctx, opt)
 	var done []experiment.Outcome
@@ -111,11 +98,11 @@ func execute(ctx context.Context, o *Options, plan *experiment.Plan, side *sidec
 		}
 	}
 	runs := outcomeRuns(done)
-	if err := report.WriteFileAtomic(dir, "runs.csv", func(w io.Writer) error { return report.WriteRuns(w, plan.Columns(), runs) }); err != nil {
+	if err := d.WriteFile("runs.csv", func(w io.Writer) error { return report.WriteRuns(w, plan.Columns(), runs) }); err != nil {
 		return nil, err
 	}
 	if side != nil {
-		if err := side.write(dir, plan, done); err != nil {
+		if err := side.write(d, plan, done); err != nil {
 			return nil, err
 		}
 	}
@@ -123,13 +110,13 @@ func execute(ctx context.Context, o *Options, plan *experiment.Plan, side *sidec
 	if m.Complete {
 		m.Finished = time.Now().UTC()
 	}
-	if err := WriteManifest(dir, m); err != nil {
+	if err := d.WriteManifest(m); err != nil {
 		return nil, err
 	}
 	if runErr != nil {
 		if errors.Is(runErr, context.Canceled) && o.Err != nil {
 			fmt.Fprintf(o.Err, "offload: %d of %d runs finished and were kept in %s; the same command with --resume runs the rest\n",
-				len(done), len(jobs), filepath.Join(dir, "runs.csv"))
+				len(done), len(jobs), filepath.Join(d.Path(), "runs.csv"))
 		}
 		return nil, runErr
 	}
@@ -150,10 +137,10 @@ func keyOfRun(r results.Run) runKey {
 
 // readHave collects the runs of a previous invocation: those in runs.csv
 // and, with a sidecar, only those whose extras are on disk too.
-func readHave(dir string, plan *experiment.Plan, side *sidecar) (map[runKey]experiment.Outcome, error) {
+func readHave(d *store.Dir, plan *experiment.Plan, side *sidecar) (map[runKey]experiment.Outcome, error) {
 	have := map[runKey]experiment.Outcome{}
 	var runs []results.Run
-	err := readIfExists(dir, "runs.csv", func(r io.Reader) (err error) {
+	err := readIfExists(d, "runs.csv", func(r io.Reader) (err error) {
 		runs, err = report.ReadRuns(r, plan.Columns())
 		return err
 	})
@@ -162,7 +149,7 @@ func readHave(dir string, plan *experiment.Plan, side *sidecar) (map[runKey]expe
 	}
 	var extras map[runKey]experiment.Outcome
 	if side != nil && len(runs) > 0 {
-		if extras, err = side.load(dir, plan); err != nil {
+		if extras, err = side.load(d, plan); err != nil {
 			return nil, badInputf("--resume: %w", err)
 		}
 	}
@@ -199,8 +186,8 @@ func noteWritten(w io.Writer, paths ...string) {
 }
 
 // writeSummary writes summary.csv for the runs and returns the summaries.
-func writeSummary(dir string, cols []results.Column, runs []results.Run) ([]results.Summary, error) {
+func writeSummary(d *store.Dir, cols []results.Column, runs []results.Run) ([]results.Summary, error) {
 	sums := results.Summarize(runs)
-	err := report.WriteFileAtomic(dir, "summary.csv", func(w io.Writer) error { return report.WriteSummary(w, cols, sums) })
+	err := d.WriteFile("summary.csv", func(w io.Writer) error { return report.WriteSummary(w, cols, sums) })
 	return sums, err
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/offload-sim/offload/internal/experiment"
 	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/results"
+	"github.com/offload-sim/offload/internal/store"
 )
 
 // Spec is one experiment: what it adds to a plain run of its scenario.
@@ -44,6 +45,33 @@ type Result struct {
 	Args     Args
 	Opts     *Options
 	Sums     []results.Summary // summary.csv
+	Dir      *store.Dir        // the output folder, open while the outputs are written
+}
+
+// runFiles are the files that hold the runs themselves, kept by --resume.
+func (s Spec) runFiles(side *sidecar) []string {
+	names := []string{"runs.csv"}
+	if side != nil {
+		names = append(names, side.files...)
+	}
+	return names
+}
+
+// writes lists the names the experiment writes, so that the folder is
+// refused up front when a file of the user's stands in the way.
+func (s Spec) writes(plan *experiment.Plan, side *sidecar, o Options) []string {
+	names := append(s.runFiles(side), "summary.csv", "scenario.yaml", "mape_summary.csv", "timeseries.csv", "bursts.csv")
+	for _, p := range []string{"mean_latency", "p95_latency", "p99_latency", "p95_large", "mean_latency_stable", "p95_large_stable",
+		"mape", "mae_wait", "burst_latency", "burst_p95", "burst_cloud_share"} {
+		names = append(names, p+"."+o.Format)
+	}
+	for _, t := range plan.Tiers() {
+		names = append(names, results.ShareCol(t)+"."+o.Format)
+	}
+	if o.Trace {
+		names = append(names, "traces/")
+	}
+	return names
 }
 
 // Run executes spec's plan into opts.Dir and writes its files. The plan has
@@ -59,11 +87,17 @@ func Run(ctx context.Context, spec Spec, plan *experiment.Plan, a Args, opts Opt
 	if spec.side != nil {
 		side = spec.side(a)
 	}
-	outs, err := execute(ctx, &opts, plan, side)
+	d, err := openDir(opts.Dir, plan.Scenario.Hash(), plan.Name, opts.Force, opts.Resume, opts.Trace, opts.TimeDecisions,
+		spec.writes(plan, side, opts), spec.runFiles(side))
 	if err != nil {
 		return nil, err
 	}
-	r := &Result{Plan: plan, Outcomes: outs, Args: a, Opts: &opts}
+	defer d.Close()
+	outs, err := execute(ctx, &opts, d, plan, side)
+	if err != nil {
+		return nil, err
+	}
+	r := &Result{Plan: plan, Outcomes: outs, Args: a, Opts: &opts, Dir: d}
 	out := spec.outputs
 	if out == nil {
 		out = sweepOutputs
@@ -107,14 +141,14 @@ func sweepSpec(name, short, long string) Spec {
 // the headline table.
 func sweepOutputs(r *Result) ([]string, error) {
 	dir, plan := r.Opts.Dir, r.Plan
-	sums, err := writeSummary(dir, plan.Columns(), outcomeRuns(r.Outcomes))
+	sums, err := writeSummary(r.Dir, plan.Columns(), outcomeRuns(r.Outcomes))
 	if err != nil {
 		return nil, err
 	}
 	r.Sums = sums
 	written := []string{fmtPath(dir, "runs.csv"), fmtPath(dir, "summary.csv")}
 	if plan.Scenario.Sweep != nil {
-		plots, err := sweepPlots(dir, r.Opts.Format, plan, sums)
+		plots, err := sweepPlots(r.Dir, r.Opts.Format, plan, sums)
 		if err != nil {
 			return nil, err
 		}
@@ -125,11 +159,12 @@ func sweepOutputs(r *Result) ([]string, error) {
 }
 
 // sweepPlots draws the latency metrics against the swept parameter.
-func sweepPlots(dir, format string, plan *experiment.Plan, sums []results.Summary) ([]string, error) {
+func sweepPlots(d *store.Dir, format string, plan *experiment.Plan, sums []results.Summary) ([]string, error) {
+	dir := d.Path()
 	xlabel := paramLabel(plan.Scenario.Sweep.Param)
 	var paths []string
 	plot := func(file, metric, title, ylabel string, sums []results.Summary, logY bool) error {
-		err := report.PlotMetric(dir, file, format, sums, metric, title, xlabel, ylabel, logY)
+		err := report.PlotMetric(d, file, format, sums, metric, title, xlabel, ylabel, logY)
 		if err == nil {
 			paths = append(paths, fmtPath(dir, file+"."+format))
 		}
