@@ -1,8 +1,11 @@
 package cmd
 
 import (
+	"bytes"
 	"context"
+	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -11,6 +14,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -41,11 +45,27 @@ type emulateOptions struct {
 	spin      time.Duration
 	tiers     []string // --tier name=URL
 	rate      float64
-	args      []string
-	// collect, if set, receives the emulated and the simulated runs
-	// (reproduce --emulate judges claim 6 with them).
+	// maxFailures is the failure share (failed / sent) above which a run is
+	// invalid (--max-failures; reproduce sets defaultMaxFailures).
+	maxFailures float64
+	// healthEvery is the period of the external tiers' health checks; ≤ 0:
+	// testbed.DefaultHealthEvery.
+	healthEvery time.Duration
+	// maxInFlight overrides the in-flight limit computed from the
+	// descriptor limit (tests); 0: from the limit.
+	maxInFlight int
+	args        []string
+	// collect, if set, receives the valid emulated runs and the simulated
+	// runs of the same (policy, replicate) pairs (reproduce --emulate judges
+	// claim 6 with them). runEmulate still returns an error when any run was
+	// invalid, so that a claim is never judged on a run that failed.
 	collect func(emu, sim []results.Run)
 }
+
+// defaultMaxFailures is --max-failures' default: at 1% of failed requests
+// the latencies still describe the run; beyond it, what failed (a dead tier,
+// the client's own limit) is shaping the result more than the policy.
+const defaultMaxFailures = 0.01
 
 const emulateLong = `Emulate a scenario over HTTP: start one tier server per tier on
 127.0.0.1 (or use running ones given with --tier name=URL, started by
@@ -57,8 +77,18 @@ arrivals, with the same arrival times, sizes and delays as the simulator's
 replicate. The simulator then runs the same scenario and seeds, and a table
 sets emulated against simulated latency.
 
+Requests in flight are bounded by the file-descriptor limit (the soft
+limit is raised to the hard one first): a task beyond the bound is not sent
+and counts as failed ("concurrency limit"). Tiers given with --tier are
+health-checked (GET /state every --health-every); a tier that fails a check
+or a request (refused, reset, timed out, a 5xx other than queue-full) is
+down until a check succeeds, and the policies see it saturated meanwhile.
+A run whose failed / sent exceeds --max-failures is invalid: it is marked
+in runs.csv (valid = 0) and the comparison, left out of the ranking, and
+the command exits 1 naming it.
+
 Writes runs.csv (the simulator's columns plus sent, completed, rejected,
-failed), summary.csv, comparison.csv, emulated_vs_simulated.<format>,
+failed, valid), summary.csv, comparison.csv, emulated_vs_simulated.<format>,
 scenario.yaml and manifest.json into -o.`
 
 func newEmulateCmd(io IO, runF func(*emulateOptions) error) *cobra.Command {
@@ -90,6 +120,8 @@ func newEmulateCmd(io IO, runF func(*emulateOptions) error) *cobra.Command {
 	fl.DurationVar(&o.spin, "spin", time.Millisecond, "wait the last stretch before each arrival by spinning, not on a timer (Go timers fire up to ~1 ms late); 0 to save CPU")
 	fl.StringArrayVar(&o.tiers, "tier", nil, "use a running tier server: `name=URL` (repeatable)")
 	fl.Float64Var(&o.rate, "rate", 0, "arrival rate, tasks/s: overrides the scenario's, and picks one from an arrivals.rate sweep")
+	fl.Float64Var(&o.maxFailures, "max-failures", defaultMaxFailures, "a run whose failed / sent requests exceed this `share` is invalid (exit 1)")
+	fl.DurationVar(&o.healthEvery, "health-every", testbed.DefaultHealthEvery, "health-check period of the --tier servers, wall clock")
 	return c
 }
 
@@ -103,6 +135,10 @@ func (o *emulateOptions) check() error {
 		return badInputf("--format %q: allowed: png, svg, pdf", o.format)
 	case o.dir == "":
 		return badInputf("-o: empty folder name")
+	case !(o.maxFailures >= 0 && o.maxFailures <= 1):
+		return badInputf("--max-failures %v: must be a share in [0, 1]", o.maxFailures)
+	case o.healthEvery < 0 || o.maxInFlight < 0:
+		return badInputf("--health-every %v: must be > 0", o.healthEvery)
 	}
 	return checkTimeScale(o.timeScale)
 }
@@ -190,11 +226,11 @@ func runEmulate(ctx context.Context, o *emulateOptions) error {
 		return err
 	}
 	e := &emulation{o: o, plan: plan, cfg: cfg, tiers: experiment.DispatchTiers(cfg), external: external}
+	e.fd, e.inFlight = inFlightLimit(o.maxInFlight)
 	began := time.Now()
 	runErr := e.runAll(ctx)
 	wall := time.Since(began)
-	tierNames := plan.Tiers()
-	if err := report.WriteFileAtomic(o.dir, "runs.csv", func(w io.Writer) error { return report.WriteEmulationRuns(w, tierNames, e.runs) }); err != nil {
+	if err := report.WriteFileAtomic(o.dir, "runs.csv", e.writeRuns); err != nil {
 		return err
 	}
 	m.RunsDone, m.Complete = len(e.runs), runErr == nil
@@ -225,8 +261,40 @@ type emulation struct {
 	tiers    []dispatch.Tier
 	external map[string]string
 	runs     []report.EmulatedRun
+	checks   []runCheck       // runs[i]'s validity
 	lag      testbed.LagStats // the worst run's figures
 	firstErr error
+	fd       testbed.FDLimit // the descriptor limit, as raised at the start
+	inFlight int             // the bound on requests in flight
+	peak     int             // the most requests in flight in any run
+}
+
+// runCheck is one emulated run's validity: valid unless its failure share
+// exceeds --max-failures.
+type runCheck struct {
+	valid  bool
+	share  float64 // failed / sent
+	sent   int
+	main   []testbed.ReasonCount // the main failure reasons
+	health []string              // what the health checks saw, one sentence per tier marked down
+}
+
+// assumedFDLimit stands in for the descriptor limit where it cannot be read
+// (no RLIMIT_NOFILE): the usual default soft limit.
+const assumedFDLimit = 1024
+
+// inFlightLimit raises the descriptor limit and derives the bound on
+// requests in flight from it; override > 0 replaces the bound (tests).
+func inFlightLimit(override int) (testbed.FDLimit, int) {
+	fd := testbed.RaiseFDLimit()
+	soft := fd.Soft
+	if soft == 0 {
+		soft = assumedFDLimit
+	}
+	if override > 0 {
+		return fd, override
+	}
+	return fd, testbed.InFlightLimit(soft)
 }
 
 func (e *emulation) runAll(ctx context.Context) error {
@@ -253,8 +321,14 @@ func (e *emulation) runOne(ctx context.Context, j experiment.Job) (report.Emulat
 		return report.EmulatedRun{}, err
 	}
 	defer stop()
-	tr := testbed.NewHTTPTransport(urls)
+	tr := testbed.NewLimitedHTTPTransport(urls, e.inFlight)
 	defer tr.CloseIdleConnections()
+	var checked []int
+	for i, t := range e.tiers {
+		if _, ok := e.external[t.Name]; ok {
+			checked = append(checked, i)
+		}
+	}
 	sc := e.plan.Scenario
 	pol, err := policies.New(j.Policy, e.tiers, experiment.Params(sc), experiment.PolicyRand(sc.Seed, j.Seed))
 	if err != nil {
@@ -262,10 +336,13 @@ func (e *emulation) runOne(ctx context.Context, j experiment.Job) (report.Emulat
 	}
 	res, err := testbed.Run(ctx, testbed.Config{Tiers: e.tiers, Policy: pol, Transport: tr,
 		Workload: workloadOf(e.cfg, engine.NewStreams(sc.Seed, j.Seed)), TimeScale: e.o.timeScale,
-		Warmup: e.o.warmup, Duration: e.o.duration, Timeout: e.o.timeout, Large: e.cfg.Large, Spin: e.o.spin})
+		Warmup: e.o.warmup, Duration: e.o.duration, Timeout: e.o.timeout, Large: e.cfg.Large, Spin: e.o.spin,
+		MaxInFlight: e.inFlight, Health: &testbed.Health{Tiers: checked, Every: e.o.healthEvery, Check: tr.Check}})
 	if err != nil {
 		return report.EmulatedRun{}, err
 	}
+	e.checks = append(e.checks, e.judge(res))
+	e.peak = max(e.peak, res.PeakInFlight)
 	if e.firstErr == nil && res.FirstError != nil {
 		e.firstErr = fmt.Errorf("%s, replicate %d: %w", j.Policy, j.Seed, res.FirstError)
 	}
@@ -358,31 +435,199 @@ func checkExternal(ctx context.Context, cfg *engine.Config, external map[string]
 	return nil
 }
 
+// judge decides whether a run is valid: its failure share must not exceed
+// --max-failures. A failed request measured nothing, and the failures are
+// not random: a dead tier's or the client's limit's failures fall on the
+// tasks of one tier or one busy moment, so the completed tasks' latencies
+// are a biased sample, and a ranking over them would be misleading.
+func (e *emulation) judge(res *testbed.Result) runCheck {
+	ch := runCheck{share: res.FailureShare(), sent: res.Sent, main: res.MainFailures(3)}
+	ch.valid = !(ch.share > e.o.maxFailures)
+	for i, h := range res.Health {
+		if h.Downs > 0 {
+			ch.health = append(ch.health, fmt.Sprintf("tier %s down (%d×, first at %.3g s of model time: %s); chosen for %d of the %d tasks decided while it was down",
+				e.tiers[i].Name, h.Downs, h.DownAt, h.Why, h.ChosenWhileDown, h.WhileDown))
+		}
+	}
+	return ch
+}
+
+// why says why run i is invalid, for the error and the table's notes.
+func (e *emulation) why(i int) string {
+	r, ch := e.runs[i], e.checks[i]
+	var rs []string
+	for _, m := range ch.main {
+		rs = append(rs, fmt.Sprintf("%s %d", m.Reason, m.Count))
+	}
+	msg := fmt.Sprintf("%s, replicate %d: %.1f%% of %d requests failed (%s)", r.Policy, r.Seed, 100*ch.share, ch.sent, strings.Join(rs, ", "))
+	for _, h := range ch.health {
+		msg += "; " + h
+	}
+	return msg
+}
+
+// writeRuns writes runs.csv: report's emulation schema plus a last column,
+// valid (1/0). The column is added here, by rewriting report's rows, so
+// that report's schema stays the one other commands share.
+func (e *emulation) writeRuns(w io.Writer) error {
+	var buf bytes.Buffer
+	if err := report.WriteEmulationRuns(&buf, e.plan.Tiers(), e.runs); err != nil {
+		return err
+	}
+	valid := make([]string, len(e.runs))
+	for i, ch := range e.checks {
+		valid[i] = "0"
+		if ch.valid {
+			valid[i] = "1"
+		}
+	}
+	return appendColumn(w, buf.Bytes(), "valid", valid)
+}
+
+// appendColumn copies the CSV in data to w with one more column, name, whose
+// cells are vals (one per row after the header).
+func appendColumn(w io.Writer, data []byte, name string, vals []string) error {
+	recs, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	if err != nil {
+		return err
+	}
+	if len(recs) != len(vals)+1 {
+		return fmt.Errorf("column %s: %d values for %d rows", name, len(vals), len(recs)-1)
+	}
+	cw := csv.NewWriter(w)
+	for i, r := range recs {
+		cell := name
+		if i > 0 {
+			cell = vals[i-1]
+		}
+		if err := cw.Write(append(r, cell)); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// valid returns the valid emulated runs and the simulated runs of the same
+// (policy, replicate) pairs, so that the two sides of the comparison
+// average over the same replicates.
+func (e *emulation) valid(simRuns []results.Run) (emu, sim []results.Run) {
+	type key struct {
+		policy string
+		seed   int
+	}
+	ok := map[key]bool{}
+	for i, r := range e.runs {
+		if e.checks[i].valid {
+			emu = append(emu, r.Run)
+			ok[key{r.Policy, r.Seed}] = true
+		}
+	}
+	for _, r := range simRuns {
+		if ok[key{r.Policy, r.Seed}] {
+			sim = append(sim, r)
+		}
+	}
+	return emu, sim
+}
+
+// invalidRuns counts each policy's invalid runs.
+func (e *emulation) invalidRuns() map[string]int {
+	n := map[string]int{}
+	for i, r := range e.runs {
+		if !e.checks[i].valid {
+			n[r.Policy]++
+		}
+	}
+	return n
+}
+
 // report writes the summaries, the comparison and its plot, and prints them.
+// Only valid runs enter the summaries, the comparison and the ranking; a
+// policy with no valid run keeps its row, with the emulated side empty. It
+// returns an error naming the invalid runs, if any, after writing and
+// printing everything.
 func (e *emulation) report(wall time.Duration, simRuns []results.Run) error {
 	dir, tiers := e.o.dir, e.plan.Tiers()
-	emuRuns := make([]results.Run, len(e.runs))
-	for i, r := range e.runs {
-		emuRuns[i] = r.Run
-	}
+	emuRuns, pairedSim := e.valid(simRuns)
 	if e.o.collect != nil {
-		e.o.collect(emuRuns, simRuns)
+		e.o.collect(emuRuns, pairedSim)
 	}
-	emuSums, simSums := results.Summarize(emuRuns), results.Summarize(simRuns)
-	cs := report.Compare(emuSums, simSums, e.accounting)
+	invalid := e.invalidRuns()
+	emuSums := results.Summarize(emuRuns)
+	cs := e.compare(report.Compare(emuSums, results.Summarize(pairedSim), e.accounting), results.Summarize(simRuns), invalid)
 	if err := report.WriteFileAtomic(dir, "summary.csv", func(w io.Writer) error { return report.WriteSummary(w, tiers, emuSums) }); err != nil {
 		return err
 	}
-	if err := report.WriteFileAtomic(dir, "comparison.csv", func(w io.Writer) error { return report.WriteComparison(w, cs) }); err != nil {
+	if err := report.WriteFileAtomic(dir, "comparison.csv", func(w io.Writer) error {
+		var buf bytes.Buffer
+		if err := report.WriteComparison(&buf, cs); err != nil {
+			return err
+		}
+		n := make([]string, len(cs))
+		for i, c := range cs {
+			n[i] = strconv.Itoa(invalid[c.Policy])
+		}
+		return appendColumn(w, buf.Bytes(), "invalid_runs", n)
+	}); err != nil {
 		return err
 	}
+	written := []string{fmtPath(dir, "runs.csv"), fmtPath(dir, "summary.csv"), fmtPath(dir, "comparison.csv")}
 	plot := "emulated_vs_simulated." + e.o.format
-	if err := report.PlotComparison(dir, plot, e.o.format, cs); err != nil {
+	switch err := report.PlotComparison(dir, plot, e.o.format, cs); {
+	case errors.Is(err, report.ErrNoData): // every run invalid: nothing to plot
+	case err != nil:
 		return err
+	default:
+		written = append(written, fmtPath(dir, plot))
 	}
-	e.print(wall, cs)
-	noteWritten(e.o.io.Out, fmtPath(dir, "runs.csv"), fmtPath(dir, "summary.csv"), fmtPath(dir, "comparison.csv"), fmtPath(dir, plot))
+	e.print(wall, cs, invalid)
+	noteWritten(e.o.io.Out, written...)
+	var whys []string
+	for i := range e.runs {
+		if !e.checks[i].valid {
+			whys = append(whys, e.why(i))
+		}
+	}
+	if len(whys) > 0 {
+		return fmt.Errorf("%d of %d emulated runs are invalid (more than --max-failures %g%% of their requests failed) and were left out of the comparison:\n  %s",
+			len(whys), len(e.runs), 100*e.o.maxFailures, strings.Join(whys, "\n  "))
+	}
 	return nil
+}
+
+// compare orders the comparisons as the plan's policies and adds a row for
+// each policy whose every run was invalid: NaN on the emulated side (so the
+// ranking skips it), the simulator's figures over all its replicates.
+func (e *emulation) compare(cs []report.Comparison, simAll []results.Summary, invalid map[string]int) []report.Comparison {
+	byPolicy := map[string]report.Comparison{}
+	for _, c := range cs {
+		byPolicy[c.Policy] = c
+	}
+	var out []report.Comparison
+	for _, p := range e.plan.Policies {
+		if c, ok := byPolicy[p]; ok {
+			out = append(out, c)
+			delete(byPolicy, p)
+			continue
+		}
+		if invalid[p] == 0 {
+			continue
+		}
+		all := report.Compare([]results.Summary{{Policy: p, Mean: nanMetrics(), CI95: nanMetrics()}}, simAll, e.accounting)
+		out = append(out, all[0])
+	}
+	for _, c := range cs { // none expected: every policy is in the plan
+		if _, left := byPolicy[c.Policy]; left {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func nanMetrics() results.Metrics {
+	n := math.NaN()
+	return results.Metrics{MeanLatency: n, P95Latency: n}
 }
 
 // accounting sums a policy's rejection rate and failed requests.

@@ -181,12 +181,14 @@ func runReproduce(ctx context.Context, o *reproduceOptions) error {
 const emulationSeeds = 3
 
 // reproduceEmulation runs `offload emulate` on its embedded default into
-// DIR/emulate and returns the emulated and simulated runs.
+// DIR/emulate and returns the emulated and simulated runs. A run that failed
+// more than defaultMaxFailures of its requests makes runEmulate return an
+// error, so that claim 6 is never judged on it.
 func reproduceEmulation(ctx context.Context, o *reproduceOptions, sets, args []string) (emu, sim []results.Run, err error) {
 	eo := &emulateOptions{io: IO{Out: io.Discard, Err: o.io.Err, ErrTerminal: o.io.ErrTerminal},
 		dir: filepath.Join(o.of.dir, "emulate"), force: o.of.force, quiet: o.of.quiet, format: o.of.format,
 		duration: 10 * time.Second, warmup: 2 * time.Second, timeout: time.Minute, timeScale: 1, spin: time.Millisecond,
-		args: args}
+		maxFailures: defaultMaxFailures, args: args}
 	eo.sf.sets = append(append([]string(nil), sets...), "seeds="+strconv.Itoa(emulationSeeds))
 	eo.collect = func(e, s []results.Run) { emu, sim = e, s }
 	if err := runEmulate(ctx, eo); err != nil {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/offload-sim/offload/internal/report"
+	"github.com/offload-sim/offload/internal/testbed"
 	"github.com/spf13/cobra"
 )
 
@@ -56,8 +57,9 @@ func checkTimeScale(x float64) error {
 }
 
 // print writes the accounting, the emulated-vs-simulated table and what it
-// means to stdout.
-func (e *emulation) print(wall time.Duration, cs []report.Comparison) {
+// means to stdout. invalid counts each policy's invalid runs, which the
+// table marks and the ranking leaves out.
+func (e *emulation) print(wall time.Duration, cs []report.Comparison, invalid map[string]int) {
 	w := e.o.io.Out
 	var sent, completed, rejected, failed int
 	for _, r := range e.runs {
@@ -66,21 +68,49 @@ func (e *emulation) print(wall time.Duration, cs []report.Comparison) {
 	fmt.Fprintf(w, "emulated %d runs (%d policies × %d replicates, %v + %v warmup of arrivals each, time-scale %g) in %v\n",
 		len(e.runs), len(e.plan.Policies), e.plan.Scenario.Seeds, e.o.duration, e.o.warmup, e.o.timeScale, wall.Round(time.Second))
 	fmt.Fprintf(w, "requests: sent %d = completed %d + rejected %d + failed %d\n", sent, completed, rejected, failed)
+	fmt.Fprintf(w, "requests in flight: at most %d (%s), peak %d\n", e.inFlight, fdNote(e.fd), e.peak)
 	if e.firstErr != nil {
 		fmt.Fprintf(w, "first rejection or failure: %v\n", e.firstErr)
 	}
+	for i, ch := range e.checks {
+		for _, h := range ch.health {
+			fmt.Fprintf(w, "%s, replicate %d: %s\n", e.runs[i].Policy, e.runs[i].Seed, h)
+		}
+	}
 	fmt.Fprintf(w, "client schedule lag (worst run): mean %v, p99 %v, max %v\n\n", e.lag.Mean, e.lag.P99, e.lag.Max)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "policy\truns\temulated mean (s)\tsimulated mean (s)\tΔ mean\temulated P95 (s)\tsimulated P95 (s)\tΔ P95\trejected\tfailed\t")
+	fmt.Fprintln(tw, "policy\truns\temulated mean (s)\tsimulated mean (s)\tΔ mean\temulated P95 (s)\tsimulated P95 (s)\tΔ P95\trejected\tfailed\tinvalid\t")
+	nInvalid := 0
 	for _, c := range cs {
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t\n", c.Policy, c.Runs,
+		mark := "-"
+		if n := invalid[c.Policy]; n > 0 {
+			mark, nInvalid = fmt.Sprintf("%d INVALID", n), nInvalid+n
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t\n", c.Policy, c.Runs,
 			withCI(c.EmuMean, c.EmuMeanCI95), withCI(c.SimMean, c.SimMeanCI95), pct(c.MeanDiffPct),
-			num(c.EmuP95), num(c.SimP95), pct(c.P95DiffPct), rate(c.RejectionRate), c.Failed)
+			num(c.EmuP95), num(c.SimP95), pct(c.P95DiffPct), rate(c.RejectionRate), c.Failed, mark)
 	}
 	_ = tw.Flush()
 	agree, pairs := rankAgreement(cs)
 	fmt.Fprintf(w, "\nranking by mean latency: emulation and simulation order %d of %d policy pairs alike.\n", agree, pairs)
+	if nInvalid > 0 {
+		fmt.Fprintf(w, "INVALID: %d of %d runs failed more than --max-failures %g%% of their requests; they are left out of the table's means (runs counts the valid ones) and of the ranking, which is therefore not a verdict on all policies.\n",
+			nInvalid, len(e.runs), 100*e.o.maxFailures)
+	}
 	fmt.Fprintln(w, whyTheyDiffer)
+}
+
+// fdNote describes the descriptor limit the in-flight bound came from.
+func fdNote(fd testbed.FDLimit) string {
+	switch {
+	case fd.Soft == 0:
+		return fmt.Sprintf("descriptor limit unknown (%v), %d assumed", fd.Err, assumedFDLimit)
+	case fd.Raised():
+		return fmt.Sprintf("descriptor soft limit raised from %d to the hard limit %d", fd.Before, fd.Hard)
+	case fd.Err != nil:
+		return fmt.Sprintf("descriptor soft limit %d, hard %d; raising it failed: %v", fd.Soft, fd.Hard, fd.Err)
+	}
+	return fmt.Sprintf("descriptor soft limit %d, hard %d", fd.Soft, fd.Hard)
 }
 
 // whyTheyDiffer is the sentence the table needs (DESIGN §7).
