@@ -84,8 +84,9 @@ health-checked (GET /state every --health-every); a tier that fails a check
 or a request (refused, reset, timed out, a 5xx other than queue-full) is
 down until a check succeeds, and the policies see it saturated meanwhile.
 A run whose failed / sent exceeds --max-failures is invalid: it is marked
-in runs.csv (valid = 0) and the comparison, left out of the ranking, and
-the command exits 1 naming it.
+in runs.csv (valid = 0), counted in comparison.csv's invalid_runs, left out
+of summary.csv, the comparison's means and the ranking, and the command
+exits 1 naming it and why.
 
 Writes runs.csv (the simulator's columns plus sent, completed, rejected,
 failed, valid), summary.csv, comparison.csv, emulated_vs_simulated.<format>,
@@ -138,7 +139,7 @@ func (o *emulateOptions) check() error {
 	case !(o.maxFailures >= 0 && o.maxFailures <= 1):
 		return badInputf("--max-failures %v: must be a share in [0, 1]", o.maxFailures)
 	case o.healthEvery < 0 || o.maxInFlight < 0:
-		return badInputf("--health-every %v: must be > 0", o.healthEvery)
+		return badInputf("--health-every %v: must be ≥ 0 (0: every %v)", o.healthEvery, testbed.DefaultHealthEvery)
 	}
 	return checkTimeScale(o.timeScale)
 }
@@ -460,6 +461,9 @@ func (e *emulation) why(i int) string {
 		rs = append(rs, fmt.Sprintf("%s %d", m.Reason, m.Count))
 	}
 	msg := fmt.Sprintf("%s, replicate %d: %.1f%% of %d requests failed (%s)", r.Policy, r.Seed, 100*ch.share, ch.sent, strings.Join(rs, ", "))
+	if len(ch.main) > 0 && ch.main[0].Reason == testbed.ReasonConcurrency {
+		msg += fmt.Sprintf("; more than %d requests were in flight at once: raise the descriptor limit (ulimit -n), or lower the load", e.inFlight)
+	}
 	for _, h := range ch.health {
 		msg += "; " + h
 	}

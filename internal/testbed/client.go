@@ -110,6 +110,7 @@ type client struct {
 	inflight int    // Σ n: requests inside Transport.Send
 	checked  []bool // per tier: in Health.Tiers
 	down     []bool // per tier: marked down by the health rule
+	slow     []int  // per tier: health checks timed out in a row
 	orc      *shadow
 	res      *Result
 	firstE   error
@@ -127,7 +128,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	nt := len(cfg.Tiers)
 	c := &client{cfg: &cfg, ctx: ctx, delay: make([]float64, nt), n: make([]int, nt), res: newResult(&cfg),
-		checked: make([]bool, nt), down: make([]bool, nt)}
+		checked: make([]bool, nt), down: make([]bool, nt), slow: make([]int, nt)}
 	c.view.Tiers = cfg.Tiers
 	c.view.States = make([]dispatch.State, nt)
 	c.obs, _ = cfg.Policy.(dispatch.Observer)

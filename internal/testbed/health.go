@@ -35,9 +35,11 @@ const DownQueued = 1 << 30
 // Health is the client's check of tiers it does not run itself. The rule:
 //
 //   - A checked tier is down from the moment a check fails (Check returns an
-//     error, or takes longer than Timeout) or a request to it fails for a
-//     reason that means the tier is gone or broken — connection refused or
-//     reset, a timeout, a 5xx answer other than the queue-full 503.
+//     error; a check that only times out must do so twice in a row, since
+//     on a loaded machine one slow answer is not death) or a request to it
+//     fails for a reason that means the tier is gone or broken — connection
+//     refused or reset, a timeout, a 5xx answer other than the queue-full
+//     503.
 //   - It is up again when a check succeeds.
 //   - While it is down, the policy's view shows it saturated (Queued =
 //     DownQueued, every server Busy; for a clairvoyant policy, a completion
@@ -230,12 +232,17 @@ func (c *client) check(ctx context.Context, i int, timeout time.Duration) {
 	defer c.mu.Unlock()
 	th := &c.res.Health[i]
 	th.Checks++
-	if err != nil {
-		th.FailedChecks++
-		c.markDown(i, "health check: "+err.Error())
+	if err == nil {
+		c.down[i], c.slow[i] = false, 0
 		return
 	}
-	c.down[i] = false
+	th.FailedChecks++
+	if reasonOf(err) == ReasonTimeout {
+		if c.slow[i]++; c.slow[i] < 2 {
+			return
+		}
+	}
+	c.markDown(i, "health check: "+err.Error())
 }
 
 // markDown marks tier i down (c.mu held).

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -288,4 +289,29 @@ func TestReasonOf(t *testing.T) {
 			t.Errorf("reasonOf(%v) = %q (marks down %v), want %q (%v)", c.err, got, marksDown(got), c.want, c.down)
 		}
 	}
+}
+
+// One health check that times out is a slow answer, not a dead tier; two in
+// a row mark it down. Checks at 0, 0.5, 1, 1.5, 2 s: the second times out
+// alone, the fourth and fifth in a row (the fifth ends at 2 s + 250 ms).
+func TestHealthCheckTimeouts(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var n atomic.Int64
+		check := func(ctx context.Context, _ int) error {
+			if k := n.Add(1); k == 2 || k >= 4 {
+				<-ctx.Done()
+				return ctx.Err()
+			}
+			return nil
+		}
+		res, err := Run(t.Context(), Config{Tiers: edgeCloud, Policy: first, Transport: sleeper(0), Workload: every(0.01, 0, 0),
+			TimeScale: 1, Duration: 2400 * time.Millisecond, Health: &Health{Tiers: []int{1}, Check: check}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := res.Health[1]
+		if h.FailedChecks != 3 || h.Downs != 1 || !h.Down || h.DownAt != 2.25 || !strings.HasPrefix(h.Why, "health check: ") {
+			t.Errorf("health %+v: want down once, at the second timeout in a row (2 s + 250 ms)", h)
+		}
+	})
 }
