@@ -7,15 +7,15 @@ package testbed
 
 // Bounds of InFlightLimit.
 const (
-	// MinInFlight is the smallest limit InFlightLimit returns: below it a
+	// MinInFlightLimit is the smallest limit InFlightLimit returns: below it a
 	// run would be all refusals, and a process with so few descriptors is
 	// misconfigured anyway (the run's failure share will say so).
-	MinInFlight = 16
-	// MaxInFlight caps the limit when the descriptor limit is huge or
+	MinInFlightLimit = 16
+	// MaxInFlightLimit caps the limit when the descriptor limit is huge or
 	// unlimited: Linux's default ephemeral port range (32768–60999) allows
 	// about 28,000 connections to one tier, and connections closing linger
 	// in TIME_WAIT, so more requests in flight would fail to connect anyway.
-	MaxInFlight = 1 << 14
+	MaxInFlightLimit = 1 << 14
 	// fdHeadroom is kept for what is not a request: the listeners, the
 	// health checks, stdio, output files, the runtime's own descriptors.
 	fdHeadroom = 128
@@ -24,7 +24,7 @@ const (
 // InFlightLimit is how many requests may be in flight at once in a process
 // whose soft RLIMIT_NOFILE is soft:
 //
-//	max(MinInFlight, min(MaxInFlight, (soft − 128) / 4))
+//	max(MinInFlightLimit, min(MaxInFlightLimit, (soft − 128) / 4))
 //
 // Four descriptors per request, because with the tiers served by the same
 // process (emulate's default) each connection holds two (the client's end
@@ -33,14 +33,14 @@ const (
 // another tier is busy). It is a pure function, for tests; RaiseFDLimit reads
 // the real limit.
 func InFlightLimit(soft uint64) int {
-	if soft <= fdHeadroom+4*MinInFlight {
-		return MinInFlight
+	if soft <= fdHeadroom+4*MinInFlightLimit {
+		return MinInFlightLimit
 	}
 	n := (soft - fdHeadroom) / 4
-	if n > MaxInFlight {
-		return MaxInFlight
+	if n > MaxInFlightLimit {
+		return MaxInFlightLimit
 	}
-	return max(MinInFlight, int(n))
+	return max(MinInFlightLimit, int(n))
 }
 
 // FDLimit is the process's descriptor limit as RaiseFDLimit found and left it.

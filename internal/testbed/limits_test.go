@@ -32,16 +32,16 @@ func TestInFlightLimit(t *testing.T) {
 		soft uint64
 		want int
 	}{
-		{0, MinInFlight},
-		{64, MinInFlight},
-		{fdHeadroom + 4*MinInFlight, MinInFlight},
-		{fdHeadroom + 4*MinInFlight + 4, MinInFlight + 1},
+		{0, MinInFlightLimit},
+		{64, MinInFlightLimit},
+		{fdHeadroom + 4*MinInFlightLimit, MinInFlightLimit},
+		{fdHeadroom + 4*MinInFlightLimit + 4, MinInFlightLimit + 1},
 		{256, 32},
 		{1024, 224}, // the usual default soft limit
 		{4096, 992},
 		{65536, 16352},
-		{1 << 20, MaxInFlight},
-		{math.MaxUint64, MaxInFlight}, // RLIM_INFINITY
+		{1 << 20, MaxInFlightLimit},
+		{math.MaxUint64, MaxInFlightLimit}, // RLIM_INFINITY
 	} {
 		if got := InFlightLimit(c.soft); got != c.want {
 			t.Errorf("InFlightLimit(%d) = %d, want %d", c.soft, got, c.want)
@@ -60,7 +60,7 @@ func TestRaiseFDLimit(t *testing.T) {
 	}
 }
 
-// With MaxInFlight requests in flight, a task whose delay ends is not sent:
+// With Config.MaxInFlight requests in flight, a task whose delay ends is not sent:
 // it fails with ReasonConcurrency, the transport never sees more than the
 // limit, and sent = completed + rejected + failed. Arrivals every 10 ms,
 // answers after 95 ms, limit 3: in each 100 ms, three are sent and seven
