@@ -75,12 +75,14 @@ func runReproduce(ctx context.Context, o *reproduceOptions) error {
 const emulationSeeds = 3
 
 // reproduceEmulation runs `offload emulate` on its embedded default into dir
-// and returns the emulated and simulated runs.
+// and returns the emulated and simulated runs. A run that failed more than
+// defaultMaxFailures of its requests makes runEmulate return an error, so
+// that claim 6 is never judged on it.
 func reproduceEmulation(ctx context.Context, o *reproduceOptions, dir string, sets []string) (emu, sim []results.Run, err error) {
 	eo := &emulateOptions{io: IO{Out: discard{}, Err: o.io.Err, ErrTerminal: o.io.ErrTerminal},
 		dir: dir, force: o.of.force, quiet: o.of.quiet, format: o.of.format,
 		duration: 10 * time.Second, warmup: 2 * time.Second, timeout: time.Minute, timeScale: 1, spin: time.Millisecond,
-		args: cmdArgs(ctx)}
+		maxFailures: defaultMaxFailures, args: cmdArgs(ctx)}
 	eo.sf.sets = append(append([]string(nil), sets...), "seeds="+strconv.Itoa(emulationSeeds))
 	eo.collect = func(e, s []results.Run) { emu, sim = e, s }
 	if err := runEmulate(ctx, eo); err != nil {

@@ -2,10 +2,8 @@ package cmd
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
-	"net/http"
 	"time"
 
 	"github.com/offload-sim/offload/internal/testbed"
@@ -100,25 +98,10 @@ func runServeTier(ctx context.Context, o *serveTierOptions) error {
 		return fmt.Errorf("tier %s: %w", o.name, err)
 	case <-ctx.Done():
 	}
-	err = shutdown(srv, o.grace)
+	err = testbed.Shutdown(srv, o.grace)
 	<-served
 	st := s.State()
 	fmt.Fprintf(o.io.Out, "tier %s: shut down; %d completed, %d rejected (rate %.3g), %d abandoned\n",
 		o.name, st.Completed, st.Rejected, st.RejectionRate, st.Abandoned)
 	return err
-}
-
-// shutdown stops accepting and waits up to grace for accepted requests to be
-// answered, then closes what is left.
-func shutdown(srv *http.Server, grace time.Duration) error {
-	ctx, cancel := context.WithTimeout(context.Background(), grace)
-	defer cancel()
-	if err := srv.Shutdown(ctx); err != nil {
-		_ = srv.Close()
-		if errors.Is(err, context.DeadlineExceeded) {
-			return fmt.Errorf("requests still running after the %v grace period were cut off", grace)
-		}
-		return err
-	}
-	return nil
 }

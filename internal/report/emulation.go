@@ -24,12 +24,16 @@ import (
 type EmulatedRun struct {
 	results.Run
 	Sent, Completed, Rejected, Failed int
+	// Valid is false for a run whose failure share passed the threshold
+	// (--max-failures): it is kept in runs.csv and left out of the rest.
+	Valid bool
 }
 
 // accountingColumns follow the simulator's columns in an emulation's runs.csv.
-var accountingColumns = []string{"sent", "completed", "rejected", "failed"}
+var accountingColumns = []string{"sent", "completed", "rejected", "failed", "valid"}
 
-// EmulationRunsHeader is RunsHeader plus sent, completed, rejected, failed.
+// EmulationRunsHeader is RunsHeader plus sent, completed, rejected, failed
+// and valid.
 func EmulationRunsHeader(cols []results.Column) []string {
 	return append(RunsHeader(cols), accountingColumns...)
 }
@@ -52,6 +56,7 @@ func WriteEmulationRuns(w io.Writer, cols []results.Column, runs []EmulatedRun) 
 		for _, n := range []int{r.Sent, r.Completed, r.Rejected, r.Failed} {
 			row = append(row, strconv.Itoa(n))
 		}
+		row = append(row, formatBool(r.Valid))
 		if err := cw.Write(row); err != nil {
 			return err
 		}
@@ -71,6 +76,7 @@ type Comparison struct {
 	SimP95, SimP95CI95      float64 // s
 	RejectionRate           float64 // rejected / sent over the policy's emulated runs
 	Failed                  int     // failed requests over the policy's emulated runs
+	InvalidRuns             int     // the policy's runs left out as invalid
 	MeanDiffPct, P95DiffPct float64 // (emulated − simulated) / simulated, percent
 }
 
@@ -103,7 +109,7 @@ func Compare(emu, sim []results.Summary, acct func(policy string) (float64, int)
 var ComparisonHeader = []string{"policy", "runs",
 	"emulated_mean_s", "emulated_mean_s_ci95", "simulated_mean_s", "simulated_mean_s_ci95", "mean_diff_pct",
 	"emulated_p95_s", "emulated_p95_s_ci95", "simulated_p95_s", "simulated_p95_s_ci95", "p95_diff_pct",
-	"rejection_rate", "failed"}
+	"rejection_rate", "failed", "invalid_runs"}
 
 // WriteComparison writes one row per policy under ComparisonHeader.
 func WriteComparison(w io.Writer, cs []Comparison) error {
@@ -117,7 +123,7 @@ func WriteComparison(w io.Writer, cs []Comparison) error {
 			c.EmuP95, c.EmuP95CI95, c.SimP95, c.SimP95CI95, c.P95DiffPct, c.RejectionRate} {
 			row = append(row, formatFloat(v))
 		}
-		if err := cw.Write(append(row, strconv.Itoa(c.Failed))); err != nil {
+		if err := cw.Write(append(row, strconv.Itoa(c.Failed), strconv.Itoa(c.InvalidRuns))); err != nil {
 			return err
 		}
 	}

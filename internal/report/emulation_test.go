@@ -16,8 +16,8 @@ func TestEmulationRunsHeaderExtendsTheSimulators(t *testing.T) {
 	h := EmulationRunsHeader(c)
 	sim := RunsHeader(c)
 	if strings.Join(h[:len(sim)], ",") != strings.Join(sim, ",") ||
-		strings.Join(h[len(sim):], ",") != "sent,completed,rejected,failed" {
-		t.Errorf("header %v: want the simulator's then sent,completed,rejected,failed", h)
+		strings.Join(h[len(sim):], ",") != "sent,completed,rejected,failed,valid" {
+		t.Errorf("header %v: want the simulator's then sent,completed,rejected,failed,valid", h)
 	}
 }
 
@@ -29,13 +29,13 @@ func TestWriteEmulationRuns(t *testing.T) {
 		results.ColMaxLatency: 0.5, results.ColMeanWait: 0.01, results.ColMAPE: 12.5,
 		"share_edge": 0.5, "share_cloud": 0.5, "util_edge": 0.1, "util_cloud": 0.2})
 	run.Experiment, run.Value, run.Policy, run.Seed = "emulate", nan, "hybrid", 1
-	r := EmulatedRun{Run: run, Sent: 5, Completed: 3, Rejected: 1, Failed: 1}
+	r := EmulatedRun{Run: run, Sent: 5, Completed: 3, Rejected: 1, Failed: 1, Valid: true}
 	var buf bytes.Buffer
 	if err := WriteEmulationRuns(&buf, ec, []EmulatedRun{r}); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
-	want := "emulate,,,hybrid,1,3,0.25,0.2,0.5,0.5,0.5,0.01,,,12.5,,0.5,0.5,0.1,0.2,5,3,1,1"
+	want := "emulate,,,hybrid,1,3,0.25,0.2,0.5,0.5,0.5,0.01,,,12.5,,0.5,0.5,0.1,0.2,5,3,1,1,1"
 	if len(lines) != 2 || lines[1] != want {
 		t.Errorf("rows:\n%s\nwant\n%s", buf.String(), want)
 	}
@@ -72,7 +72,7 @@ func TestCompareAndWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
-	if lines[0] != strings.Join(ComparisonHeader, ",") || !strings.HasPrefix(lines[1], "hybrid,2,0.11,0.01,0.1,0.01,") || !strings.HasSuffix(lines[1], ",0.01,2") {
+	if lines[0] != strings.Join(ComparisonHeader, ",") || !strings.HasPrefix(lines[1], "hybrid,2,0.11,0.01,0.1,0.01,") || !strings.HasSuffix(lines[1], ",0.01,2,0") {
 		t.Errorf("csv:\n%s", buf.String())
 	}
 }

@@ -50,6 +50,18 @@ type Config struct {
 	// up to about a millisecond late on Linux, which at 2,000 requests per
 	// second is two arrivals. It costs CPU while spinning; 0 sleeps only.
 	Spin time.Duration
+	// MaxInFlight, if > 0, bounds the requests in flight (inside
+	// Transport.Send) at once: a task whose delay ends with MaxInFlight
+	// requests in flight is not sent and counts as failed, with the reason
+	// ReasonConcurrency. An open-loop client cannot wait instead — that
+	// would shift its schedule — and one that opens sockets without bound
+	// runs out of descriptors, failing requests at random. cmd sets it from
+	// the descriptor limit (InFlightLimit). 0: no limit.
+	MaxInFlight int
+	// Health, if set, checks the tiers it lists during the run, and marks
+	// them down (see Health for the rule). nil: no checks, no tier is ever
+	// marked down.
+	Health *Health
 }
 
 func (c *Config) check() error {
@@ -66,6 +78,19 @@ func (c *Config) check() error {
 	if c.Duration <= 0 || c.Warmup < 0 || c.Timeout < 0 {
 		errs = append(errs, fmt.Errorf("duration %v, warmup %v, timeout %v: need > 0, ≥ 0, ≥ 0", c.Duration, c.Warmup, c.Timeout))
 	}
+	if c.MaxInFlight < 0 {
+		errs = append(errs, fmt.Errorf("max in flight %d: need ≥ 0", c.MaxInFlight))
+	}
+	if h := c.Health; h != nil {
+		if h.Check == nil && len(h.Tiers) > 0 {
+			errs = append(errs, errors.New("health: tiers to check, but no Check function"))
+		}
+		for _, i := range h.Tiers {
+			if i < 0 || i >= len(c.Tiers) {
+				errs = append(errs, fmt.Errorf("health: tier %d of %d", i, len(c.Tiers)))
+			}
+		}
+	}
 	return errors.Join(errs...)
 }
 
@@ -80,11 +105,15 @@ type client struct {
 	delay []float64
 	wg    sync.WaitGroup
 
-	mu     sync.Mutex
-	n      []int // per tier: sent, not yet answered
-	orc    *shadow
-	res    *Result
-	firstE error
+	mu       sync.Mutex
+	n        []int  // per tier: sent, not yet answered
+	inflight int    // Σ n: requests inside Transport.Send
+	checked  []bool // per tier: in Health.Tiers
+	down     []bool // per tier: marked down by the health rule
+	slow     []int  // per tier: health checks timed out in a row
+	orc      *shadow
+	res      *Result
+	firstE   error
 }
 
 // Run emulates one run: it dispatches the workload's tasks in open loop
@@ -98,16 +127,23 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, fmt.Errorf("emulation config: %w", err)
 	}
 	nt := len(cfg.Tiers)
-	c := &client{cfg: &cfg, ctx: ctx, delay: make([]float64, nt), n: make([]int, nt), res: newResult(&cfg)}
+	c := &client{cfg: &cfg, ctx: ctx, delay: make([]float64, nt), n: make([]int, nt), res: newResult(&cfg),
+		checked: make([]bool, nt), down: make([]bool, nt), slow: make([]int, nt)}
 	c.view.Tiers = cfg.Tiers
 	c.view.States = make([]dispatch.State, nt)
 	c.obs, _ = cfg.Policy.(dispatch.Observer)
 	if _, ok := cfg.Policy.(dispatch.Clairvoyant); ok {
 		c.orc = newShadow(cfg.Tiers)
+		c.orc.down = c.down
 		c.view.Oracle = c.orc
 	}
+	stopHealth := c.startHealth()
 	err := c.loop()
+	stopHealth()
 	c.wg.Wait()
+	for i := range c.res.Health {
+		c.res.Health[i].Down = c.down[i]
+	}
 	c.res.FirstError = c.firstE
 	c.res.finish()
 	if err == nil {
@@ -129,7 +165,6 @@ func (c *client) loop() error {
 	end := (cfg.Warmup + cfg.Duration).Seconds() / cfg.TimeScale
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
-	c.start = time.Now()
 	t := 0.0
 	for k := 0; cfg.MaxTasks <= 0 || k < cfg.MaxTasks; k++ {
 		if t = cfg.Workload.Next(t); t >= end {
@@ -184,6 +219,10 @@ func (c *client) dispatch(k int, t float64, due time.Time, measured bool) error 
 	c.view.Now = t
 	for i := range c.view.States {
 		n, s := c.n[i], cfg.Tiers[i].Servers
+		if c.down[i] { // saturated, so that no policy reading the view picks it
+			n = s + DownQueued
+			c.res.Health[i].WhileDown++
+		}
 		c.view.States[i].Queued, c.view.States[i].Busy = max(0, n-s), min(n, s)
 	}
 	if c.orc != nil {
@@ -196,6 +235,9 @@ func (c *client) dispatch(k int, t float64, due time.Time, measured bool) error 
 		return fmt.Errorf("policy chose tier %d, but there are %d tiers", i, len(cfg.Tiers))
 	}
 	c.view.States[i].InTransit++
+	if c.down[i] {
+		c.res.Health[i].ChosenWhileDown++
+	}
 	f := &flight{id: k, tier: i, size: size, arrival: t, reach: t + c.delay[i], due: due, measured: measured, dec: dec}
 	if c.orc != nil {
 		c.orc.dispatched(i, f.reach, size)
@@ -227,8 +269,24 @@ func (c *client) send(f *flight) {
 		c.mu.Unlock()
 		return
 	}
-	c.n[f.tier]++
 	c.res.Sent++
+	// The client's own refusals: accounted as failed requests, and no socket
+	// opened.
+	var refused error
+	switch {
+	case c.down[f.tier]:
+		refused = errTierDown
+	case c.cfg.MaxInFlight > 0 && c.inflight >= c.cfg.MaxInFlight:
+		refused = errConcurrency
+	}
+	if refused != nil {
+		c.failed(f, Reply{Outcome: Failed, Err: refused})
+		c.mu.Unlock()
+		return
+	}
+	c.n[f.tier]++
+	c.inflight++
+	c.res.PeakInFlight = max(c.res.PeakInFlight, c.inflight)
 	c.mu.Unlock()
 
 	ctx, cancel := c.ctx, context.CancelFunc(func() {})
@@ -242,8 +300,26 @@ func (c *client) send(f *flight) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.n[f.tier]--
+	c.inflight--
+	if rep.Outcome == Failed {
+		c.failed(f, rep)
+		return
+	}
 	if rep.Outcome != Completed && c.firstE == nil && rep.Err != nil {
 		c.firstE = fmt.Errorf("task %d to %s: %w", f.id, c.cfg.Tiers[f.tier].Name, rep.Err)
 	}
 	c.res.answered(f, rep, latency.Seconds()/c.cfg.TimeScale)
+}
+
+// failed accounts for a failed request (c.mu held), and marks its tier down
+// when the reason says the tier is gone and the tier is health-checked.
+func (c *client) failed(f *flight, rep Reply) {
+	reason := reasonOf(rep.Err)
+	if c.firstE == nil && rep.Err != nil {
+		c.firstE = fmt.Errorf("task %d to %s: %w", f.id, c.cfg.Tiers[f.tier].Name, rep.Err)
+	}
+	c.res.failed(reason)
+	if c.checked[f.tier] && marksDown(reason) && c.ctx.Err() == nil {
+		c.markDown(f.tier, reason+": "+rep.Err.Error())
+	}
 }

@@ -33,6 +33,19 @@
 // would only help when other clients share a tier, which the emulation does
 // not do.
 //
+// # Limits and failing tiers
+//
+// Config.MaxInFlight bounds the requests in flight, from the process's
+// descriptor limit (InFlightLimit, RaiseFDLimit), and NewLimitedHTTPTransport
+// sizes its connection pool to it: a task that would exceed it is not sent
+// and counts as failed ("concurrency limit"), so that an overloaded client
+// fails visibly and accountably instead of at random with "too many open
+// files". Config.Health checks tiers the client does not run (GET /state
+// every 500 ms): a tier that fails a check, or a request in a way that means
+// it is gone, is down, and the view shows it saturated until a check
+// succeeds, so that its instant failures do not make it look like the
+// emptiest tier. Result.Failures says why requests failed.
+//
 // Oracle is supported from the same bookkeeping: the client knows every size
 // it sent, so it replays the tier's FCFS queue on nominal service times
 // (size/speed) exactly as the simulator does. Its "clairvoyance" is therefore

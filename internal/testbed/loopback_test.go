@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"net/http/httptest"
+	"os"
 	"testing"
 	"time"
 
@@ -13,7 +14,8 @@ import (
 
 // A short run against real tier servers on loopback: every request is
 // accounted for, and the latency is what the model says plus a little (the
-// servers' timers and HTTP), never less.
+// servers' timers and HTTP), never less. The upper bound on latency depends
+// on the machine's load, so it is checked only with OFFLOAD_WALLCLOCK=1.
 func TestLoopbackRun(t *testing.T) {
 	tiers := twoTiers
 	urls := make([]string, len(tiers))
@@ -42,7 +44,10 @@ func TestLoopbackRun(t *testing.T) {
 	m := res.Metrics(results.RunColumns(tierNames(res)))
 	// A task's model latency is at least its 10 ms of service; loopback adds
 	// well under 20 ms even on a loaded machine.
-	if !(m.Get(results.ColMeanLatency) >= 0.010 && m.Get(results.ColMeanLatency) < 0.040) || !(m.Get(results.ColMeanWait) >= 0) {
+	if !(m.Get(results.ColMeanLatency) >= 0.010) || !(m.Get(results.ColMeanWait) >= 0) {
+		t.Errorf("mean latency %v s, wait %v s: want ≥ 0.010 (the service alone)", m.Get(results.ColMeanLatency), m.Get(results.ColMeanWait))
+	}
+	if os.Getenv("OFFLOAD_WALLCLOCK") == "1" && !(m.Get(results.ColMeanLatency) < 0.040) {
 		t.Errorf("mean latency %v s, wait %v s: want in [0.010, 0.040)", m.Get(results.ColMeanLatency), m.Get(results.ColMeanWait))
 	}
 }

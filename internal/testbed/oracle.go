@@ -2,6 +2,7 @@ package testbed
 
 import (
 	"cmp"
+	"math"
 	"slices"
 
 	"github.com/offload-sim/offload/internal/dispatch"
@@ -14,6 +15,7 @@ import (
 // jitter, which is why the emulated oracle is a reference, not a bound.
 type shadow struct {
 	tiers   []dispatch.Tier
+	down    []bool        // per tier: marked down (the client's slice, read under its lock)
 	free    [][]float64   // per tier: each server's next free time, model s
 	transit [][]inTransit // per tier: tasks inside their delay
 	now     float64
@@ -45,6 +47,9 @@ func (s *shadow) TaskSize() float64 { return s.size }
 // this one would are replayed in reach order on a copy of the servers' free
 // times.
 func (s *shadow) Completion(i int) float64 {
+	if s.down != nil && s.down[i] {
+		return math.Inf(1) // a tier that is down completes nothing (Health)
+	}
 	reach := s.now + s.delay[i]
 	free := append(s.scratch[:0], s.free[i]...)
 	s.ahead = s.ahead[:0]

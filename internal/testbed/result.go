@@ -3,6 +3,7 @@ package testbed
 import (
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/offload-sim/offload/internal/dispatch"
@@ -18,10 +19,18 @@ type Result struct {
 	Sent       int // requests that left the client (delay over)
 	Completed  int // answered with timings
 	Rejected   int // answered 503 (queue full)
-	Failed     int // timed out, connection error, other status
+	Failed     int // refused by the client, timed out, connection error, other status
 	Unsent     int // interrupted inside their delay, never sent
 	// FirstError is the first rejection's or failure's reason, if any.
 	FirstError error
+	// Failures counts the failed requests by reason (the Reason constants):
+	// Σ Failures = Failed.
+	Failures map[string]int
+	// MaxInFlight is Config.MaxInFlight (0: no limit), and PeakInFlight the
+	// most requests that were in flight at once.
+	MaxInFlight, PeakInFlight int
+	// Health is what the health checks saw, one per tier.
+	Health []TierHealth
 
 	Measured  int       // measured tasks dispatched
 	Tasks     int       // measured tasks completed
@@ -51,7 +60,7 @@ type LagStats struct {
 func newResult(cfg *Config) *Result {
 	nt := len(cfg.Tiers)
 	return &Result{TierCount: make([]int, nt), TierWork: make([]float64, nt), tiers: cfg.Tiers, large: cfg.Large, scale: cfg.TimeScale,
-		Span: cfg.Duration.Seconds() / cfg.TimeScale}
+		Span: cfg.Duration.Seconds() / cfg.TimeScale, Failures: map[string]int{}, MaxInFlight: cfg.MaxInFlight, Health: newHealth(nt)}
 }
 
 func (r *Result) dispatched(f *flight) {
@@ -65,6 +74,46 @@ func (r *Result) dispatched(f *flight) {
 
 func (r *Result) unsent(*flight) { r.Unsent++ }
 
+// failed records a failed request and why.
+func (r *Result) failed(reason string) {
+	r.Failed++
+	r.Failures[reason]++
+}
+
+// FailureShare is Failed / Sent (0 when nothing was sent): the share of
+// requests that measured nothing, which cmd compares with --max-failures.
+func (r *Result) FailureShare() float64 {
+	if r.Sent == 0 {
+		return 0
+	}
+	return float64(r.Failed) / float64(r.Sent)
+}
+
+// MainFailures lists the failure reasons, most frequent first (ties by
+// name), at most n of them; n ≤ 0: all.
+func (r *Result) MainFailures(n int) []ReasonCount {
+	var out []ReasonCount
+	for k, v := range r.Failures {
+		out = append(out, ReasonCount{k, v})
+	}
+	slices.SortFunc(out, func(a, b ReasonCount) int {
+		if a.Count != b.Count {
+			return b.Count - a.Count
+		}
+		return strings.Compare(a.Reason, b.Reason)
+	})
+	if n > 0 && len(out) > n {
+		out = out[:n]
+	}
+	return out
+}
+
+// ReasonCount is one failure reason and how many requests failed for it.
+type ReasonCount struct {
+	Reason string
+	Count  int
+}
+
 // answered records a request's end; latency is in model seconds.
 func (r *Result) answered(f *flight, rep Reply, latency float64) {
 	switch rep.Outcome {
@@ -73,8 +122,8 @@ func (r *Result) answered(f *flight, rep Reply, latency float64) {
 	case Rejected:
 		r.Rejected++
 		return
-	default:
-		r.Failed++
+	default: // the client calls failed instead; kept so that no outcome goes uncounted
+		r.failed(ReasonOther)
 		return
 	}
 	if !f.measured {

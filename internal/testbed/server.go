@@ -241,3 +241,18 @@ func NewHTTPServer(h http.Handler) *http.Server {
 		MaxHeaderBytes:    16 << 10,
 	}
 }
+
+// Shutdown stops accepting and waits up to grace for accepted requests to be
+// answered, then closes what is left.
+func Shutdown(srv *http.Server, grace time.Duration) error {
+	ctx, cancel := context.WithTimeout(context.Background(), grace)
+	defer cancel()
+	if err := srv.Shutdown(ctx); err != nil {
+		_ = srv.Close()
+		if errors.Is(err, context.DeadlineExceeded) {
+			return fmt.Errorf("requests still running after the %v grace period were cut off", grace)
+		}
+		return err
+	}
+	return nil
+}

@@ -54,29 +54,85 @@ func (f TransportFunc) Send(ctx context.Context, tier int, t Task) Reply { retur
 type HTTPTransport struct {
 	Client *http.Client
 	URLs   []string
+	// probe carries the health checks, apart from Client's pool: a check
+	// must not wait behind a full pool, or a busy tier would look dead.
+	probe *http.Client
 }
 
 // NewHTTPTransport returns a transport whose connection pool holds as many
-// idle connections per tier as a busy run keeps in flight, so that requests
-// reuse connections instead of exhausting ephemeral ports. Call
-// CloseIdleConnections when done with it.
-func NewHTTPTransport(urls []string) *HTTPTransport {
+// idle connections per tier as a busy run keeps in flight (up to 1024), so
+// that requests reuse connections instead of exhausting ephemeral ports. It
+// does not bound the connections it opens: for a client that bounds its
+// requests in flight, use NewLimitedHTTPTransport. Call CloseIdleConnections
+// when done with it.
+func NewHTTPTransport(urls []string) *HTTPTransport { return newHTTPTransport(urls, 0) }
+
+// NewLimitedHTTPTransport is NewHTTPTransport for a client with at most
+// maxConns requests in flight (Config.MaxInFlight): no tier gets more than
+// maxConns connections, active or idle, and the pool keeps at most maxConns
+// idle ones in all, so that the descriptors it holds stay within what
+// InFlightLimit budgeted. A request finding every connection to its tier in
+// use waits for one rather than opening a socket. maxConns ≤ 0 is
+// NewHTTPTransport.
+func NewLimitedHTTPTransport(urls []string, maxConns int) *HTTPTransport {
+	return newHTTPTransport(urls, max(0, maxConns))
+}
+
+func newHTTPTransport(urls []string, maxConns int) *HTTPTransport {
 	tr := &http.Transport{
 		MaxIdleConns:        0, // no global cap; the per-host cap rules
 		MaxIdleConnsPerHost: 1024,
 		IdleConnTimeout:     30 * time.Second,
 		DisableCompression:  true,
 	}
+	if maxConns > 0 {
+		tr.MaxConnsPerHost, tr.MaxIdleConnsPerHost, tr.MaxIdleConns = maxConns, maxConns, maxConns
+	}
 	base := make([]string, len(urls))
 	for i, u := range urls {
 		base[i] = strings.TrimSuffix(u, "/")
 	}
-	return &HTTPTransport{Client: &http.Client{Transport: tr}, URLs: base}
+	probe := &http.Client{Transport: &http.Transport{MaxConnsPerHost: 2, MaxIdleConnsPerHost: 1,
+		IdleConnTimeout: 30 * time.Second, DisableCompression: true}}
+	return &HTTPTransport{Client: &http.Client{Transport: tr}, URLs: base, probe: probe}
 }
 
 // CloseIdleConnections closes the pool's idle connections (and with them
 // their goroutines).
-func (h *HTTPTransport) CloseIdleConnections() { h.Client.CloseIdleConnections() }
+func (h *HTTPTransport) CloseIdleConnections() {
+	h.Client.CloseIdleConnections()
+	if h.probe != nil {
+		h.probe.CloseIdleConnections()
+	}
+}
+
+// Check is a health check of tier i for Health.Check: GET /state must answer
+// 200 with a tier's state. It uses its own small connection pool (the
+// default client if h was not made by a constructor), so that it never
+// waits behind the tasks.
+func (h *HTTPTransport) Check(ctx context.Context, tier int) error {
+	c := h.probe
+	if c == nil {
+		c = http.DefaultClient
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, h.URLs[tier]+"/state", nil)
+	if err != nil {
+		return err
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return &statusError{code: resp.StatusCode}
+	}
+	var st State
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 64<<10)).Decode(&st); err != nil {
+		return badAnswer{fmt.Errorf("GET /state: %w", err)}
+	}
+	return nil
+}
 
 // Send implements Transport.
 func (h *HTTPTransport) Send(ctx context.Context, tier int, t Task) Reply {
@@ -97,19 +153,25 @@ func (h *HTTPTransport) Send(ctx context.Context, tier int, t Task) Reply {
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 	if err != nil {
-		return Reply{Outcome: Failed, Err: fmt.Errorf("reading answer: %w", err)}
+		return Reply{Outcome: Failed, Err: fmt.Errorf("reading answer: %w", err)} // cut off: a reset or EOF
 	}
 	switch resp.StatusCode {
 	case http.StatusOK:
 		var tr TaskResult
 		if err := json.Unmarshal(data, &tr); err != nil {
-			return Reply{Outcome: Failed, Err: fmt.Errorf("bad answer: %w", err)}
+			return Reply{Outcome: Failed, Err: badAnswer{fmt.Errorf("bad answer: %w", err)}}
 		}
 		return Reply{Outcome: Completed, Wait: seconds(tr.WaitS), Service: seconds(tr.ServiceS)}
 	case http.StatusServiceUnavailable:
-		return Reply{Outcome: Rejected, Err: fmt.Errorf("503: %s", bytes.TrimSpace(data))}
+		// Only the tier's own queue-full answer is a rejection; any other
+		// 503 (a proxy's, a server shutting down) means the tier is not
+		// serving, which is a failure.
+		var eb ErrorBody
+		if json.Unmarshal(data, &eb) == nil && eb.Reason == "queue_full" {
+			return Reply{Outcome: Rejected, Err: fmt.Errorf("503: %s", bytes.TrimSpace(data))}
+		}
 	}
-	return Reply{Outcome: Failed, Err: fmt.Errorf("status %d: %s", resp.StatusCode, bytes.TrimSpace(data))}
+	return Reply{Outcome: Failed, Err: &statusError{code: resp.StatusCode, body: string(bytes.TrimSpace(data))}}
 }
 
 func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
