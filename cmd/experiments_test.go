@@ -175,27 +175,6 @@ func TestBurstNeedsDuration(t *testing.T) {
 	}
 }
 
-// TestReproduceCI runs reproduce at CI scale on a shortened sweep and checks
-// claims.md.
-func TestReproduceCI(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs every experiment")
-	}
-	out := filepath.Join(t.TempDir(), "rep")
-	code, stdout, stderr := run(t, context.Background(), "reproduce", "--scale", "ci", "-o", out, "--quiet")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	md := readFile(t, filepath.Join(out, "claims.md"))
-	for i := 1; i <= 6; i++ {
-		if !strings.Contains(md, "## Claim "+strconv.Itoa(i)+": ") {
-			t.Errorf("claims.md lacks claim %d", i)
-		}
-	}
-	if !strings.Contains(stdout, "claim 6: NOT RUN") {
-		t.Errorf("stdout: %s", stdout)
-	}
-}
 
 // TestGuards: flags that would be silently ignored are refused, and folders
 // that are not offload results are not written into, --resume or not.

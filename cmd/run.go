@@ -135,7 +135,6 @@ func (o *runOptions) loadPlan() (*experiment.Plan, error) {
 	if err != nil {
 		return nil, badInput(err)
 	}
-	plan.TimeDecisions = o.of.timeDecisions
 	return plan, nil
 }
 

@@ -39,6 +39,10 @@ var ErrClaimFailed = errors.New("a claim FAILed (--strict)")
 type ReproduceOptions struct {
 	Scale  string   // a key of Scales
 	Sets   []string // extra --set overrides for every experiment (e.g. seed=)
+	// Extra holds more overrides per experiment (sweep-load, edge-capacity,
+	// mape, burst, decision), applied last: a small study or a test narrows
+	// one experiment without touching the others.
+	Extra map[string][]string
 	Strict bool
 	// Load parses an embedded scenario with overrides (cmd's loader, which
 	// knows the policy registry).
@@ -85,6 +89,7 @@ func Reproduce(ctx context.Context, ro ReproduceOptions, opts Options) ([]claims
 		if ro.Scale == "ci" && e.spec.Name != "burst" {
 			s = append(s, ciTasks()...)
 		}
+		s = append(s, ro.Extra[e.spec.Name]...)
 		sc, err := ro.Load(e.embedded, s)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", e.spec.Name, err)

@@ -83,6 +83,7 @@ func Run(ctx context.Context, spec Spec, plan *experiment.Plan, a Args, opts Opt
 			return nil, BadInput(err)
 		}
 	}
+	plan.TimeDecisions = opts.TimeDecisions
 	var side *sidecar
 	if spec.side != nil {
 		side = spec.side(a)

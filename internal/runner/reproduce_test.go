@@ -1,0 +1,87 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/offload-sim/offload/experiments"
+	"github.com/offload-sim/offload/internal/policies"
+	"github.com/offload-sim/offload/internal/report"
+	"github.com/offload-sim/offload/internal/results"
+	"github.com/offload-sim/offload/internal/scenario"
+)
+
+// load parses an embedded scenario as cmd does.
+func load(embedded string, sets []string) (*scenario.Scenario, error) {
+	data, err := experiments.Get(embedded)
+	if err != nil {
+		return nil, err
+	}
+	return scenario.Parse(embedded+".yaml", data, sets)
+}
+
+// TestReproduceRunsWhatItSays runs a miniature reproduction and checks what
+// it ran: every experiment's folder complete with the planned runs, the
+// claims report whole, and the master seed recorded in the root manifest
+// (it once recorded 0).
+func TestReproduceRunsWhatItSays(t *testing.T) {
+	small := map[string][]string{
+		"sweep-load":    {"sweep.values=[20, 150]", "tasks=2000", "warmup=0"},
+		"edge-capacity": {"sweep.values=[2, 8]", "tasks=2000", "warmup=0"},
+		"mape":          {"sweep.values=[40, 120]", "tasks=2000", "warmup=0"},
+		"burst":         {"duration=300", "warmup_time=20", "arrivals.bursts=[{start: 100, every: 100, length: 20, factor: 3}]"},
+		"decision":      {"tasks=2000", "warmup=0"},
+	}
+	dir := t.TempDir()
+	var out bytes.Buffer
+	cs, err := Reproduce(context.Background(), ReproduceOptions{Scale: "ci", Sets: []string{"seed=7", "seeds=2"}, Extra: small, Load: load},
+		Options{Dir: dir, Workers: 2, Format: "png", Out: &out, Err: &out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cs) != 6 || cs[5].Verdict != "NOT RUN" {
+		t.Errorf("%d claims, claim 6 %v; want 6 with claim 6 not run", len(cs), cs[5].Verdict)
+	}
+	want := map[string]int{ // cells × policies × replicates
+		"sweep-load": 2 * len(policies.Defaults()) * 2, "edge-capacity": 2 * len(policies.Defaults()) * 2,
+		"mape": 2 * 1 * 2, "burst": len(policies.Defaults()) * 2, "decision": 1 * 2,
+	}
+	for name, runs := range want {
+		m, err := ReadManifest(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !m.Complete || m.Runs != runs || m.RunsDone != runs || m.Seed != 7 || m.Seeds != 2 {
+			t.Errorf("%s: manifest complete %v, runs %d/%d, seed %d × %d; want complete, %d runs, seed 7 × 2",
+				name, m.Complete, m.RunsDone, m.Runs, m.Seed, m.Seeds, runs)
+		}
+	}
+	root, err := ReadManifest(dir)
+	if err != nil || !root.Complete || root.Seed != 7 || root.Seeds != 2 {
+		t.Errorf("root manifest %+v (%v): want complete with master seed 7, 2 replicates", root, err)
+	}
+	md, _ := os.ReadFile(filepath.Join(dir, "claims.md"))
+	for i := 1; i <= 6; i++ {
+		if !strings.Contains(string(md), "## Claim "+string(rune('0'+i))+": ") {
+			t.Errorf("claims.md lacks claim %d", i)
+		}
+	}
+	f, err := os.Open(filepath.Join(dir, "decision", "runs.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	runs, err := report.ReadRuns(f, results.RunColumns([]string{"local", "edge", "cloud"}))
+	if err != nil || len(runs) != 2 {
+		t.Fatalf("decision/runs.csv: %d runs, %v; want 2", len(runs), err)
+	}
+	for _, r := range runs {
+		if ns := r.Get(results.ColDecisionNs); r.Policy != "hybrid" || !(ns > 0) {
+			t.Errorf("decision run %s: decision_ns %v, want a timed hybrid run", r.Policy, ns)
+		}
+	}
+}
