@@ -19,8 +19,9 @@ var allowed = map[string][]string{
 	"experiments":                    {},
 	"internal/claims":                {"internal/results"},
 	"internal/dispatch":              {},
+	"internal/fcfs":                  {},
 	"internal/dispatch/dispatchtest": {"internal/dispatch"},
-	"internal/engine":                {"internal/dispatch", "internal/workload"},
+	"internal/engine":                {"internal/dispatch", "internal/fcfs", "internal/workload"},
 	"internal/estimators":            {"internal/dispatch"},
 	"internal/experiment":            {"internal/dispatch", "internal/engine", "internal/policies", "internal/results", "internal/scenario", "internal/workload"},
 	"internal/policies":              {"internal/dispatch", "internal/estimators"},
@@ -29,7 +30,7 @@ var allowed = map[string][]string{
 	"internal/runner":                {"experiments", "internal/claims", "internal/dispatch", "internal/engine", "internal/experiment", "internal/policies", "internal/report", "internal/results", "internal/scenario", "internal/store", "internal/testbed", "internal/workload"},
 	"internal/scenario":              {},
 	"internal/store":                 {},
-	"internal/testbed":               {"internal/dispatch", "internal/results"},
+	"internal/testbed":               {"internal/dispatch", "internal/fcfs", "internal/results"},
 	"internal/workload":              {},
 }
 

@@ -71,28 +71,3 @@ func (h *eventHeap) pop() event {
 	}
 	return top
 }
-
-// floatHeap is a min-heap of server free times (one entry per server).
-type floatHeap []float64
-
-// replaceMin sets the smallest element to v and restores the heap.
-func (h floatHeap) replaceMin(v float64) {
-	n := len(h)
-	h[0] = v
-	i := 0
-	for {
-		l := 2*i + 1
-		if l >= n {
-			return
-		}
-		m := l
-		if r := l + 1; r < n && h[r] < h[l] {
-			m = r
-		}
-		if h[m] >= h[i] {
-			return
-		}
-		h[i], h[m] = h[m], h[i]
-		i = m
-	}
-}

@@ -18,7 +18,6 @@ func (o *oracle) Completion(i int) float64 {
 	s := (*sim)(o)
 	ts := &s.tiers[i]
 	reach := s.now + s.task.Delays[i]
-	free := floatHeap(append(s.scratchF[:0], ts.free...))
 	ahead := s.scratchI[:0]
 	for _, sl := range ts.transit {
 		if s.slots[sl].reach <= reach {
@@ -27,11 +26,16 @@ func (o *oracle) Completion(i int) float64 {
 	}
 	s.scratchI = ahead
 	speed := s.cfg.Tiers[i].Speed
-	for _, sl := range ahead {
-		x := &s.slots[sl]
-		free.replaceMin(max(x.reach, free[0]) + x.size/speed)
-	}
-	return max(reach, free[0]) + s.curSize/speed
+	done, scratch := ts.free.Completion(s.scratchF, func(yield func(reach, service float64) bool) {
+		for _, sl := range ahead {
+			x := &s.slots[sl]
+			if !yield(x.reach, x.size/speed) {
+				return
+			}
+		}
+	}, reach, s.curSize/speed)
+	s.scratchF = scratch
+	return done
 }
 
 // insertByReach inserts sl into ahead, kept sorted by (reach, id): the order

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/offload-sim/offload/internal/dispatch"
+	"github.com/offload-sim/offload/internal/fcfs"
 	"github.com/offload-sim/offload/internal/workload"
 )
 
@@ -22,10 +23,10 @@ type transit struct {
 
 // tierState is a tier's dynamic state.
 type tierState struct {
-	free    floatHeap // each server's next free time (Kiefer–Wolfowitz vector)
-	n       int       // tasks present: waiting or in service
-	transit []int32   // slots of tasks travelling to the tier
-	last    float64   // time of the last change of n, for the time-average of n
+	free    fcfs.Servers // each server's next free time (Kiefer–Wolfowitz vector)
+	n       int          // tasks present: waiting or in service
+	transit []int32      // slots of tasks travelling to the tier
+	last    float64      // time of the last change of n, for the time-average of n
 }
 
 // sim is one run's state. It lives for one call of Run.
@@ -77,7 +78,7 @@ func newSim(cfg *Config, p dispatch.Policy, st workload.Streams) *sim {
 	maxC := 0
 	for i := range cfg.Tiers {
 		s.view.Tiers[i] = cfg.Tiers[i].Tier
-		s.tiers[i].free = make(floatHeap, cfg.Tiers[i].Servers)
+		s.tiers[i].free = fcfs.New(cfg.Tiers[i].Servers)
 		maxC = max(maxC, cfg.Tiers[i].Servers)
 	}
 	s.scratchF = make([]float64, 0, maxC)
@@ -265,10 +266,8 @@ func (s *sim) reach(slot int32) {
 	i := int(x.tier)
 	ts := &s.tiers[i]
 	tc := &s.cfg.Tiers[i]
-	start := max(x.reach, ts.free[0])
 	service := x.size / tc.Speed
-	finish := start + service
-	ts.free.replaceMin(finish)
+	start, finish := ts.free.Serve(x.reach, service)
 	s.touch(i, x.reach)
 	ts.n++
 	s.setState(i)

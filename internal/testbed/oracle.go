@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/offload-sim/offload/internal/dispatch"
+	"github.com/offload-sim/offload/internal/fcfs"
 )
 
 // shadow is the client's replay of each tier's FCFS queue on nominal times,
@@ -15,9 +16,9 @@ import (
 // jitter, which is why the emulated oracle is a reference, not a bound.
 type shadow struct {
 	tiers   []dispatch.Tier
-	down    []bool        // per tier: marked down (the client's slice, read under its lock)
-	free    [][]float64   // per tier: each server's next free time, model s
-	transit [][]inTransit // per tier: tasks inside their delay
+	down    []bool         // per tier: marked down (the client's slice, read under its lock)
+	free    []fcfs.Servers // per tier: each server's next free time, model s
+	transit [][]inTransit  // per tier: tasks inside their delay
 	now     float64
 	size    float64
 	delay   []float64
@@ -30,9 +31,9 @@ type inTransit struct{ reach, size float64 }
 var _ dispatch.Oracle = (*shadow)(nil)
 
 func newShadow(tiers []dispatch.Tier) *shadow {
-	s := &shadow{tiers: tiers, free: make([][]float64, len(tiers)), transit: make([][]inTransit, len(tiers))}
+	s := &shadow{tiers: tiers, free: make([]fcfs.Servers, len(tiers)), transit: make([][]inTransit, len(tiers))}
 	for i, t := range tiers {
-		s.free[i] = make([]float64, t.Servers)
+		s.free[i] = fcfs.New(t.Servers)
 	}
 	return s
 }
@@ -51,7 +52,6 @@ func (s *shadow) Completion(i int) float64 {
 		return math.Inf(1) // a tier that is down completes nothing (Health)
 	}
 	reach := s.now + s.delay[i]
-	free := append(s.scratch[:0], s.free[i]...)
 	s.ahead = s.ahead[:0]
 	for _, x := range s.transit[i] {
 		if x.reach <= reach {
@@ -60,11 +60,15 @@ func (s *shadow) Completion(i int) float64 {
 	}
 	slices.SortStableFunc(s.ahead, func(a, b inTransit) int { return cmp.Compare(a.reach, b.reach) })
 	speed := s.tiers[i].Speed
-	for _, x := range s.ahead {
-		serve(free, x.reach, x.size/speed)
-	}
-	s.scratch = free
-	return max(reach, free[argMin(free)]) + s.size/speed
+	done, scratch := s.free[i].Completion(s.scratch, func(yield func(reach, service float64) bool) {
+		for _, x := range s.ahead {
+			if !yield(x.reach, x.size/speed) {
+				return
+			}
+		}
+	}, reach, s.size/speed)
+	s.scratch = scratch
+	return done
 }
 
 // dispatched notes a task entering its delay towards tier i.
@@ -78,21 +82,5 @@ func (s *shadow) reached(i int, reach, size float64) {
 	if j := slices.Index(tr, inTransit{reach, size}); j >= 0 {
 		s.transit[i] = slices.Delete(tr, j, j+1)
 	}
-	serve(s.free[i], reach, size/s.tiers[i].Speed)
-}
-
-// serve gives a task reaching at reach the earliest free server (FCFS).
-func serve(free []float64, reach, service float64) {
-	j := argMin(free)
-	free[j] = max(reach, free[j]) + service
-}
-
-func argMin(xs []float64) int {
-	j := 0
-	for i, x := range xs {
-		if x < xs[j] {
-			j = i
-		}
-	}
-	return j
+	s.free[i].Serve(reach, size/s.tiers[i].Speed)
 }
