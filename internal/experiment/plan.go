@@ -87,6 +87,13 @@ func measured(cfg *engine.Config, res *engine.Result) *results.Measured {
 	return m
 }
 
+// Labels are the policy entries' labels, in the scenario's order: the
+// policy column of every CSV.
+func (p *Plan) Labels() []string { return append([]string(nil), p.Policies...) }
+
+// PolicyNames are the registry policies the entries run, in Labels order.
+func (p *Plan) PolicyNames() []string { return append([]string(nil), p.Policies...) }
+
 // Tiers names the tiers, in order (the same in every cell).
 func (p *Plan) Tiers() []string {
 	names := make([]string, len(p.Scenario.Tiers))

@@ -136,7 +136,7 @@ func WriteComparison(w io.Writer, cs []Comparison) error {
 // writes it atomically to dir/file.<format>. Axes are logarithmic when the
 // latencies span more than a factor of 10 (a saturated policy next to
 // stable ones).
-func PlotComparison(dir Folder, file, format string, cs []Comparison) error {
+func PlotComparison(dir Folder, file, format string, cs []Comparison, legend Legend) error {
 	if !strings.HasSuffix(file, "."+format) {
 		file += "." + format
 	}
@@ -154,7 +154,7 @@ func PlotComparison(dir Folder, file, format string, cs []Comparison) error {
 		pl.Title.Text = p.title
 		pl.X.Label.Text, pl.Y.Label.Text = "simulated", "emulated"
 		lo, hi := math.Inf(1), math.Inf(-1)
-		st = styler{}
+		st = styler{legend: legend}
 		for _, c := range cs {
 			x, y := p.pick(c)
 			if !(x > 0) || !(y > 0) || math.IsInf(x, 0) || math.IsInf(y, 0) {

@@ -79,14 +79,14 @@ func TestCompareAndWrite(t *testing.T) {
 
 func TestPlotComparison(t *testing.T) {
 	dir := t.TempDir()
-	if err := PlotComparison(Dir(dir), "emulated_vs_simulated", "png", comparisons()); err != nil {
+	if err := PlotComparison(Dir(dir), "emulated_vs_simulated", "png", comparisons(), testLegend); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "emulated_vs_simulated.png"))
 	if err != nil || !bytes.HasPrefix(b, []byte("\x89PNG")) {
 		t.Fatalf("png: %v, %d bytes", err, len(b))
 	}
-	if err := PlotComparison(Dir(dir), "none", "png", nil); err == nil {
+	if err := PlotComparison(Dir(dir), "none", "png", nil, testLegend); err == nil {
 		t.Error("no data: no error")
 	}
 }

@@ -19,3 +19,6 @@ func summary(pol string, value float64, mean, ci map[string]float64) results.Sum
 	}
 	return s
 }
+
+// testLegend is the paper's eight in registry order.
+var testLegend = Legend{Labels: allPolicies, Policies: allPolicies}

@@ -41,24 +41,23 @@ var Formats = []string{"png", "svg", "pdf"}
 // bottom of the axis. Unstable points (Summary.Unstable) are ringed. It
 // returns an error wrapping ErrNoData when no summary has both a swept
 // value and this metric.
-func PlotMetric(dir Folder, file, format string, sums []results.Summary, metric, title, xlabel, ylabel string, logY bool) error {
+func PlotMetric(dir Folder, file, format string, sums []results.Summary, legend Legend, metric, title, xlabel, ylabel string, logY bool) error {
 	if len(sums) > 0 && results.Index(sums[0].Cols, metric) < 0 {
 		return fmt.Errorf("plot %s: unknown metric %q", file, metric)
 	}
-	f := figure{Title: title, XLabel: xlabel, YLabel: ylabel, LogY: logY,
+	f := figure{Title: title, XLabel: xlabel, YLabel: ylabel, LogY: logY, Legend: legend,
 		Fraction: strings.HasPrefix(metric, "share_"),
-		Series:   buildSeries(sums, pickColumn(metric), logY)}
+		Series:   buildSeries(sums, legend, pickColumn(metric), logY)}
 	return f.save(dir, file, format)
 }
 
 // PlotMAPE draws the mape column against the swept value (the load), one
 // line per estimator (the Policy field of the mape experiment's rows), with
-// the same conventions as PlotMetric. An estimator named like a policy
-// ("hybrid", "model-only" or "model", "queue-only" or "queue") takes that
-// policy's colour and marker.
-func PlotMAPE(dir Folder, file, format string, sums []results.Summary, title, xlabel string, logY bool) error {
-	f := figure{Title: title, XLabel: xlabel, YLabel: "MAPE (%)", LogY: logY,
-		Series: buildSeries(sums, pickColumn(results.ColMAPE), logY)}
+// the same conventions as PlotMetric. An estimator takes the colour and
+// marker of the policy it is named after (hybrid, model-only, queue-only).
+func PlotMAPE(dir Folder, file, format string, sums []results.Summary, legend Legend, title, xlabel string, logY bool) error {
+	f := figure{Title: title, XLabel: xlabel, YLabel: "MAPE (%)", LogY: logY, Legend: legend,
+		Series: buildSeries(sums, legend, pickColumn(results.ColMAPE), logY)}
 	return f.save(dir, file, format)
 }
 
@@ -79,6 +78,7 @@ type figure struct {
 	Title, XLabel, YLabel string
 	LogY                  bool
 	Fraction              bool // a share: the Y axis shows all of [0, 1]
+	Legend                Legend
 	Series                []series
 	// Time series: shaded X intervals (bursts), a marker only every MarkEvery
 	// points, no sideways offset, and a note of their own.
@@ -174,7 +174,7 @@ func (f figure) plot() (*plot.Plot, []legendEntry, error) {
 		clampLow(ss, floor/2)
 	}
 	var entries []legendEntry
-	var st styler
+	st := styler{legend: f.Legend}
 	anyUnstable := false
 	if len(f.Shade) > 0 {
 		if err := addShade(p, f.Shade, ss, f.LogY, floor); err != nil {

@@ -58,7 +58,7 @@ func TestPlotMetricPNG(t *testing.T) {
 		{"share_cloud", "share_cloud", "share of tasks sent to cloud", false},
 	}
 	for _, c := range cases {
-		err := PlotMetric(Dir(dir), c.file, "png", sweepSummaries(), c.metric, "sweep-load: "+c.ylabel, "arrival rate λ (tasks/s)", c.ylabel, c.logY)
+		err := PlotMetric(Dir(dir), c.file, "png", sweepSummaries(), testLegend, c.metric, "sweep-load: "+c.ylabel, "arrival rate λ (tasks/s)", c.ylabel, c.logY)
 		if err != nil {
 			t.Fatalf("%s: %v", c.file, err)
 		}
@@ -108,7 +108,7 @@ func TestPlotMAPEAndFormats(t *testing.T) {
 		}
 	}
 	for _, f := range []string{"png", "svg", "pdf"} {
-		if err := PlotMAPE(Dir(dir), "mape", f, sums, "mape: prediction error of the estimators", "arrival rate λ (tasks/s)", false); err != nil {
+		if err := PlotMAPE(Dir(dir), "mape", f, sums, testLegend, "mape: prediction error of the estimators", "arrival rate λ (tasks/s)", false); err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
 		fi, err := os.Stat(filepath.Join(dir, "mape."+f))
@@ -117,7 +117,7 @@ func TestPlotMAPEAndFormats(t *testing.T) {
 		}
 	}
 	checkPNG(t, filepath.Join(dir, "mape.png"))
-	if err := PlotMAPE(Dir(dir), "x", "gif", sums, "", "", false); err == nil || !strings.Contains(err.Error(), `unknown plot format "gif"`) {
+	if err := PlotMAPE(Dir(dir), "x", "gif", sums, testLegend, "", "", false); err == nil || !strings.Contains(err.Error(), `unknown plot format "gif"`) {
 		t.Errorf("gif: err = %v", err)
 	}
 	assertNoTemp(t, dir)
@@ -149,7 +149,7 @@ func TestPlotMetricHostileInputs(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range cases {
 		for _, logY := range []bool{false, true} {
-			err := PlotMetric(Dir(dir), "p", "png", c.sums, "mean_latency_s", c.name, "x", "y (s)", logY)
+			err := PlotMetric(Dir(dir), "p", "png", c.sums, testLegend, "mean_latency_s", c.name, "x", "y (s)", logY)
 			wantNoData := c.noData && (logY || !c.logOnly)
 			if wantNoData != errors.Is(err, ErrNoData) || (!wantNoData && err != nil) {
 				t.Errorf("%s, logY %v: err = %v, want no-data error %v", c.name, logY, err, wantNoData)
@@ -160,7 +160,7 @@ func TestPlotMetricHostileInputs(t *testing.T) {
 			}
 		}
 	}
-	if err := PlotMetric(Dir(dir), "p", "png", sweepSummaries(), "share_moon", "", "", "", false); err == nil {
+	if err := PlotMetric(Dir(dir), "p", "png", sweepSummaries(), testLegend, "share_moon", "", "", "", false); err == nil {
 		t.Error("share_moon, a tier the summaries do not have: no error")
 	}
 }

@@ -31,7 +31,7 @@ type series struct {
 // on a log axis, when its mean is not positive (it has no place there); a
 // missing half-width draws no bar. Points are sorted by x so the line does
 // not zigzag when a sweep lists its values out of order.
-func buildSeries(sums []results.Summary, pick func(results.Summary) (mean, ci float64), logY bool) []series {
+func buildSeries(sums []results.Summary, legend Legend, pick func(results.Summary) (mean, ci float64), logY bool) []series {
 	var out []series
 	index := map[string]int{}
 	for _, s := range sums {
@@ -56,25 +56,11 @@ func buildSeries(sums []results.Summary, pick func(results.Summary) (mean, ci fl
 	for i := range out {
 		sortByX(&out[i])
 	}
-	// Legends list policies in one order in every plot, even when a
-	// policy's first points were left out (unstable, or not positive on a
+	// Legends list policies in the legend's order in every plot, even when
+	// a policy's first points were left out (unstable, or not positive on a
 	// log axis).
-	slices.SortStableFunc(out, func(a, b series) int { return cmp.Compare(policyRank(a.Name), policyRank(b.Name)) })
+	slices.SortStableFunc(out, func(a, b series) int { return cmp.Compare(legend.rank(a.Name), legend.rank(b.Name)) })
 	return out
-}
-
-// policyOrder is the canonical order of the policies (DESIGN §3); estimator
-// aliases rank as their policy, other names after all of them.
-var policyOrder = []string{"hybrid", "model-only", "queue-only", "jsq", "jsq-s", "edge-first", "random", "oracle"}
-
-func policyRank(name string) int {
-	if a, ok := estimatorAlias[name]; ok {
-		name = a
-	}
-	if i := slices.Index(policyOrder, name); i >= 0 {
-		return i
-	}
-	return len(policyOrder)
 }
 
 func sortByX(s *series) {

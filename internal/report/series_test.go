@@ -37,11 +37,11 @@ func TestBuildSeries(t *testing.T) {
 		{Name: "jsq", XYs: plotter.XYs{{X: 10, Y: 1}, {X: 40, Y: 4}, {X: 80, Y: 9}},
 			Err: plotter.YErrors{e(0.1), e(0.5), e(1)}, Unstable: []bool{false, false, true}},
 	}
-	if got := buildSeries(sums, pick, false); !reflect.DeepEqual(got, want) {
+	if got := buildSeries(sums, testLegend, pick, false); !reflect.DeepEqual(got, want) {
 		t.Errorf("linear:\ngot  %+v\nwant %+v", got, want)
 	}
 	want[0].XYs, want[0].Err, want[0].Unstable = want[0].XYs[:1], want[0].Err[:1], want[0].Unstable[:1]
-	if got := buildSeries(sums, pick, true); !reflect.DeepEqual(got, want) {
+	if got := buildSeries(sums, testLegend, pick, true); !reflect.DeepEqual(got, want) {
 		t.Errorf("log (zero dropped):\ngot  %+v\nwant %+v", got, want)
 	}
 }
@@ -105,9 +105,14 @@ func TestPolicyStylesDistinct(t *testing.T) {
 		}
 		colors[s.Color], shapes[s.Shape] = p, p
 	}
-	var st styler
-	if a, b := st.style("model"), policyStyles["model-only"]; !reflect.DeepEqual(a, b) {
-		t.Error(`estimator "model" does not look like policy model-only`)
+	st := styler{legend: Legend{Labels: []string{"hybrid", "h0", "h1"}, Policies: []string{"hybrid", "hybrid", "hybrid"}}}
+	if a, b := st.style("model-only"), policyStyles["model-only"]; !reflect.DeepEqual(a, b) {
+		t.Error(`estimator "model-only" does not look like policy model-only`)
+	}
+	h, h0, h1 := st.style("hybrid"), st.style("h0"), st.style("h1")
+	if !reflect.DeepEqual(h, policyStyles["hybrid"]) || h0.Color != h.Color || h0.Shape != h.Shape ||
+		reflect.DeepEqual(h0.Dash, h.Dash) || reflect.DeepEqual(h0.Dash, h1.Dash) {
+		t.Errorf("variants of hybrid: %+v, %+v, %+v; want hybrid's colour and marker, each its own line", h, h0, h1)
 	}
 	u1, u2 := st.style("mystery"), st.style("other")
 	if reflect.DeepEqual(u1, u2) {

@@ -3,6 +3,7 @@ package report
 import (
 	"image/color"
 	"math"
+	"slices"
 	"strconv"
 
 	"gonum.org/v1/plot"
@@ -35,10 +36,6 @@ var policyStyles = map[string]style{
 	"oracle":     {rgb(0x00, 0x00, 0x00), asteriskGlyph{}, []vg.Length{vg.Points(5), vg.Points(3)}},
 }
 
-// estimatorAlias maps the mape experiment's estimator names to the policy
-// that uses the estimator, so that an estimator looks like its policy.
-var estimatorAlias = map[string]string{"model": "model-only", "queue": "queue-only"}
-
 // fallbackStyles serve names outside policyStyles, in order of first
 // appearance in the plot; they reuse the shapes with darker colours.
 var fallbackStyles = []style{
@@ -48,15 +45,59 @@ var fallbackStyles = []style{
 	{rgb(0x99, 0x99, 0x33), diamondGlyph{}, []vg.Length{vg.Points(2), vg.Points(2)}},
 }
 
-// styler hands out styles: the fixed one for a known policy, else the next
-// fallback, so that unknown names are distinct within one plot.
-type styler struct{ next int }
+// variantDashes draw the second, third, … entry of one policy (an ablation
+// such as hybrid with ε = 0 beside hybrid): the policy's colour and marker,
+// a line of its own.
+var variantDashes = [][]vg.Length{
+	{vg.Points(6), vg.Points(2)},
+	{vg.Points(1), vg.Points(2)},
+	{vg.Points(6), vg.Points(2), vg.Points(1), vg.Points(2)},
+}
 
-func (st *styler) style(name string) style {
-	if a, ok := estimatorAlias[name]; ok {
-		name = a
+// Legend says how a plot lists and draws its lines: the labels in legend
+// order, and the registry policy behind each (Policies[i] runs Labels[i]),
+// whose colour and marker the label takes. A name not in the legend is
+// looked up as a policy name itself (the mape experiment's estimators), and
+// goes after the legend's, in order of first appearance.
+type Legend struct {
+	Labels   []string
+	Policies []string
+}
+
+// HasStyle reports whether a registry policy has a fixed look of its own
+// (a test keeps every registered policy styled).
+func HasStyle(policy string) bool { _, ok := policyStyles[policy]; return ok }
+
+// rank is a label's place in the legend; names outside it go last.
+func (l Legend) rank(label string) int {
+	if i := slices.Index(l.Labels, label); i >= 0 {
+		return i
 	}
-	if s, ok := policyStyles[name]; ok {
+	return len(l.Labels)
+}
+
+// styler hands out styles: the fixed one of the label's policy (dashed for
+// a later variant of the same policy), else the next fallback, so that
+// unknown names are distinct within one plot.
+type styler struct {
+	legend Legend
+	next   int
+}
+
+func (st *styler) style(label string) style {
+	policy, variant := label, 0
+	if i := slices.Index(st.legend.Labels, label); i >= 0 && i < len(st.legend.Policies) {
+		policy = st.legend.Policies[i]
+		for _, p := range st.legend.Policies[:i] {
+			if p == policy {
+				variant++
+			}
+		}
+	}
+	if s, ok := policyStyles[policy]; ok {
+		if variant > 0 {
+			s.Dash = variantDashes[(variant-1)%len(variantDashes)]
+		}
 		return s
 	}
 	s := fallbackStyles[st.next%len(fallbackStyles)]

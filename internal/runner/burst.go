@@ -134,7 +134,7 @@ func (b *BurstAnalysis) write(dir *store.Dir, format string) error {
 		{"burst_p95", "Windowed P95 latency through the bursts", "P95 latency (s)", func(w results.Window) float64 { return w.P95Latency }, true, false},
 		{"burst_cloud_share", "Share of tasks sent to the cloud through the bursts", "cloud share", func(w results.Window) float64 { return at(w.Share, b.cloud) }, false, true},
 	} {
-		if err := report.PlotTimeSeries(dir, p.file, format, b.lines(p.y), b.bursts, p.title, p.ylabel, p.log, p.frac); err != nil {
+		if err := report.PlotTimeSeries(dir, p.file, format, b.lines(p.y), legendOf(b.plan), b.bursts, p.title, p.ylabel, p.log, p.frac); err != nil {
 			return err
 		}
 	}

@@ -395,7 +395,7 @@ func (e *emulation) report(wall time.Duration, simRuns []results.Run) error {
 	}
 	written := []string{fmtPath(dir, "runs.csv"), fmtPath(dir, "summary.csv"), fmtPath(dir, "comparison.csv")}
 	plot := "emulated_vs_simulated." + e.opts.Format
-	switch err := report.PlotComparison(e.dir, plot, e.opts.Format, cs); {
+	switch err := report.PlotComparison(e.dir, plot, e.opts.Format, cs, legendOf(e.plan)); {
 	case errors.Is(err, report.ErrNoData): // every run invalid: nothing to plot
 	case err != nil:
 		return err

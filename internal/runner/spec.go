@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/offload-sim/offload/internal/experiment"
+	"github.com/offload-sim/offload/internal/policies"
 	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/results"
 	"github.com/offload-sim/offload/internal/store"
@@ -165,7 +166,7 @@ func sweepPlots(d *store.Dir, format string, plan *experiment.Plan, sums []resul
 	xlabel := paramLabel(plan.Scenario.Sweep.Param)
 	var paths []string
 	plot := func(file, metric, title, ylabel string, sums []results.Summary, logY bool) error {
-		err := report.PlotMetric(d, file, format, sums, metric, title, xlabel, ylabel, logY)
+		err := report.PlotMetric(d, file, format, sums, legendOf(plan), metric, title, xlabel, ylabel, logY)
 		if err == nil {
 			paths = append(paths, fmtPath(dir, file+"."+format))
 		}
@@ -242,4 +243,15 @@ func Num(x float64) string {
 		return "-"
 	}
 	return fmt.Sprintf("%.4g", x)
+}
+
+// legendOf lists the plan's policy entries for the plots: their labels in
+// the scenario's order, each drawn as the registry policy it runs.
+func legendOf(plan *experiment.Plan) report.Legend {
+	return report.Legend{Labels: plan.Labels(), Policies: plan.PolicyNames()}
+}
+
+// estimatorLegend lists the shadow estimators in registry order.
+func estimatorLegend() report.Legend {
+	return report.Legend{Labels: policies.Estimators(), Policies: policies.Estimators()}
 }
