@@ -73,7 +73,7 @@ func fieldName(segs []string, tierName func(int) string) string {
 	var b strings.Builder
 	for i, seg := range segs {
 		n, err := strconv.Atoi(seg)
-		if err != nil || i == 0 {
+		if err != nil { // a leading index is a --set value's list item: [0].name
 			if i > 0 {
 				b.WriteByte('.')
 			}

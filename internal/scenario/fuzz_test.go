@@ -18,7 +18,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("a: &a [*a, *a]\n"), "sweep={param: arrivals.rate, values: [1]}")
 	f.Add([]byte("tiers: [{<<: &x {name: a}, <<: *x}]\n"), "workload.size.dist=lognormal")
 	f.Fuzz(func(t *testing.T, data []byte, set string) {
-		s, err := scenario.Parse("fuzz.yaml", data, []string{set})
+		s, err := scenario.Parse("fuzz.yaml", data, []string{set}, catalog)
 		if err != nil {
 			_ = err.Error()
 			return
@@ -27,7 +27,7 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			t.Fatalf("Marshal of a parsed scenario: %v", err)
 		}
-		again, err := scenario.Parse("resolved.yaml", out, nil)
+		again, err := scenario.Parse("resolved.yaml", out, nil, catalog)
 		if err != nil {
 			t.Fatalf("Parse(Marshal()) failed: %v\n%s", err, out)
 		}
@@ -58,7 +58,7 @@ func TestParseHostile(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := scenario.Parse("hostile.yaml", []byte(tt.data), nil)
+			_, err := scenario.Parse("hostile.yaml", []byte(tt.data), nil, catalog)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("Parse(%.60q) = %v, want an error containing %q", tt.data, err, tt.want)
 			}
