@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 )
@@ -158,7 +160,7 @@ func (w *walker) mapping(n *yaml.Node, t reflect.Type, segs []string, depth int)
 		}
 		f, ok := fieldByName(t, k.Value)
 		if !ok {
-			w.add(k, segs, "unknown field %q (allowed: %s)", k.Value, strings.Join(fieldNames(t), ", "))
+			w.add(k, segs, "unknown field %q (allowed: %s)", k.Value, strings.Join(infoOf(t).names, ", "))
 			w.drop(n, i)
 			continue
 		}
@@ -345,23 +347,42 @@ func tierNames(root *yaml.Node, l *locator) func(int) string {
 
 // fieldByName finds a struct field by its yaml name.
 func fieldByName(t reflect.Type, name string) (reflect.StructField, bool) {
-	for i := range t.NumField() {
-		if f := t.Field(i); yamlName(f) == name {
-			return f, true
-		}
-	}
-	return reflect.StructField{}, false
+	f, ok := infoOf(t).byName[name]
+	return f, ok
 }
 
-// fieldNames lists a struct's yaml names in declaration order.
+// fieldNames lists a struct's yaml names in declaration order (a fresh
+// slice).
 func fieldNames(t reflect.Type) []string {
-	names := make([]string, 0, t.NumField())
+	return slices.Clone(infoOf(t).names)
+}
+
+// structInfo is what the walker asks of a struct type for every key: kept
+// per type, since reading tags by reflection for each of 10⁵ keys was a
+// third of the walk.
+type structInfo struct {
+	names  []string
+	byName map[string]reflect.StructField
+}
+
+var structInfos sync.Map // reflect.Type → *structInfo
+
+func infoOf(t reflect.Type) *structInfo {
+	if si, ok := structInfos.Load(t); ok {
+		return si.(*structInfo)
+	}
+	si := &structInfo{byName: map[string]reflect.StructField{}}
 	for i := range t.NumField() {
-		if n := yamlName(t.Field(i)); n != "" {
-			names = append(names, n)
+		f := t.Field(i)
+		if n := yamlName(f); n != "" {
+			si.names = append(si.names, n)
+			if _, dup := si.byName[n]; !dup {
+				si.byName[n] = f
+			}
 		}
 	}
-	return names
+	structInfos.Store(t, si)
+	return si
 }
 
 func yamlName(f reflect.StructField) string {

@@ -44,6 +44,16 @@ func (s *Scenario) Set(path, value string) error {
 // set is Set, also returning the canonical path it wrote (tiers by index).
 func (s *Scenario) set(p, value string) ([]string, *FieldError) {
 	c := s.Clone() // so that a failed Set leaves s as it was
+	segs, ferr := c.apply(p, value)
+	if ferr != nil {
+		return nil, ferr
+	}
+	*s = *c
+	return segs, nil
+}
+
+// apply is set in place: on error, c may be partly written.
+func (c *Scenario) apply(p, value string) ([]string, *FieldError) {
 	tgt, ferr := resolve(c, p)
 	if ferr != nil {
 		return nil, ferr
@@ -71,7 +81,6 @@ func (s *Scenario) set(p, value string) ([]string, *FieldError) {
 			ferr.Field = p
 			return nil, ferr
 		}
-		*s = *c
 		return segs, nil
 	}
 	if n == nil {
@@ -79,7 +88,6 @@ func (s *Scenario) set(p, value string) ([]string, *FieldError) {
 			return nil, &FieldError{Field: p, Msg: "an empty value is not allowed: want " + describe(v.Type())}
 		}
 		v.SetString("")
-		*s = *c
 		return segs, nil
 	}
 	if isNull(deref(n)) && v.Kind() != reflect.Pointer && v.Kind() != reflect.Slice {
@@ -98,7 +106,6 @@ func (s *Scenario) set(p, value string) ([]string, *FieldError) {
 	}
 	v.Set(ptr.Elem())
 	c.restateDist(segs, n)
-	*s = *c
 	return segs, nil
 }
 

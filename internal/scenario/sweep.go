@@ -41,7 +41,8 @@ func (s *Scenario) cell(v float64) (*Scenario, *FieldError) {
 	s.Sweep = nil // not copied into each cell: a long sweep would cost its square
 	c := s.Clone()
 	s.Sweep = sw
-	if tgt, ferr := resolve(c.Clone(), sw.Param); ferr == nil && tgt.isOption() {
+	// c is a fresh copy, so it may be written in place, by resolve too.
+	if tgt, ferr := resolve(c, sw.Param); ferr == nil && tgt.isOption() {
 		// An option has no Go type to spell the value for: the float64
 		// itself is the cell's value.
 		if ferr := c.setOption(tgt, v); ferr != nil {
@@ -51,7 +52,7 @@ func (s *Scenario) cell(v float64) (*Scenario, *FieldError) {
 		return c, nil
 	}
 	// 'f' so that 1e6 reads as the integer 1000000 when the field is an int.
-	if _, ferr := c.set(sw.Param, strconv.FormatFloat(v, 'f', -1, 64)); ferr != nil {
+	if _, ferr := c.apply(sw.Param, strconv.FormatFloat(v, 'f', -1, 64)); ferr != nil {
 		return nil, ferr
 	}
 	return c, nil
