@@ -21,6 +21,9 @@ type FieldError struct {
 	// segs is the field's canonical path (tiers by index), so that Parse can
 	// find the line a semantic error points at.
 	segs []string
+	// at, if set, is where in the file the problem shows best, when that
+	// is not the field itself (an entry's name inside its mapping).
+	at []string
 }
 
 // Error formats the problem on one line.

@@ -71,7 +71,11 @@ func Parse(filename string, data []byte, sets []string, pols Policies) (*Scenari
 				continue // the decode error already explains this value
 			}
 			if len(e.segs) > 0 && !overridden(e.segs, setSegs) {
-				if n := loc.locate(root, e.segs); n != nil {
+				n := loc.locate(root, e.at)
+				if e.at == nil || n == nil {
+					n = loc.locate(root, e.segs)
+				}
+				if n != nil {
 					e.Line, e.Column = n.Line, n.Column
 				} else {
 					e.Msg += "; the file does not set it"

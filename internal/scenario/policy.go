@@ -108,19 +108,20 @@ func flattenMapping(n *yaml.Node, depth int, seen map[string]bool, out []entryKe
 }
 
 // UnmarshalYAML decodes an entry from a name or a mapping. The walker has
-// already reported a bad shape with its position; here a bad shape is a
-// *yaml.TypeError so that yaml.v3 goes on decoding the rest of the file.
+// already reported a bad shape with its position, so a bad shape decodes
+// as an entry without a name rather than failing: yaml.v3 drops a list item
+// that fails, which would shift the indices of every later entry's errors.
 func (e *PolicyEntry) UnmarshalYAML(n *yaml.Node) error {
+	*e = PolicyEntry{}
 	n = deref(n)
 	if n == nil {
-		return &yaml.TypeError{Errors: []string{"policy entry: an alias cycle"}}
+		return nil
 	}
 	switch n.Kind {
 	case yaml.ScalarNode:
-		if isNull(n) {
-			return &yaml.TypeError{Errors: []string{fmt.Sprintf("line %d: null is not allowed: want %s", n.Line, entryShape)}}
+		if !isNull(n) {
+			e.Name = n.Value
 		}
-		*e = PolicyEntry{Name: n.Value}
 		return nil
 	case yaml.MappingNode:
 		out := PolicyEntry{}
@@ -144,9 +145,8 @@ func (e *PolicyEntry) UnmarshalYAML(n *yaml.Node) error {
 			}
 		}
 		*e = out
-		return nil
 	}
-	return &yaml.TypeError{Errors: []string{fmt.Sprintf("line %d: %s is not allowed: want %s", n.Line, nodeKind(n), entryShape)}}
+	return nil
 }
 
 // nodeToAny converts an option value: int, float64, string, bool, nil,

@@ -251,12 +251,14 @@ func (c *checker) policies() {
 		label := e.Label()
 		if !known[e.Name] {
 			c.add(at, "%q is not allowed: must be one of %s", e.Name, strings.Join(names, ", "))
+			c.errs[len(c.errs)-1].at = sub(at, "name")
 		}
 		switch j, dup := first[label]; {
 		case e.As != "" && !validTierName(e.As):
 			c.add(sub(at, "as"), "%q is not allowed: must match ^[a-z0-9_-]+$ (it labels the policy's rows)", e.As)
 		case dup:
 			c.add(at, "%q is not allowed: listed twice (policies[%d] has it too)", label, j)
+			c.errs[len(c.errs)-1].at = sub(at, "as")
 		default:
 			first[label] = i
 		}
