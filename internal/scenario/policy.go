@@ -237,12 +237,13 @@ func sortedKeys(m map[string]any) []string {
 }
 
 // strNode is a string scalar that reads back as the same string: yaml.v3
-// quotes it when a plain scalar would resolve to another type, but a
-// number too large for a float64 resolves to a string and would be written
-// plain, which this package then refuses as out of range.
+// quotes it when a plain scalar would resolve to another type, but not
+// "<<" (a merge key once read back), nor a number too large for a float64,
+// which resolves to a string and would be written plain, and which this
+// package then refuses as out of range.
 func strNode(s string) *yaml.Node {
 	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
-	if numberOutOfRange(s) {
+	if s == "<<" || numberOutOfRange(s) {
 		n.Style = yaml.DoubleQuotedStyle
 	}
 	return n
