@@ -137,20 +137,20 @@ func (s *Scenario) Estimate() Estimate {
 
 // factorRange is the smallest and largest product of burst factors the
 // rate can be multiplied by, as if every burst could overlap every other.
-// Logarithms, since a thousand factors of 10⁶ overflow a product.
+// A product may overflow to +Inf or underflow to 0: both compare as out of
+// range, which they are.
 func (s *Scenario) factorRange() (lo, hi float64) {
-	var logLo, logHi float64
+	lo, hi = 1, 1
 	for _, b := range s.Arrivals.Bursts {
-		if !(b.Factor > 0) || !finite(b.Factor) {
-			continue // reported on its own
-		}
-		if l := math.Log(b.Factor); l > 0 {
-			logHi += l
-		} else {
-			logLo += l
+		switch {
+		case !(b.Factor > 0) || !finite(b.Factor): // reported on its own
+		case b.Factor > 1:
+			hi *= b.Factor
+		default:
+			lo *= b.Factor
 		}
 	}
-	return math.Exp(logLo), math.Exp(logHi)
+	return lo, hi
 }
 
 // span is the seconds of arrivals one run covers: duration + warmup_time,
@@ -213,11 +213,11 @@ func (c *checker) limits() {
 	}
 	if !s.MeasuredByTasks() {
 		if n, _ := s.arrivalBound(); n > MaxArrivals {
-			c.add(path("arrivals", "rate"), "%s tasks/s (× %s at the bursts' peak) over %s s (duration + warmup_time) gives up to %s arrivals per run, which is out of range: must be ≤ %s", fmtNum(rate), fmtNum(hi), fmtNum(s.Duration+s.WarmupTime), fmtNum(n), fmtNum(MaxArrivals))
+			c.add(path("arrivals", "rate"), "%s tasks/s (× %s at the bursts' peak) over %s s (duration + warmup_time) gives up to %s arrivals per run, which is out of range: must be ≤ %s", fmtNum(rate), fmtNum(hi), fmtNum(s.Duration+s.WarmupTime), approx(n), fmtNum(MaxArrivals))
 		}
 	}
 	if n := s.edges(); n > MaxEdges {
-		c.add(path("arrivals", "bursts"), "%s burst edges in a run of %s s is out of range: must be ≤ %s (lengthen every, or give count)", fmtNum(n), fmtNum(s.span()), fmtNum(MaxEdges))
+		c.add(path("arrivals", "bursts"), "%s burst edges in a run of %s s is out of range: must be ≤ %s (lengthen every, or give count)", approx(n), approx(s.span()), fmtNum(MaxEdges))
 	}
 }
 
@@ -255,4 +255,6 @@ func (c *checker) count(segs []string, n, limit int, what string) bool {
 	return true
 }
 
-func itoa(i int) string { return strconv.Itoa(i) }
+// approx writes an estimated count to three digits: its last digits are
+// rounding noise.
+func approx(x float64) string { return strconv.FormatFloat(x, 'g', 3, 64) }

@@ -237,7 +237,11 @@ func (w *walker) scalar(n *yaml.Node, t reflect.Type, segs []string) {
 		if tag == "!!float" && n.Style == 0 && integerText(n.Value) {
 			// 99999999999999999999 resolves to a float: it is an integer
 			// too large for the field, not a fraction.
-			w.badValue(n, segs, "%s is out of range: want %s of at most 19 digits", n.Value, describe(t))
+			limit := uint64(math.MaxInt64)
+			if t.Kind() == reflect.Uint || t.Kind() == reflect.Uint64 {
+				limit = math.MaxUint64
+			}
+			w.badValue(n, segs, "%s is out of range: want %s up to %d", n.Value, describe(t), limit)
 			return
 		}
 		if tag != "!!int" {
