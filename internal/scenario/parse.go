@@ -126,6 +126,10 @@ func decode(data []byte, s *Scenario, loc *locator) (root *yaml.Node, errs Error
 		if err := strict.Decode(s); err != nil {
 			return nil, yamlErrors(err), nil
 		}
+	} else if w.visits > w.limit {
+		// An alias bomb: decoding would expand it again, and checking
+		// what it holds would report the same values over and over.
+		return nil, w.errs, nil
 	} else {
 		// Decode what can be decoded, so that the checks still run on the
 		// rest; a TypeError means yaml.v3 skipped only the bad values.

@@ -200,9 +200,10 @@ func nodeToAny(n *yaml.Node, budget *int, depth int) any {
 	return nil
 }
 
-// maxValueDepth bounds the nesting of an option value: yaml.v3 already
-// refuses deeper documents than this, so it only guards the converters.
-const maxValueDepth = 10000
+// maxValueDepth bounds the nesting of an option value. An option is a
+// number, a word or a small mapping; the bound keeps the walk linear, since
+// each level copies the field path.
+const maxValueDepth = 100
 
 // MarshalYAML writes an entry with no label and no options as its plain
 // name, so that the resolved file (and Hash) of a scenario that lists only
