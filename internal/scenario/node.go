@@ -258,9 +258,29 @@ func (w *walker) scalar(n *yaml.Node, t reflect.Type, segs []string) {
 			return
 		}
 	}
+	if fastScalar(n, t) {
+		return // no yaml.v3 Decode per scalar: it dominated a large file
+	}
 	if err := n.Decode(reflect.New(t).Interface()); err != nil {
 		w.badValue(n, segs, "%q is not allowed: want %s (out of range)", n.Value, describe(t))
 	}
+}
+
+// fastScalar reports whether a scalar, its tag already checked, surely
+// decodes into t: a string, a plain decimal integer for an int, a plain
+// finite float for a float64.
+func fastScalar(n *yaml.Node, t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.String:
+		return n.ShortTag() == "!!str"
+	case reflect.Int, reflect.Int64:
+		_, err := strconv.Atoi(n.Value)
+		return err == nil
+	case reflect.Float64:
+		f, err := strconv.ParseFloat(n.Value, 64)
+		return err == nil && finite(f)
+	}
+	return false
 }
 
 // deref follows an alias to the node it names; nil stays nil.

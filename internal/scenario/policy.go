@@ -169,6 +169,11 @@ func nodeToAny(n *yaml.Node, budget *int, depth int) any {
 				return b
 			}
 		case "!!int":
+			// Plain decimals first: a yaml.v3 Decode per scalar was a
+			// third of the time of a file of 10⁵ options.
+			if i, err := strconv.Atoi(n.Value); err == nil && !octalLooking(n.Value) {
+				return i
+			}
 			var i int
 			if n.Decode(&i) == nil {
 				return i
@@ -178,6 +183,9 @@ func nodeToAny(n *yaml.Node, budget *int, depth int) any {
 				return f
 			}
 		case "!!float":
+			if f, err := strconv.ParseFloat(n.Value, 64); err == nil && finite(f) {
+				return f
+			}
 			var f float64
 			if n.Decode(&f) == nil {
 				return f
@@ -198,6 +206,13 @@ func nodeToAny(n *yaml.Node, budget *int, depth int) any {
 		return m
 	}
 	return nil
+}
+
+// octalLooking reports a leading zero (017, -017), which YAML 1.1 reads as
+// octal and strconv.Atoi as decimal: yaml.v3 must decide those.
+func octalLooking(s string) bool {
+	s = strings.TrimLeft(s, "+-")
+	return len(s) > 1 && s[0] == '0'
 }
 
 // maxValueDepth bounds the nesting of an option value. An option is a

@@ -1,6 +1,7 @@
 package scenario_test
 
 import (
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -177,5 +178,17 @@ func TestMaxFileSize(t *testing.T) {
 	_, err := scenario.Parse("big.yaml", data, nil, catalog)
 	if err == nil || !strings.Contains(err.Error(), "big.yaml: the file is") || !strings.Contains(err.Error(), "at most 1048576 bytes") {
 		t.Errorf("Parse of %d bytes = %v, want it refused", len(data), err)
+	}
+}
+
+// TestOptionNumbers: options read numbers as YAML does, fast path or not.
+func TestOptionNumbers(t *testing.T) {
+	s, err := scenario.Parse("n.yaml", []byte(minimal+"policies: [{name: jsq, a: 017, b: 0x10, c: 1_000, d: -5, e: .inf, f: 1e3, g: +7, h: 0o17}]\n"), nil, permissive{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"a": 15, "b": 16, "c": 1000, "d": -5, "e": math.Inf(1), "f": 1000.0, "g": 7, "h": 15}
+	if got := s.Policies[0].Options; !reflect.DeepEqual(got, want) {
+		t.Errorf("options = %#v, want %#v", got, want)
 	}
 }

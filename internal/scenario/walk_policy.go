@@ -118,7 +118,7 @@ func (w *walker) anyValue(n *yaml.Node, segs []string, depth int) {
 			w.badValue(n, segs, "%s is out of range: want a number of magnitude ≤ %s (a float64)", n.Value, fmtNum(math.MaxFloat64))
 		case tag == "!!int":
 			var i int
-			if n.Decode(&i) != nil {
+			if _, err := strconv.Atoi(n.Value); err != nil && n.Decode(&i) != nil {
 				w.badValue(n, segs, "%s is out of range: want an integer from %d to %d", n.Value, math.MinInt64, math.MaxInt64)
 			}
 		case tag == "!!float" && n.Style == 0 && integerText(n.Value):
