@@ -43,23 +43,8 @@ var estimatorOptions = map[string]func(any) string{
 	"window":  numberIn("must be > 0 (s)", func(x float64) bool { return x > 0 && x <= 1e9 }),
 	"rho_max": numberIn("must be in (0, 1)", func(x float64) bool { return x > 0 && x < 1 }),
 	"penalty": func(v any) string {
-		m, ok := v.(map[string]any)
-		if !ok {
-			return fmt.Sprintf("%v is not allowed: want a mapping (threshold, k)", v)
-		}
-		rules := map[string]func(any) string{
-			"threshold": numberIn("must be in [0, 1)", func(x float64) bool { return x >= 0 && x < 1 }),
-			"k":         numberIn("must be ≥ 0", func(x float64) bool { return x >= 0 && x <= 1e6 }),
-		}
-		var msgs []string
-		for _, k := range sortedKeys(m) {
-			if r, ok := rules[k]; !ok {
-				msgs = append(msgs, fmt.Sprintf("unknown field %q (allowed: threshold, k)", k))
-			} else if msg := r(m[k]); msg != "" {
-				msgs = append(msgs, k+": "+msg)
-			}
-		}
-		return strings.Join(msgs, "; ")
+		// A mapping is checked key by key in Check.
+		return fmt.Sprintf("%v is not allowed: want a mapping (threshold, k)", v)
 	},
 }
 
@@ -79,11 +64,30 @@ func (fakePolicies) Check(name string, options map[string]any, tierKinds []strin
 			ps = append(ps, scenario.Problem{Option: k, Msg: fmt.Sprintf("unknown option %q of %s (allowed: %s)", k, name, strings.Join(allowed, ", "))})
 			continue
 		}
+		if m, ok := options[k].(map[string]any); ok && k == "penalty" {
+			// One Problem per key, at its dotted path.
+			for _, kk := range sortedKeys(m) {
+				if msg := penaltyRule(kk, m[kk]); msg != "" {
+					ps = append(ps, scenario.Problem{Option: k + "." + kk, Msg: msg})
+				}
+			}
+			continue
+		}
 		if msg := r(options[k]); msg != "" {
 			ps = append(ps, scenario.Problem{Option: k, Msg: msg})
 		}
 	}
 	return ps
+}
+
+func penaltyRule(k string, v any) string {
+	switch k {
+	case "threshold":
+		return numberIn("must be in [0, 1)", func(x float64) bool { return x >= 0 && x < 1 })(v)
+	case "k":
+		return numberIn("must be ≥ 0", func(x float64) bool { return x >= 0 && x <= 1e6 })(v)
+	}
+	return fmt.Sprintf("unknown field %q (allowed: threshold, k)", k)
 }
 
 func numberIn(rule string, ok func(float64) bool) func(any) string {

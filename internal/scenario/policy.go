@@ -41,8 +41,10 @@ type Policies interface {
 }
 
 // Problem is one thing a Policies catalog finds wrong with an entry: the
-// option it is about ("" for the entry as a whole) and a message that names
-// the bad value and what is allowed.
+// option it is about ("" for the entry as a whole; a dotted path such as
+// "penalty.k" for a key inside an option's mapping) and a message that names
+// the bad value and what is allowed. Validate reports it at
+// policies[i].<option>, with the line and column of that option.
 type Problem struct{ Option, Msg string }
 
 // Labels lists the policy entries' labels in order: the names rows and

@@ -283,7 +283,7 @@ func (c *checker) entry(at []string, e PolicyEntry, kinds []string) {
 	for _, p := range c.s.pols.Check(e.Name, e.Options, kinds) {
 		segs := at
 		if p.Option != "" {
-			segs = sub(at, p.Option)
+			segs = sub(at, strings.Split(p.Option, ".")...)
 		}
 		c.add(segs, "%s", p.Msg)
 	}
