@@ -120,11 +120,17 @@ func (w *walker) walk(n *yaml.Node, t reflect.Type, segs []string) {
 		}
 		for i, el := range n.Content {
 			at := sub(segs, strconv.Itoa(i))
-			if d := deref(el); d != nil && isNull(d) && t.Elem() != policyEntryType {
-				// yaml.v3 would decode a null item as a zero value, or
-				// (for a list of lists) drop it: either way not what was meant.
+			if d := deref(el); d != nil && isNull(d) {
+				// yaml.v3 drops a null item of a list of structs or
+				// numbers: refuse it, and stand a placeholder in its slot
+				// so that the later items keep their indices in errors.
 				w.visits++
-				w.badValue(d, at, "null is not allowed: want %s", describe(t.Elem()))
+				if t.Elem() == policyEntryType {
+					w.policyEntry(d, at)
+				} else {
+					w.badValue(d, at, "null is not allowed: want %s", describe(t.Elem()))
+				}
+				n.Content[i] = placeholder(t.Elem(), d)
 				continue
 			}
 			w.walk(el, t.Elem(), at)
@@ -264,6 +270,17 @@ func (w *walker) scalar(n *yaml.Node, t reflect.Type, segs []string) {
 	if err := n.Decode(reflect.New(t).Interface()); err != nil {
 		w.badValue(n, segs, "%q is not allowed: want %s (out of range)", n.Value, describe(t))
 	}
+}
+
+// placeholder stands in for a null list item: it decodes (an empty
+// mapping as a zero struct, NaN as a number), where null would be dropped.
+// Only its slot is replaced: the null node may be an anchor used elsewhere.
+func placeholder(t reflect.Type, null *yaml.Node) *yaml.Node {
+	p := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: null.Line, Column: null.Column}
+	if t.Kind() == reflect.Float64 {
+		p = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!float", Value: ".nan", Line: null.Line, Column: null.Column}
+	}
+	return p
 }
 
 // fastScalar reports whether a scalar, its tag already checked, surely
