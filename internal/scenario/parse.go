@@ -67,7 +67,7 @@ func Parse(filename string, data []byte, sets []string, pols Policies) (*Scenari
 	}
 	if verr := s.Validate(); verr != nil {
 		for _, e := range verr.(Errors) {
-			if anyPrefix(e.segs, bad) {
+			if anyPrefix(e.segs, bad) || (e.at != nil && anyPrefix(e.at, bad)) {
 				continue // the decode error already explains this value
 			}
 			if len(e.segs) > 0 && !overridden(e.segs, setSegs) {

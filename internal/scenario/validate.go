@@ -256,7 +256,7 @@ func (c *checker) policies() {
 		switch j, dup := first[label]; {
 		case e.As != "" && !validTierName(e.As):
 			c.add(sub(at, "as"), "%q is not allowed: must match ^[a-z0-9_-]+$ (it labels the policy's rows)", e.As)
-		case dup:
+		case dup && label != "": // "" is an unknown name, reported as such
 			c.add(at, "%q is not allowed: listed twice (policies[%d] has it too)", label, j)
 			c.errs[len(c.errs)-1].at = sub(at, "as")
 		default:
