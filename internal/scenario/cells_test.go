@@ -18,8 +18,8 @@ func TestCells(t *testing.T) {
 	}{
 		{"rate", "{param: arrivals.rate, values: [10, 20.5, 40]}",
 			func(s *scenario.Scenario) float64 { return s.Arrivals.Rate }, []float64{10, 20.5, 40}},
-		{"edge servers", "{param: tiers.edge.servers, values: [1, 2, 1e6]}",
-			func(s *scenario.Scenario) float64 { return float64(s.Tiers[1].Servers) }, []float64{1, 2, 1e6}},
+		{"edge servers", "{param: tiers.edge.servers, values: [1, 2, 1e5]}",
+			func(s *scenario.Scenario) float64 { return float64(s.Tiers[1].Servers) }, []float64{1, 2, 1e5}},
 		{"edge servers by index", "{param: tiers.1.servers, values: [3]}",
 			func(s *scenario.Scenario) float64 { return float64(s.Tiers[1].Servers) }, []float64{3}},
 		{"penalty k", "{param: estimator.penalty.k, values: [0, 1, 2]}",

@@ -19,12 +19,6 @@ const (
 	DefaultK             = 1.0
 )
 
-// PolicyNames lists the eight policies of DESIGN §3 in canonical order. It
-// returns a fresh slice each call, so callers may keep or modify it.
-func PolicyNames() []string {
-	return []string{"hybrid", "model-only", "queue-only", "jsq", "jsq-s", "edge-first", "random", "oracle"}
-}
-
 // distNames lists the size distributions in the order error messages give them.
 func distNames() []string {
 	return []string{"pareto", "exponential", "deterministic", "lognormal"}
@@ -35,7 +29,8 @@ func kindNames() []string { return []string{"local", "edge", "cloud"} }
 
 // Default returns the scenario every file is decoded over: each field a file
 // leaves out keeps its value from here. It is not valid on its own, since it
-// has no run length, no tiers and no arrival rate.
+// has no run length, no tiers and no arrival rate, and no policies: those
+// are the catalog's, which Parse is given.
 func Default() Scenario {
 	return Scenario{
 		Seed:  DefaultSeed,
@@ -44,7 +39,6 @@ func Default() Scenario {
 			Size:          Dist{Dist: DefaultDist, Alpha: DefaultAlpha, Mean: DefaultMean},
 			LargeQuantile: DefaultLargeQuantile,
 		},
-		Policies: PolicyNames(),
 		Estimator: Estimator{
 			Window:  DefaultWindow,
 			Epsilon: DefaultEpsilon,
@@ -53,6 +47,11 @@ func Default() Scenario {
 		},
 	}
 }
+
+// SetCatalog gives the scenario a policy catalog, as Parse does: for a
+// Scenario built in code rather than parsed, so that Validate can check
+// its policies.
+func (s *Scenario) SetCatalog(pols Policies) { s.pols = pols }
 
 // MeasuredByTasks reports whether a run is bounded by a count of measured
 // tasks (true) or by a span of arrivals (false, duration mode).
@@ -68,12 +67,13 @@ func (s *Scenario) TierIndex(name string) int {
 	return -1
 }
 
-// Clone returns a deep copy: nothing is shared with s.
+// Clone returns a deep copy: nothing is shared with s but the policy
+// catalog, which is read-only.
 func (s *Scenario) Clone() *Scenario {
 	c := *s
 	c.Arrivals.Bursts = cloneSlice(s.Arrivals.Bursts)
 	c.Tiers = cloneSlice(s.Tiers)
-	c.Policies = cloneSlice(s.Policies)
+	c.Policies = clonePolicies(s.Policies)
 	if s.Sweep != nil {
 		sw := *s.Sweep
 		sw.Values = cloneSlice(s.Sweep.Values)

@@ -21,6 +21,9 @@ type FieldError struct {
 	// segs is the field's canonical path (tiers by index), so that Parse can
 	// find the line a semantic error points at.
 	segs []string
+	// at, if set, is where in the file the problem shows best, when that
+	// is not the field itself (an entry's name inside its mapping).
+	at []string
 }
 
 // Error formats the problem on one line.
@@ -73,7 +76,7 @@ func fieldName(segs []string, tierName func(int) string) string {
 	var b strings.Builder
 	for i, seg := range segs {
 		n, err := strconv.Atoi(seg)
-		if err != nil || i == 0 {
+		if err != nil { // a leading index is a --set value's list item: [0].name
 			if i > 0 {
 				b.WriteByte('.')
 			}

@@ -37,7 +37,7 @@ func TestGoodFixtures(t *testing.T) {
 	for _, file := range fixtureFiles(t, "*.good.yaml") {
 		name := filepath.Base(file)
 		t.Run(name, func(t *testing.T) {
-			s, err := scenario.Parse(name, readFixture(t, file), nil)
+			s, err := scenario.Parse(name, readFixture(t, file), nil, catalog)
 			if err != nil {
 				t.Fatalf("Parse(%s): %v", name, err)
 			}
@@ -48,7 +48,7 @@ func TestGoodFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Marshal(): %v", err)
 			}
-			again, err := scenario.Parse("resolved.yaml", out, nil)
+			again, err := scenario.Parse("resolved.yaml", out, nil, catalog)
 			if err != nil {
 				t.Fatalf("Parse(Marshal()): %v\n%s", err, out)
 			}
@@ -73,7 +73,7 @@ func TestBadFixtures(t *testing.T) {
 			if len(wants) == 0 {
 				t.Fatalf("%s has no # want: lines", name)
 			}
-			s, err := scenario.Parse(name, data, nil)
+			s, err := scenario.Parse(name, data, nil, catalog)
 			if err == nil {
 				t.Fatalf("Parse(%s) = %+v, want an error", name, s)
 			}
@@ -128,7 +128,7 @@ func TestParseSets(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, err := scenario.Parse("design-example.good.yaml", data, tt.sets)
+			s, err := scenario.Parse("design-example.good.yaml", data, tt.sets, catalog)
 			if tt.want == nil {
 				if err != nil {
 					t.Fatalf("Parse with %q: %v", tt.sets, err)
@@ -151,7 +151,7 @@ func TestParseSets(t *testing.T) {
 }
 
 func TestParseEmpty(t *testing.T) {
-	_, err := scenario.Parse("empty.yaml", nil, []string{"tasks=10", "arrivals.rate=1", "tiers=[{name: e, kind: edge, servers: 1, speed: 1}]"})
+	_, err := scenario.Parse("empty.yaml", nil, []string{"tasks=10", "arrivals.rate=1", "tiers=[{name: e, kind: edge, servers: 1, speed: 1}]"}, catalog)
 	if err != nil {
 		t.Fatalf("Parse(empty file, sets) = %v, want the defaults plus the sets to be valid", err)
 	}

@@ -2,9 +2,12 @@ package scenario
 
 import (
 	"fmt"
+	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 )
@@ -25,8 +28,8 @@ const (
 // a line, a column and a field path, all in one pass.
 type walker struct {
 	errs     Errors
-	bad      [][]string // paths whose value could not be decoded
-	dups     []dup      // repeated keys, which make yaml.v3 skip their whole mapping
+	bad      [][]string                  // paths whose value could not be decoded
+	drops    map[*yaml.Node]map[int]bool // keys to remove before yaml.v3 decodes (see prune)
 	visits   int
 	limit    int // visits allowed; set by newWalker
 	seen     map[string]bool
@@ -91,6 +94,10 @@ func (w *walker) walk(n *yaml.Node, t reflect.Type, segs []string) {
 	if t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
+	if t == policyEntryType {
+		w.policyEntry(n, segs)
+		return
+	}
 	if isNull(n) {
 		// yaml.v3 resets a list or pointer to nil and leaves a mapping as it
 		// was; a null scalar would silently keep the default, so refuse it.
@@ -112,7 +119,21 @@ func (w *walker) walk(n *yaml.Node, t reflect.Type, segs []string) {
 			return
 		}
 		for i, el := range n.Content {
-			w.walk(el, t.Elem(), sub(segs, strconv.Itoa(i)))
+			at := sub(segs, strconv.Itoa(i))
+			if d := deref(el); d != nil && isNull(d) {
+				// yaml.v3 drops a null item of a list of structs or
+				// numbers: refuse it, and stand a placeholder in its slot
+				// so that the later items keep their indices in errors.
+				w.visits++
+				if t.Elem() == policyEntryType {
+					w.policyEntry(d, at)
+				} else {
+					w.badValue(d, at, "null is not allowed: want %s", describe(t.Elem()))
+				}
+				n.Content[i] = placeholder(t.Elem(), d)
+				continue
+			}
+			w.walk(el, t.Elem(), at)
 		}
 	default:
 		w.scalar(n, t, segs)
@@ -126,42 +147,62 @@ func (w *walker) mapping(n *yaml.Node, t reflect.Type, segs []string, depth int)
 		if k == nil {
 			continue
 		}
+		if k.Kind != yaml.ScalarNode {
+			w.add(k, segs, "%s is not allowed as a key: want a field name", nodeKind(k))
+			w.drop(n, i)
+			continue
+		}
+		// Before merges: yaml.v3 refuses a second "<<" as it does any
+		// repeated key.
+		if prev, repeated := seen[k.Value]; repeated {
+			w.add(k, segs, "field %q given twice (first at line %d)", k.Value, prev.Line)
+			w.drop(n, i)
+			continue
+		}
+		seen[k.Value] = k
 		if isMerge(k) {
 			w.merge(v, t, segs, depth)
 			continue
 		}
-		if k.Kind != yaml.ScalarNode {
-			w.add(k, segs, "%s is not allowed as a key: want a field name", nodeKind(k))
-			continue
-		}
-		if prev, repeated := seen[k.Value]; repeated {
-			w.add(k, segs, "field %q given twice (first at line %d)", k.Value, prev.Line)
-			w.dups = append(w.dups, dup{n, i})
-			continue
-		}
-		seen[k.Value] = k
 		f, ok := fieldByName(t, k.Value)
 		if !ok {
-			w.add(k, segs, "unknown field %q (allowed: %s)", k.Value, strings.Join(fieldNames(t), ", "))
+			w.add(k, segs, "unknown field %q (allowed: %s)", k.Value, strings.Join(infoOf(t).names, ", "))
+			w.drop(n, i)
 			continue
 		}
 		w.walk(v, f.Type, sub(segs, k.Value))
 	}
 }
 
-// dup is a repeated key: the pair at Content[i] of mapping n.
-type dup struct {
-	n *yaml.Node
-	i int
+// drop marks the pair at Content[i] of mapping n for prune.
+func (w *walker) drop(n *yaml.Node, i int) {
+	if w.drops == nil {
+		w.drops = map[*yaml.Node]map[int]bool{}
+	}
+	if w.drops[n] == nil {
+		w.drops[n] = map[int]bool{}
+	}
+	w.drops[n][i] = true
 }
 
-// dropDups removes repeated keys (the later ones), so that the rest of their
-// mapping can still be decoded and checked.
-func (w *walker) dropDups() {
-	for j := len(w.dups) - 1; j >= 0; j-- { // back to front keeps indices valid
-		d := w.dups[j]
-		d.n.Content = append(d.n.Content[:d.i], d.n.Content[d.i+2:]...)
+// prune removes the keys the walk has reported (repeated, unknown, not a
+// scalar), so that yaml.v3 can decode the rest and the checks still run on
+// it. yaml.v3 skips a whole mapping that repeats a key, and compares every
+// pair of keys of a mapping it decodes: a mapping of 100,000 unknown keys
+// would cost it 5·10⁹ comparisons. After pruning, a mapping decoded into a
+// struct has at most one key per field. One pass per mapping: linear.
+func (w *walker) prune() {
+	for n, idx := range w.drops {
+		kept := n.Content[:0]
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if !idx[i] {
+				kept = append(kept, n.Content[i], n.Content[i+1])
+			}
+		}
+		clear(n.Content[len(kept):])
+		n.Content = kept
 	}
+	w.drops = nil
 }
 
 // merge walks the mappings a "<<" key pulls in as if written in place.
@@ -199,19 +240,64 @@ func (w *walker) scalar(n *yaml.Node, t reflect.Type, segs []string) {
 	tag := n.ShortTag()
 	switch t.Kind() {
 	case reflect.Int, reflect.Int64, reflect.Uint, reflect.Uint64:
+		if tag == "!!float" && n.Style == 0 && integerText(n.Value) {
+			// 99999999999999999999 resolves to a float: it is an integer
+			// too large for the field, not a fraction.
+			limit := uint64(math.MaxInt64)
+			if t.Kind() == reflect.Uint || t.Kind() == reflect.Uint64 {
+				limit = math.MaxUint64
+			}
+			w.badValue(n, segs, "%s is out of range: want %s up to %d", n.Value, describe(t), limit)
+			return
+		}
 		if tag != "!!int" {
 			w.badValue(n, segs, "%q is not allowed: want %s", n.Value, describe(t))
 			return
 		}
 	case reflect.Float64:
 		if tag != "!!int" && tag != "!!float" {
+			if tag == "!!str" && n.Style == 0 && numberOutOfRange(n.Value) {
+				w.badValue(n, segs, "%s is out of range: want a number of magnitude ≤ %s (a float64)", n.Value, fmtNum(math.MaxFloat64))
+				return
+			}
 			w.badValue(n, segs, "%q is not allowed: want %s", n.Value, describe(t))
 			return
 		}
 	}
+	if fastScalar(n, t) {
+		return // no yaml.v3 Decode per scalar: it dominated a large file
+	}
 	if err := n.Decode(reflect.New(t).Interface()); err != nil {
 		w.badValue(n, segs, "%q is not allowed: want %s (out of range)", n.Value, describe(t))
 	}
+}
+
+// placeholder stands in for a null list item: it decodes (an empty
+// mapping as a zero struct, NaN as a number), where null would be dropped.
+// Only its slot is replaced: the null node may be an anchor used elsewhere.
+func placeholder(t reflect.Type, null *yaml.Node) *yaml.Node {
+	p := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: null.Line, Column: null.Column}
+	if t.Kind() == reflect.Float64 {
+		p = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!float", Value: ".nan", Line: null.Line, Column: null.Column}
+	}
+	return p
+}
+
+// fastScalar reports whether a scalar, its tag already checked, surely
+// decodes into t: a string, a plain decimal integer for an int, a plain
+// finite float for a float64.
+func fastScalar(n *yaml.Node, t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.String:
+		return n.ShortTag() == "!!str"
+	case reflect.Int, reflect.Int64:
+		_, err := strconv.Atoi(n.Value)
+		return err == nil
+	case reflect.Float64:
+		f, err := strconv.ParseFloat(n.Value, 64)
+		return err == nil && finite(f)
+	}
+	return false
 }
 
 // deref follows an alias to the node it names; nil stays nil.
@@ -285,27 +371,15 @@ func childDepth(n *yaml.Node, key string, depth int) *yaml.Node {
 
 // locate finds the node at a canonical path, or nil.
 func locate(n *yaml.Node, segs []string) *yaml.Node {
-	for _, seg := range segs {
-		if n = deref(n); n == nil {
-			return nil
-		}
-		if i, err := strconv.Atoi(seg); err == nil && n.Kind == yaml.SequenceNode {
-			if i < 0 || i >= len(n.Content) {
-				return nil
-			}
-			n = deref(n.Content[i])
-			continue
-		}
-		n = child(n, seg)
-	}
-	return n
+	var l locator
+	return l.locate(n, segs)
 }
 
 // tierNames reads tier names straight from the tree, so that decode errors
 // can say "tiers[1] (edge)" before anything is decoded.
-func tierNames(root *yaml.Node) func(int) string {
+func tierNames(root *yaml.Node, l *locator) func(int) string {
 	return func(i int) string {
-		if n := locate(root, path("tiers", strconv.Itoa(i), "name")); n != nil && n.Kind == yaml.ScalarNode {
+		if n := l.locate(root, path("tiers", strconv.Itoa(i), "name")); n != nil && n.Kind == yaml.ScalarNode {
 			return n.Value
 		}
 		return ""
@@ -314,23 +388,42 @@ func tierNames(root *yaml.Node) func(int) string {
 
 // fieldByName finds a struct field by its yaml name.
 func fieldByName(t reflect.Type, name string) (reflect.StructField, bool) {
-	for i := range t.NumField() {
-		if f := t.Field(i); yamlName(f) == name {
-			return f, true
-		}
-	}
-	return reflect.StructField{}, false
+	f, ok := infoOf(t).byName[name]
+	return f, ok
 }
 
-// fieldNames lists a struct's yaml names in declaration order.
+// fieldNames lists a struct's yaml names in declaration order (a fresh
+// slice).
 func fieldNames(t reflect.Type) []string {
-	names := make([]string, 0, t.NumField())
+	return slices.Clone(infoOf(t).names)
+}
+
+// structInfo is what the walker asks of a struct type for every key: kept
+// per type, since reading tags by reflection for each of 10⁵ keys was a
+// third of the walk.
+type structInfo struct {
+	names  []string
+	byName map[string]reflect.StructField
+}
+
+var structInfos sync.Map // reflect.Type → *structInfo
+
+func infoOf(t reflect.Type) *structInfo {
+	if si, ok := structInfos.Load(t); ok {
+		return si.(*structInfo)
+	}
+	si := &structInfo{byName: map[string]reflect.StructField{}}
 	for i := range t.NumField() {
-		if n := yamlName(t.Field(i)); n != "" {
-			names = append(names, n)
+		f := t.Field(i)
+		if n := yamlName(f); n != "" {
+			si.names = append(si.names, n)
+			if _, dup := si.byName[n]; !dup {
+				si.byName[n] = f
+			}
 		}
 	}
-	return names
+	structInfos.Store(t, si)
+	return si
 }
 
 func yamlName(f reflect.StructField) string {
@@ -355,10 +448,16 @@ func describe(t reflect.Type) string {
 	case reflect.String:
 		return "a string"
 	case reflect.Struct:
+		if t == policyEntryType {
+			return entryShape
+		}
 		return "a mapping (" + strings.Join(fieldNames(t), ", ") + ")"
 	case reflect.Slice:
 		switch e := t.Elem(); e.Kind() {
 		case reflect.Struct:
+			if e == policyEntryType {
+				return "a list of policies (each " + entryShape + ")"
+			}
 			return "a list of mappings (" + strings.Join(fieldNames(e), ", ") + ")"
 		case reflect.Float64:
 			return "a list of numbers"

@@ -3,6 +3,7 @@ package scenario
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"reflect"
 	"strconv"
@@ -11,9 +12,18 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
+// MaxFileSize is the largest scenario Parse reads, in bytes (1 MiB). The
+// largest experiment file is a few kilobytes; the cap bounds what a
+// mistaken path (a log, a binary, /dev/zero read by a careless caller) can
+// cost: decoding is linear, but a megabyte of YAML is already some 10⁵ nodes
+// and as many error lines.
+const MaxFileSize = 1 << 20
+
 // Parse reads a scenario file over Default, applies each --set override
 // ("path=value", in order, see Set) and validates the result. filename is
-// used in messages only.
+// used in messages only. pols is the policy catalog: it names the known
+// policies, gives the default list for a file without policies, and checks
+// each entry's options; the scenario keeps it for Validate and Cells.
 //
 // Decoding is strict: an unknown key, a duplicate key or a value of the wrong
 // type is an error with the file, line and column. All problems are returned
@@ -21,12 +31,24 @@ import (
 // that a field whose value could not be decoded is not also reported as
 // invalid. A semantic error carries the line of the value it is about, unless
 // an override replaced that value.
-func Parse(filename string, data []byte, sets []string) (*Scenario, error) {
+func Parse(filename string, data []byte, sets []string, pols Policies) (*Scenario, error) {
+	if pols == nil {
+		return nil, Errors{{File: filename, Msg: "no policy catalog: Parse needs one to check the policies"}}
+	}
+	if len(data) > MaxFileSize {
+		return nil, Errors{{File: filename, Msg: fmt.Sprintf("the file is %d bytes, which is out of range: a scenario is at most %d bytes (1 MiB)", len(data), MaxFileSize)}}
+	}
 	s := Default()
-	root, errs, bad := decode(data, &s)
+	s.pols = pols
+	loc := &locator{}
+	root, errs, bad := decode(data, &s, loc)
 	errs.inFile(filename)
 	if root == nil && len(errs) > 0 {
 		return nil, errs
+	}
+	if loc.child(root, "policies", 0) == nil {
+		// Not a null or an empty list, which say "none" and are refused.
+		s.Policies = entries(pols.Defaults())
 	}
 	var setSegs [][]string
 	for _, kv := range sets {
@@ -45,11 +67,15 @@ func Parse(filename string, data []byte, sets []string) (*Scenario, error) {
 	}
 	if verr := s.Validate(); verr != nil {
 		for _, e := range verr.(Errors) {
-			if anyPrefix(e.segs, bad) {
+			if anyPrefix(e.segs, bad) || (e.at != nil && anyPrefix(e.at, bad)) {
 				continue // the decode error already explains this value
 			}
 			if len(e.segs) > 0 && !overridden(e.segs, setSegs) {
-				if n := locate(root, e.segs); n != nil {
+				n := loc.locate(root, e.at)
+				if e.at == nil || n == nil {
+					n = loc.locate(root, e.segs)
+				}
+				if n != nil {
 					e.Line, e.Column = n.Line, n.Column
 				} else {
 					e.Msg += "; the file does not set it"
@@ -65,11 +91,11 @@ func Parse(filename string, data []byte, sets []string) (*Scenario, error) {
 	return &s, nil
 }
 
-// decode checks the document with a walker, then decodes it with yaml.v3's
-// strict decoder. root is nil when there is nothing to validate (a syntax
+// decode checks the document with a walker, then decodes the checked tree
+// with yaml.v3. root is nil when there is nothing to validate (a syntax
 // error, a document that is not a mapping); bad lists the fields whose value
 // could not be decoded.
-func decode(data []byte, s *Scenario) (root *yaml.Node, errs Errors, bad [][]string) {
+func decode(data []byte, s *Scenario, loc *locator) (root *yaml.Node, errs Errors, bad pathSet) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); errors.Is(err, io.EOF) {
@@ -90,27 +116,31 @@ func decode(data []byte, s *Scenario) (root *yaml.Node, errs Errors, bad [][]str
 	if root.Kind != yaml.MappingNode {
 		return nil, Errors{{Line: root.Line, Column: root.Column, Msg: nodeKind(root) + " is not allowed: a scenario is a mapping (name, seed, tasks, tiers, ...)"}}, nil
 	}
-	w := newWalker(root, tierNames(root))
+	w := newWalker(root, tierNames(root, loc))
 	w.walk(root, reflect.TypeFor[Scenario](), nil)
 	if len(w.errs) == 0 {
-		// yaml.v3's own strict decode has the last word: the walk adds
-		// columns and completeness, so whatever it misses still surfaces.
-		strict := yaml.NewDecoder(bytes.NewReader(data))
-		strict.KnownFields(true)
-		if err := strict.Decode(s); err != nil {
+		// The tree already parsed, not the bytes again: the walk has done
+		// what KnownFields would (and more), and a second parse was half
+		// the time of a large file. yaml.v3 still has the last word on
+		// the values: whatever the walk misses surfaces here.
+		if err := root.Decode(s); err != nil {
 			return nil, yamlErrors(err), nil
 		}
+	} else if w.visits > w.limit {
+		// An alias bomb: decoding would expand it again, and checking
+		// what it holds would report the same values over and over.
+		return nil, w.errs, nil
 	} else {
 		// Decode what can be decoded, so that the checks still run on the
 		// rest; a TypeError means yaml.v3 skipped only the bad values.
-		w.dropDups()
+		w.prune()
 		var te *yaml.TypeError
 		if err := root.Decode(s); err != nil && !errors.As(err, &te) {
 			return nil, w.errs, nil
 		}
 	}
-	restateSize(&s.Workload.Size, locate(root, path("workload", "size")))
-	return root, w.errs, w.bad
+	restateSize(&s.Workload.Size, loc.locate(root, path("workload", "size")))
+	return root, w.errs, newPathSet(w.bad)
 }
 
 // yamlErrors turns yaml.v3's errors ("yaml: line 3: ...", or a TypeError
@@ -154,10 +184,22 @@ func overridden(segs []string, sets [][]string) bool {
 	return false
 }
 
-// anyPrefix reports whether one of prefixes starts segs.
-func anyPrefix(segs []string, prefixes [][]string) bool {
-	for _, p := range prefixes {
-		if hasPrefix(segs, p) {
+// pathSet is a set of canonical paths, so that checking a path against
+// every bad value costs its length, not the number of bad values.
+type pathSet map[string]bool
+
+func newPathSet(paths [][]string) pathSet {
+	set := pathSet{}
+	for _, p := range paths {
+		set[strings.Join(p, "\x00")] = true
+	}
+	return set
+}
+
+// anyPrefix reports whether one of the set's paths starts segs.
+func anyPrefix(segs []string, set pathSet) bool {
+	for i := 0; i <= len(segs); i++ {
+		if set[strings.Join(segs[:i], "\x00")] {
 			return true
 		}
 	}

@@ -1,8 +1,8 @@
 // Package scenario is the typed, strictly decoded scenario file of DESIGN §5:
 // the YAML shape, its defaults, its validation and the --set overrides.
 //
-// It is a leaf package: it knows nothing of the engine or the policies beyond
-// their names.
+// It is a leaf package: it knows nothing of the engine, and of the policies
+// only what a Policies catalog, given to Parse, tells it.
 package scenario
 
 // Scenario is one experiment's configuration, as read from YAML. Every field
@@ -29,12 +29,17 @@ type Scenario struct {
 	Workload Workload `yaml:"workload"`
 	// Tiers lists the tiers in order; names become CSV columns.
 	Tiers []Tier `yaml:"tiers"`
-	// Policies names the policies to run (DESIGN §3).
-	Policies []string `yaml:"policies"`
+	// Policies lists the policies to run (DESIGN §3), each with its label
+	// and options; Parse fills the catalog's defaults when a file has none.
+	Policies []PolicyEntry `yaml:"policies"`
 	// Estimator configures the hybrid estimator and its two ablations.
 	Estimator Estimator `yaml:"estimator"`
 	// Sweep, if set, varies one parameter over a list of values.
 	Sweep *Sweep `yaml:"sweep,omitempty"`
+
+	// pols is the catalog Parse was given: Validate and Cells check the
+	// policies against it. Unexported, so yaml and Hash ignore it.
+	pols Policies
 }
 
 // Arrivals is a Poisson process whose rate is multiplied during bursts.
@@ -103,8 +108,9 @@ type Penalty struct {
 	K         float64 `yaml:"k"`         // ≥ 0
 }
 
-// Sweep varies Param (a --set path, e.g. arrivals.rate or tiers.edge.servers)
-// over Values; each value is one cell.
+// Sweep varies Param (a --set path, e.g. arrivals.rate, tiers.edge.servers or
+// policies.h0.epsilon) over Values; each value is one cell. A swept policy
+// option is written as a float64.
 type Sweep struct {
 	Param  string    `yaml:"param"`  // a numeric field's --set path
 	Values []float64 `yaml:"values"` // in the field's unit; integral for integer fields

@@ -1,8 +1,11 @@
 package scenario
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -11,11 +14,18 @@ import (
 
 // Set overrides one field, as --set path=value does. The path is a dotted
 // list of yaml names; a list element is addressed by index
-// ("arrivals.bursts.0.factor"), and a tier also by name ("tiers.edge.servers",
-// a name winning over an index). The value is YAML, decoded strictly into the
-// field's type: "8", "[jsq, random]", "{mean: 0.01, cv: 0}". A mapping merges
-// into the current value, as a file merges over Default; a list or a scalar
-// replaces it; "null" removes the sweep or empties a list.
+// ("arrivals.bursts.0.factor", or "arrivals.bursts[0].factor"), a tier also
+// by name ("tiers.edge.servers") and a policy entry also by label
+// ("policies.h0"), a name winning over an index. The value is YAML, decoded
+// strictly into the field's type: "8", "[jsq, random]", "{mean: 0.01, cv: 0}".
+// A mapping merges into the current value, as a file merges over Default; a
+// list, a scalar or a policy entry replaces it; "null" removes the sweep or
+// empties a list.
+//
+// Below a policy entry, name and as are its fields and any other key is an
+// option: policies.h0.epsilon=0.1 writes Options["epsilon"], and
+// policies.h0.penalty.k=2 writes into the mapping of option penalty
+// (creating it). An option takes any YAML value; null removes it.
 //
 // Restating workload.size.dist (alone or inside a mapping) without alpha or cv
 // resets the parameter the new distribution does not take, and gives pareto
@@ -34,20 +44,50 @@ func (s *Scenario) Set(path, value string) error {
 // set is Set, also returning the canonical path it wrote (tiers by index).
 func (s *Scenario) set(p, value string) ([]string, *FieldError) {
 	c := s.Clone() // so that a failed Set leaves s as it was
-	v, segs, ferr := resolve(c, p)
+	segs, ferr := c.apply(p, value)
 	if ferr != nil {
 		return nil, ferr
 	}
+	*s = *c
+	return segs, nil
+}
+
+// apply is set in place: on error, c may be partly written.
+func (c *Scenario) apply(p, value string) ([]string, *FieldError) {
+	tgt, ferr := resolve(c, p)
+	if ferr != nil {
+		return nil, ferr
+	}
+	v, segs := tgt.v, tgt.segs
 	n, ferr := parseValue(p, value)
 	if ferr != nil {
 		return nil, ferr
+	}
+	if tgt.isOption() {
+		if n == nil {
+			return nil, &FieldError{Field: p, Msg: "an empty value is not allowed: want a YAML value (null removes the option)"}
+		}
+		w := newWalker(n, nil)
+		w.anyValue(n, nil, 0)
+		if len(w.errs) > 0 {
+			return nil, &FieldError{Field: p, Msg: valueErr(value, w.errs)}
+		}
+		budget := w.limit
+		var val any
+		if d := deref(n); d == nil || !isNull(d) {
+			val = nodeToAny(n, &budget, 0)
+		}
+		if ferr := c.setOption(tgt, val); ferr != nil {
+			ferr.Field = p
+			return nil, ferr
+		}
+		return segs, nil
 	}
 	if n == nil {
 		if v.Kind() != reflect.String {
 			return nil, &FieldError{Field: p, Msg: "an empty value is not allowed: want " + describe(v.Type())}
 		}
 		v.SetString("")
-		*s = *c
 		return segs, nil
 	}
 	if isNull(deref(n)) && v.Kind() != reflect.Pointer && v.Kind() != reflect.Slice {
@@ -66,14 +106,27 @@ func (s *Scenario) set(p, value string) ([]string, *FieldError) {
 	}
 	v.Set(ptr.Elem())
 	c.restateDist(segs, n)
-	*s = *c
 	return segs, nil
 }
 
 // parseValue reads a --set value as one YAML node; nil for an empty value.
+// A second document would be silently ignored by yaml.Unmarshal, so it is
+// an error, as in a file.
 func parseValue(p, value string) (*yaml.Node, *FieldError) {
+	if len(value) > MaxFileSize {
+		return nil, &FieldError{Field: p, Msg: fmt.Sprintf("a value of %d bytes is out of range: at most %d bytes (1 MiB)", len(value), MaxFileSize)}
+	}
+	dec := yaml.NewDecoder(strings.NewReader(value))
 	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(value), &doc); err != nil {
+	if err := dec.Decode(&doc); errors.Is(err, io.EOF) {
+		return nil, nil
+	} else if err != nil {
+		return nil, &FieldError{Field: p, Msg: fmt.Sprintf("%q is not valid YAML: %s", value, yamlMsg(err))}
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err == nil {
+		return nil, &FieldError{Field: p, Msg: fmt.Sprintf("%q is not allowed: a second YAML document (after ---); a value is one document", value)}
+	} else if !errors.Is(err, io.EOF) {
 		return nil, &FieldError{Field: p, Msg: fmt.Sprintf("%q is not valid YAML: %s", value, yamlMsg(err))}
 	}
 	if len(doc.Content) == 0 {
@@ -129,18 +182,75 @@ func restateSize(d *Dist, size *yaml.Node) {
 	}
 }
 
-// resolve walks a --set path to an addressable field, allocating the sweep
-// if the path goes through it (callers work on a clone). It also returns the
-// canonical path, with tiers by index.
-func resolve(s *Scenario, p string) (reflect.Value, []string, *FieldError) {
+// target is where a --set path leads: a field (v), or an option of a
+// policy entry (entry and keys, v invalid). segs is the canonical path,
+// lists by index.
+type target struct {
+	v     reflect.Value
+	entry int
+	keys  []string
+	segs  []string
+}
+
+func (t target) isOption() bool { return len(t.keys) > 0 }
+
+// splitPath splits a --set path into segments: dots separate them, and a
+// bracketed index or name is a segment of its own (tiers[1].servers is
+// tiers.1.servers).
+func splitPath(p string) ([]string, string) {
+	var parts []string
+	var cur strings.Builder
+	afterBracket := false
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; c {
+		case '.':
+			if !afterBracket || cur.Len() > 0 {
+				parts = append(parts, cur.String())
+			}
+			cur.Reset()
+			afterBracket = false
+		case '[':
+			end := strings.IndexByte(p[i:], ']')
+			if end < 0 {
+				return nil, "unclosed [ (paths look like tiers[1].servers or tiers.edge.servers)"
+			}
+			if cur.Len() > 0 || (i > 0 && !afterBracket) {
+				parts = append(parts, cur.String())
+			}
+			cur.Reset()
+			parts = append(parts, p[i+1:i+end])
+			i += end
+			afterBracket = true
+		case ']':
+			return nil, "] without [ (paths look like tiers[1].servers or tiers.edge.servers)"
+		default:
+			if afterBracket {
+				return nil, "want . or [ after ] (paths look like tiers[1].servers)"
+			}
+			cur.WriteByte(c)
+		}
+	}
+	if !afterBracket {
+		parts = append(parts, cur.String())
+	}
+	return parts, ""
+}
+
+// resolve walks a --set path to an addressable field or to a policy
+// option, allocating the sweep if the path goes through it (callers work
+// on a clone).
+func resolve(s *Scenario, p string) (target, *FieldError) {
+	fail := func(format string, args ...any) (target, *FieldError) {
+		return target{}, &FieldError{Field: p, Msg: fmt.Sprintf(format, args...)}
+	}
+	parts, msg := splitPath(p)
+	if msg != "" {
+		return fail("%s", msg)
+	}
 	cur := reflect.ValueOf(s).Elem()
-	parts := strings.Split(p, ".")
 	segs := make([]string, 0, len(parts))
 	for i, part := range parts {
 		where := strings.Join(parts[:i], ".")
-		fail := func(format string, args ...any) (reflect.Value, []string, *FieldError) {
-			return reflect.Value{}, nil, &FieldError{Field: p, Msg: fmt.Sprintf(format, args...)}
-		}
 		if part == "" {
 			return fail("empty path segment (paths look like tiers.edge.servers)")
 		}
@@ -149,6 +259,27 @@ func resolve(s *Scenario, p string) (reflect.Value, []string, *FieldError) {
 				cur.Set(reflect.New(cur.Type().Elem()))
 			}
 			cur = cur.Elem()
+		}
+		if cur.Type() == policyEntryType {
+			// segs is policies, index: below an entry, name and as are its
+			// fields and every other key an option.
+			switch part {
+			case "name":
+				cur = cur.Field(0)
+			case "as":
+				cur = cur.Field(1)
+			default:
+				j, _ := strconv.Atoi(segs[1])
+				keys := slices.Clone(parts[i:])
+				for _, k := range keys {
+					if k == "" {
+						return fail("empty path segment (paths look like policies.hybrid.epsilon)")
+					}
+				}
+				return target{entry: j, keys: keys, segs: append(segs, keys...)}, nil
+			}
+			segs = append(segs, part)
+			continue
 		}
 		switch cur.Kind() {
 		case reflect.Struct:
@@ -169,7 +300,43 @@ func resolve(s *Scenario, p string) (reflect.Value, []string, *FieldError) {
 			return fail("no field %q in %s: it is %s, which has no fields", part, where, describe(cur.Type()))
 		}
 	}
-	return cur, segs, nil
+	return target{v: cur, segs: segs}, nil
+}
+
+// setOption writes val (nil: remove) at an option path.
+func (s *Scenario) setOption(t target, val any) *FieldError {
+	e := &s.Policies[t.entry]
+	if e.Options == nil {
+		if val == nil {
+			return nil
+		}
+		e.Options = map[string]any{}
+	}
+	m := e.Options
+	for i, k := range t.keys[:len(t.keys)-1] {
+		next, ok := m[k].(map[string]any)
+		if !ok {
+			if old, there := m[k]; there && old != nil {
+				return &FieldError{Msg: fmt.Sprintf("option %s is %v, not a mapping: it has no %q", strings.Join(t.keys[:i+1], "."), old, t.keys[i+1])}
+			}
+			if val == nil {
+				return nil
+			}
+			next = map[string]any{}
+			m[k] = next
+		}
+		m = next
+	}
+	last := t.keys[len(t.keys)-1]
+	if val == nil {
+		delete(m, last)
+		if len(e.Options) == 0 {
+			e.Options = nil // "none" is nil, so that the entry marshals as a name
+		}
+		return nil
+	}
+	m[last] = val
+	return nil
 }
 
 func orTop(where string) string {
@@ -179,32 +346,34 @@ func orTop(where string) string {
 	return where
 }
 
-// sliceIndex finds a list element by index, or a tier by name.
+// sliceIndex finds a list element by index, a tier by name or a policy
+// entry by label.
 func sliceIndex(list reflect.Value, part, where string) (int, string) {
-	tiers, isTiers := list.Interface().([]Tier)
-	if isTiers {
-		for j, t := range tiers {
-			if t.Name == part {
-				return j, ""
-			}
+	var names []string
+	noun := "element"
+	switch l := list.Interface().(type) {
+	case []Tier:
+		noun = "tier"
+		for _, t := range l {
+			names = append(names, t.Name)
 		}
+	case []PolicyEntry:
+		noun = "policy"
+		for _, e := range l {
+			names = append(names, e.Label())
+		}
+	}
+	if j := slices.Index(names, part); j >= 0 {
+		return j, ""
 	}
 	if j, err := strconv.Atoi(part); err == nil && j >= 0 && j < list.Len() {
 		return j, ""
-	}
-	noun := "element"
-	if isTiers {
-		noun = "tier"
 	}
 	if list.Len() == 0 {
 		return 0, fmt.Sprintf("no %s %q: %s is empty (set the whole list instead, e.g. %s=[...])", noun, part, where, where)
 	}
 	allowed := fmt.Sprintf("an index 0 to %d", list.Len()-1)
-	if isTiers {
-		names := make([]string, len(tiers))
-		for j, t := range tiers {
-			names[j] = t.Name
-		}
+	if names != nil {
 		allowed = strings.Join(names, ", ") + ", or " + allowed
 	}
 	return 0, fmt.Sprintf("no %s %q in %s (allowed: %s)", noun, part, where, allowed)

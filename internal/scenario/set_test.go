@@ -18,7 +18,7 @@ tiers:
   - {name: local, kind: local, servers: 1, speed: 10}
   - {name: edge, kind: edge, servers: 4, speed: 25, delay: {mean: 0.005, cv: 0.2}}
   - {name: cloud, kind: cloud, servers: 16, speed: 50, delay: {mean: 0.06, cv: 0.2}}
-`), nil)
+`), nil, catalog)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,8 +43,19 @@ func TestSet(t *testing.T) {
 			scenario.Dist{Dist: "lognormal", Mean: 1, CV: 2}},
 		{"estimator.penalty.k", "0", func(s *scenario.Scenario) any { return s.Estimator.Penalty.K }, 0.0},
 		{"arrivals.bursts.0.factor", "4", func(s *scenario.Scenario) any { return s.Arrivals.Bursts[0].Factor }, 4.0},
-		{"policies", "[jsq, random]", func(s *scenario.Scenario) any { return s.Policies }, []string{"jsq", "random"}},
-		{"policies.1", "oracle", func(s *scenario.Scenario) any { return s.Policies[1] }, "oracle"},
+		{"policies", "[jsq, random]", func(s *scenario.Scenario) any { return s.Policies },
+			[]scenario.PolicyEntry{{Name: "jsq"}, {Name: "random"}}},
+		{"policies.1", "oracle", func(s *scenario.Scenario) any { return s.Policies[1] }, scenario.PolicyEntry{Name: "oracle"}},
+		{"policies", "[hybrid, {name: hybrid, as: h0, epsilon: 0}]", func(s *scenario.Scenario) any { return s.Policies },
+			[]scenario.PolicyEntry{{Name: "hybrid"}, {Name: "hybrid", As: "h0", Options: map[string]any{"epsilon": 0}}}},
+		{"policies.hybrid.epsilon", "0.1", func(s *scenario.Scenario) any { return s.Policies[0] },
+			scenario.PolicyEntry{Name: "hybrid", Options: map[string]any{"epsilon": 0.1}}},
+		{"policies.1.epsilon", "0.1", func(s *scenario.Scenario) any { return s.Policies[1].Options }, map[string]any{"epsilon": 0.1}},
+		{"policies[1].penalty.k", "2", func(s *scenario.Scenario) any { return s.Policies[1].Options }, map[string]any{"penalty": map[string]any{"k": 2}}},
+		{"policies.jsq.as", "j", func(s *scenario.Scenario) any { return s.Policies[3] }, scenario.PolicyEntry{Name: "jsq", As: "j"}},
+		{"tiers[1].servers", "3", func(s *scenario.Scenario) any { return s.Tiers[1].Servers }, 3},
+		{"tiers[edge].speed", "3", func(s *scenario.Scenario) any { return s.Tiers[1].Speed }, 3.0},
+		{"arrivals.bursts[0].factor", "4", func(s *scenario.Scenario) any { return s.Arrivals.Bursts[0].Factor }, 4.0},
 		{"sweep.values", "[1, 2]", func(s *scenario.Scenario) any { return s.Sweep.Values }, []float64{1, 2}},
 		{"sweep", "{param: arrivals.rate, values: [5]}", func(s *scenario.Scenario) any { return *s.Sweep },
 			scenario.Sweep{Param: "arrivals.rate", Values: []float64{5}}},
@@ -83,7 +94,18 @@ func TestSetErrors(t *testing.T) {
 		{"quoted number", "arrivals.rate", `"3"`, `arrivals.rate: "\"3\"" is not allowed: want a number`},
 		{"empty number", "arrivals.rate", "", "arrivals.rate: an empty value is not allowed: want a number"},
 		{"negative seed", "seed", "-1", `seed: "-1" is not allowed: want an integer ≥ 0 (out of range)`},
-		{"scalar for list", "policies", "jsq", `policies: "jsq" is not allowed: want a list of strings`},
+		{"scalar for list", "policies", "jsq", `policies: "jsq" is not allowed: want a list of policies`},
+		{"second document", "seeds", "3\n---\nx", `seeds: "3\n---\nx" is not allowed: a second YAML document`},
+		{"entry without name", "policies.0", "{as: x}", `policies.0: "{as: x}" is not allowed: a mapping is not allowed without name`},
+		{"entry name not a string", "policies", "[{name: 5}]", `policies: "[{name: 5}]" is not allowed: [0].name: "5" is not allowed: want a string`},
+		{"null entry", "policies", "[~]", `policies: "[~]" is not allowed: [0]: null is not allowed: want a policy name or a mapping`},
+		{"option out of range", "policies.0.epsilon", "1e400", `policies.0.epsilon: "1e400" is not allowed: 1e400 is out of range`},
+		{"unknown policy label", "policies.h9.epsilon", "1", `no policy "h9" in policies (allowed: hybrid, model-only`},
+		{"unclosed bracket", "tiers[1.servers", "1", "unclosed ["},
+		{"text after bracket", "tiers[1]servers", "1", "want . or [ after ]"},
+		{"empty option segment", "policies.0.penalty..k", "1", "empty path segment"},
+		{"rate out of float range", "arrivals.rate", "1e400", `arrivals.rate: "1e400" is not allowed: 1e400 is out of range: want a number`},
+		{"servers out of int range", "tiers.edge.servers", "99999999999999999999", `"99999999999999999999" is not allowed: 99999999999999999999 is out of range: want an integer`},
 		{"unknown key in value", "tiers.edge", "{servers: 2, sever: 3}", `tiers.edge: "{servers: 2, sever: 3}" is not allowed: unknown field "sever" (allowed: name, kind, servers, speed, delay)`},
 		{"bad YAML", "policies", "[jsq", `policies: "[jsq" is not valid YAML`},
 		{"list for number", "arrivals.rate", "[1]", `arrivals.rate: "[1]" is not allowed: want a number`},

@@ -16,6 +16,11 @@ import (
 // given). warmup (tasks) belongs to tasks mode and warmup_time (seconds) to
 // duration mode; giving the other mode's warmup is an error rather than
 // being silently ignored.
+//
+// Numbers are also bounded (MaxServers and the other limits), so that
+// every run's arithmetic stays finite and its cost bounded. Policies are
+// checked against the catalog given to Parse (or SetCatalog); without one,
+// Validate says so.
 func (s *Scenario) Validate() error {
 	c := &checker{s: s}
 	c.run()
@@ -24,6 +29,7 @@ func (s *Scenario) Validate() error {
 	c.tiers()
 	c.policies()
 	c.estimator()
+	c.limits()
 	c.sweep()
 	return c.errs.orNil()
 }
@@ -71,8 +77,25 @@ func (c *checker) integer(segs []string, n int, ok bool, rule string) {
 func (c *checker) run() {
 	s := c.s
 	c.integer(path("seeds"), s.Seeds, s.Seeds >= 1, "must be ≥ 1 (replicates)")
+	c.upper(path("seeds"), float64(s.Seeds), MaxSeeds, " (replicates)")
 	c.integer(path("tasks"), s.Tasks, s.Tasks >= 0, "must be > 0 (measured tasks), or leave it out and give duration")
 	c.num(path("duration"), s.Duration, s.Duration >= 0, "must be > 0 (seconds of arrivals), or leave it out and give tasks")
+	switch {
+	case s.Tasks > MaxTasks:
+		c.add(path("tasks"), "%d is out of range: tasks + warmup must be ≤ %d per run", s.Tasks, MaxTasks)
+	case s.Warmup > MaxTasks:
+		c.add(path("warmup"), "%d is out of range: tasks + warmup must be ≤ %d per run", s.Warmup, MaxTasks)
+	case s.Warmup > 0 && s.Tasks+s.Warmup > MaxTasks:
+		c.add(path("tasks"), "%d + warmup %d = %d is out of range: tasks + warmup must be ≤ %d per run", s.Tasks, s.Warmup, s.Tasks+s.Warmup, MaxTasks)
+	}
+	switch {
+	case s.Duration > MaxSpan:
+		c.add(path("duration"), "%s is out of range: duration + warmup_time must be ≤ %s s", fmtNum(s.Duration), fmtNum(MaxSpan))
+	case s.WarmupTime > MaxSpan:
+		c.add(path("warmup_time"), "%s is out of range: duration + warmup_time must be ≤ %s s", fmtNum(s.WarmupTime), fmtNum(MaxSpan))
+	case s.WarmupTime > 0 && s.Duration+s.WarmupTime > MaxSpan:
+		c.add(path("duration"), "%s + warmup_time %s = %s is out of range: duration + warmup_time must be ≤ %s s", fmtNum(s.Duration), fmtNum(s.WarmupTime), fmtNum(s.Duration+s.WarmupTime), fmtNum(MaxSpan))
+	}
 	switch {
 	case s.Tasks > 0 && s.Duration > 0:
 		c.add(path("tasks"), "%d is not allowed with duration %s: give exactly one of tasks (measured tasks) and duration (seconds)", s.Tasks, fmtNum(s.Duration))
@@ -92,14 +115,26 @@ func (c *checker) run() {
 func (c *checker) arrivals() {
 	a := c.s.Arrivals
 	c.num(path("arrivals", "rate"), a.Rate, a.Rate > 0, "must be > 0 (tasks/s)")
+	c.lower(path("arrivals", "rate"), a.Rate, MinRate, " tasks/s")
+	c.upper(path("arrivals", "rate"), a.Rate, MaxRate, " tasks/s")
+	if !c.count(path("arrivals", "bursts"), len(a.Bursts), MaxBursts, "bursts") {
+		return
+	}
 	for i, b := range a.Bursts {
 		at := func(f string) []string { return path("arrivals", "bursts", strconv.Itoa(i), f) }
 		c.num(at("start"), b.Start, b.Start >= 0, "must be ≥ 0 (s)")
+		c.upper(at("start"), b.Start, MaxSpan, " s")
 		c.num(at("every"), b.Every, b.Every >= 0, "must be ≥ 0 (s; 0 for a single burst)")
+		c.lower(at("every"), b.Every, MinBurstTime, " s (or 0 for a single burst)")
+		c.upper(at("every"), b.Every, MaxSpan, " s")
 		if c.num(at("length"), b.Length, b.Length > 0, "must be > 0 (s)") && b.Every > 0 && finite(b.Every) && b.Length > b.Every {
 			c.add(at("length"), "%s is not allowed: must be ≤ every (%s s), or bursts would overlap themselves", fmtNum(b.Length), fmtNum(b.Every))
 		}
+		c.lower(at("length"), b.Length, MinBurstTime, " s")
+		c.upper(at("length"), b.Length, MaxSpan, " s")
 		c.num(at("factor"), b.Factor, b.Factor > 0, "must be > 0 (it multiplies the rate)")
+		c.lower(at("factor"), b.Factor, MinBurstFactor, "")
+		c.upper(at("factor"), b.Factor, MaxBurstFactor, "")
 		c.integer(at("count"), b.Count, b.Count >= 0, "must be ≥ 0 (0 = unbounded)")
 		if b.Every == 0 && b.Count > 1 {
 			c.add(at("count"), "%d is not allowed: a burst with every 0 happens once (count 0 or 1)", b.Count)
@@ -116,9 +151,12 @@ func (c *checker) workload() {
 		c.add(at("dist"), "%q is not allowed: must be one of %s", d.Dist, strings.Join(distNames(), ", "))
 	}
 	c.num(at("mean"), d.Mean, d.Mean > 0, "must be > 0 (work units)")
+	c.lower(at("mean"), d.Mean, MinMean, " work units")
+	c.upper(at("mean"), d.Mean, MaxMean, " work units")
 	switch {
 	case d.Dist == "pareto":
 		c.num(at("alpha"), d.Alpha, d.Alpha > 2, "pareto needs alpha > 2 (alpha ≤ 2 has infinite variance)")
+		c.upper(at("alpha"), d.Alpha, MaxAlpha, " (for sizes that barely vary use dist: deterministic)")
 	case known && d.Alpha != 0:
 		c.add(at("alpha"), "%s is not allowed: %s takes no alpha (only pareto does)", fmtNum(d.Alpha), d.Dist)
 	}
@@ -126,6 +164,7 @@ func (c *checker) workload() {
 	case d.Dist == "lognormal":
 		// cv 0 would silently be constant sizes: that is dist: deterministic.
 		c.num(at("cv"), d.CV, d.CV > 0, "must be > 0 (coefficient of variation; for constant sizes use dist: deterministic)")
+		c.upper(at("cv"), d.CV, MaxCV, "")
 	case known && d.CV != 0:
 		c.add(at("cv"), "%s is not allowed: %s takes no cv (only lognormal does)", fmtNum(d.CV), d.Dist)
 	}
@@ -138,6 +177,9 @@ func (c *checker) tiers() {
 		c.add(path("tiers"), "none given: at least one tier is needed")
 		return
 	}
+	if !c.count(path("tiers"), len(c.s.Tiers), MaxTiers, "tiers") {
+		return
+	}
 	first := map[string]int{}
 	for i, t := range c.s.Tiers {
 		at := func(f ...string) []string { return sub(path("tiers", strconv.Itoa(i)), f...) }
@@ -148,14 +190,27 @@ func (c *checker) tiers() {
 		} else {
 			first[t.Name] = i
 		}
-		if !slices.Contains(kindNames(), t.Kind) {
-			c.add(at("kind"), "%q is not allowed: must be one of %s", t.Kind, strings.Join(kindNames(), ", "))
-		}
-		c.integer(at("servers"), t.Servers, t.Servers >= 1, "must be ≥ 1")
-		c.num(at("speed"), t.Speed, t.Speed > 0, "must be > 0 (work units/s)")
-		c.num(at("delay", "mean"), t.Delay.Mean, t.Delay.Mean >= 0, "must be ≥ 0 (s)")
-		c.num(at("delay", "cv"), t.Delay.CV, t.Delay.CV >= 0, "must be ≥ 0 (coefficient of variation)")
+		c.tier(i)
 	}
+}
+
+// tier checks one tier's fields but its name, whose uniqueness is the
+// list's.
+func (c *checker) tier(i int) {
+	t := c.s.Tiers[i]
+	at := func(f ...string) []string { return sub(path("tiers", strconv.Itoa(i)), f...) }
+	if !slices.Contains(kindNames(), t.Kind) {
+		c.add(at("kind"), "%q is not allowed: must be one of %s", t.Kind, strings.Join(kindNames(), ", "))
+	}
+	c.integer(at("servers"), t.Servers, t.Servers >= 1, "must be ≥ 1")
+	c.upper(at("servers"), float64(t.Servers), MaxServers, "")
+	c.num(at("speed"), t.Speed, t.Speed > 0, "must be > 0 (work units/s)")
+	c.lower(at("speed"), t.Speed, MinSpeed, " work units/s")
+	c.upper(at("speed"), t.Speed, MaxSpeed, " work units/s")
+	c.num(at("delay", "mean"), t.Delay.Mean, t.Delay.Mean >= 0, "must be ≥ 0 (s)")
+	c.upper(at("delay", "mean"), t.Delay.Mean, MaxDelay, " s")
+	c.num(at("delay", "cv"), t.Delay.CV, t.Delay.CV >= 0, "must be ≥ 0 (coefficient of variation)")
+	c.upper(at("delay", "cv"), t.Delay.CV, MaxCV, "")
 }
 
 // validTierName matches ^[a-z0-9_-]+$ without a package-level regexp.
@@ -172,25 +227,65 @@ func validTierName(name string) bool {
 }
 
 func (c *checker) policies() {
-	if len(c.s.Policies) == 0 {
-		c.add(path("policies"), "none given: list at least one of %s", strings.Join(PolicyNames(), ", "))
+	pols := c.s.pols
+	if pols == nil {
+		c.add(path("policies"), "no policy catalog to check them against (parse the scenario, or give it one with SetCatalog)")
 		return
 	}
+	names := pols.Names()
+	if len(c.s.Policies) == 0 {
+		c.add(path("policies"), "none given: list at least one of %s", strings.Join(names, ", "))
+		return
+	}
+	if !c.count(path("policies"), len(c.s.Policies), MaxEntries, "policies") {
+		return
+	}
+	known := make(map[string]bool, len(names))
+	for _, n := range names {
+		known[n] = true
+	}
+	kinds := c.s.tierKinds()
 	first := map[string]int{}
-	hasEdge := slices.ContainsFunc(c.s.Tiers, func(t Tier) bool { return t.Kind == "edge" })
-	for i, p := range c.s.Policies {
+	for i, e := range c.s.Policies {
 		at := path("policies", strconv.Itoa(i))
-		switch j, dup := first[p]; {
-		case !slices.Contains(PolicyNames(), p):
-			c.add(at, "%q is not allowed: must be one of %s", p, strings.Join(PolicyNames(), ", "))
-		case dup:
-			c.add(at, "%q is not allowed: listed twice (policies[%d] has it too)", p, j)
-		case p == "edge-first" && !hasEdge:
-			c.add(at, "%q is not allowed: no tier has kind edge (edge-first sends every task to the first edge tier)", p)
+		label := e.Label()
+		if !known[e.Name] {
+			c.add(at, "%q is not allowed: must be one of %s", e.Name, strings.Join(names, ", "))
+			c.errs[len(c.errs)-1].at = sub(at, "name")
 		}
-		if _, dup := first[p]; !dup {
-			first[p] = i
+		switch j, dup := first[label]; {
+		case e.As != "" && !validTierName(e.As):
+			c.add(sub(at, "as"), "%q is not allowed: must match ^[a-z0-9_-]+$ (it labels the policy's rows)", e.As)
+		case dup && label != "": // "" is an unknown name, reported as such
+			c.add(at, "%q is not allowed: listed twice (policies[%d] has it too)", label, j)
+			c.errs[len(c.errs)-1].at = sub(at, "as")
+		default:
+			first[label] = i
 		}
+		if known[e.Name] {
+			c.entry(at, e, kinds)
+		}
+	}
+}
+
+// tierKinds lists the tiers' kinds in order, for the catalog's Check.
+func (s *Scenario) tierKinds() []string {
+	kinds := make([]string, len(s.Tiers))
+	for i, t := range s.Tiers {
+		kinds[i] = t.Kind
+	}
+	return kinds
+}
+
+// entry passes one entry's Problems from the catalog on as errors at the
+// option they name.
+func (c *checker) entry(at []string, e PolicyEntry, kinds []string) {
+	for _, p := range c.s.pols.Check(e.Name, e.Options, kinds) {
+		segs := at
+		if p.Option != "" {
+			segs = sub(at, strings.Split(p.Option, ".")...)
+		}
+		c.add(segs, "%s", p.Msg)
 	}
 }
 
@@ -198,9 +293,11 @@ func (c *checker) estimator() {
 	e := c.s.Estimator
 	at := func(f ...string) []string { return sub(path("estimator"), f...) }
 	c.num(at("window"), e.Window, e.Window > 0, "must be > 0 (s)")
+	c.upper(at("window"), e.Window, MaxWindow, " s")
 	c.num(at("epsilon"), e.Epsilon, e.Epsilon >= 0 && e.Epsilon <= 1, "must be in [0, 1] (a probability)")
 	c.num(at("rho_max"), e.RhoMax, e.RhoMax > 0 && e.RhoMax < 1, "must be in (0, 1)")
 	p := e.Penalty
 	c.num(at("penalty", "threshold"), p.Threshold, p.Threshold >= 0 && p.Threshold < 1, "must be in [0, 1)")
 	c.num(at("penalty", "k"), p.K, p.K >= 0, "must be ≥ 0 (0 switches the penalty off)")
+	c.upper(at("penalty", "k"), p.K, MaxPenaltyK, "")
 }
