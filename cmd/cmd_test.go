@@ -6,6 +6,7 @@ import (
 	"github.com/offload-sim/offload/internal/runner"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -218,5 +219,48 @@ func TestValidatePrintsResolved(t *testing.T) {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("resolved scenario lacks %q:\n%s", want, stdout)
 		}
+	}
+}
+
+// TestAblationAsTwoEntries: two entries of one policy run side by side
+// under common random numbers, each under its own label. At 10 tasks/s the
+// edge is never busy, so hybrid with ε = 0 makes edge-first's decisions:
+// its rows must equal edge-first's, number for number, while hybrid with
+// the default ε = 0.05 explores and differs.
+func TestAblationAsTwoEntries(t *testing.T) {
+	dir := t.TempDir()
+	f := writeFile(t, dir, "s.yaml", strings.Replace(small, "sweep: {param: arrivals.rate, values: [40, 120]}", "", 1))
+	out := filepath.Join(dir, "out")
+	code, _, stderr := run(t, context.Background(), "run", "-f", f, "-o", out, "--set", "arrivals.rate=10",
+		"--set", "policies=[hybrid, {name: hybrid, as: hybrid-eps0, epsilon: 0}, edge-first]")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	rows := map[string][]string{}
+	for _, line := range strings.Split(strings.TrimSpace(readFile(t, filepath.Join(out, "runs.csv"))), "\n")[1:] {
+		fields := strings.Split(line, ",")
+		key := fields[3] + "/" + fields[4] // label/replicate
+		rows[key] = fields[5:]
+	}
+	for rep := range 3 {
+		r := strconv.Itoa(rep)
+		e0, ef, h := rows["hybrid-eps0/"+r], rows["edge-first/"+r], rows["hybrid/"+r]
+		if len(e0) == 0 || len(ef) == 0 || len(h) == 0 {
+			t.Fatalf("replicate %d: rows missing: %v", rep, rows)
+		}
+		// Every column but mape (edge-first predicts nothing) is equal.
+		mape := 9 // tasks, 5 latencies, wait, 2 large, then mape
+		for i := range e0 {
+			if i != mape && e0[i] != ef[i] {
+				t.Errorf("replicate %d column %d: hybrid-eps0 %s, edge-first %s", rep, i, e0[i], ef[i])
+			}
+		}
+		if h[1] == e0[1] {
+			t.Errorf("replicate %d: hybrid with ε = 0.05 has hybrid-eps0's mean latency %s", rep, h[1])
+		}
+	}
+	resolved := readFile(t, filepath.Join(out, "scenario.yaml"))
+	if !strings.Contains(resolved, "as: hybrid-eps0") {
+		t.Errorf("scenario.yaml does not keep the entry:\n%s", resolved)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/offload-sim/offload/experiments"
+	"github.com/offload-sim/offload/internal/experiment"
 	"github.com/offload-sim/offload/internal/scenario"
 	"github.com/spf13/cobra"
 )
@@ -78,13 +79,15 @@ func (f *scenarioFlags) load(embedded string, extra []string) (*scenario.Scenari
 // selectPolicies narrows the scenario's policies to the labels given with
 // --policy, in the flag's order.
 func selectPolicies(sc *scenario.Scenario, labels []string) error {
-	var keep []string
+	var keep []scenario.PolicyEntry
+	have := sc.Labels()
 	for _, l := range labels {
-		if !slices.Contains(sc.Policies, l) {
-			return badInputf("--policy %s: the scenario has no policy labelled %q (it has: %s)", strings.Join(labels, ","), l, strings.Join(sc.Policies, ", "))
+		i := slices.Index(have, l)
+		if i < 0 {
+			return badInputf("--policy %s: the scenario has no policy labelled %q (it has: %s)", strings.Join(labels, ","), l, strings.Join(have, ", "))
 		}
-		if !slices.Contains(keep, l) {
-			keep = append(keep, l)
+		if !slices.ContainsFunc(keep, func(e scenario.PolicyEntry) bool { return e.Label() == l }) {
+			keep = append(keep, sc.Policies[i])
 		}
 	}
 	sc.Policies = keep
@@ -106,7 +109,7 @@ func checkSetsNotSwept(sc *scenario.Scenario, sets []string) error {
 }
 
 func parseScenario(name string, data []byte, sets []string) (*scenario.Scenario, error) {
-	sc, err := scenario.Parse(name, data, sets)
+	sc, err := scenario.Parse(name, data, sets, experiment.Catalog())
 	if err != nil {
 		return nil, badInput(err)
 	}

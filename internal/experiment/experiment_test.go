@@ -5,6 +5,7 @@ import (
 	"math"
 	"reflect"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/offload-sim/offload/experiments"
@@ -23,7 +24,7 @@ func defaultAt(t *testing.T, rate float64, tasks, seeds int, extra ...string) *s
 	}
 	sets := append([]string{"arrivals.rate=" + strconv.FormatFloat(rate, 'g', -1, 64),
 		"tasks=" + strconv.Itoa(tasks), "warmup=" + strconv.Itoa(tasks/10), "seeds=" + strconv.Itoa(seeds)}, extra...)
-	sc, err := scenario.Parse("default.yaml", data, sets)
+	sc, err := scenario.Parse("default.yaml", data, sets, Catalog())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,10 +158,23 @@ func TestWrappersKeepCapabilities(t *testing.T) {
 	}
 }
 
-// TestPolicyNamesAgree: the scenario validator and the policy registry know
-// the same policies, in the same order.
-func TestPolicyNamesAgree(t *testing.T) {
-	if a, b := scenario.PolicyNames(), policies.Names(); !reflect.DeepEqual(a, b) {
-		t.Errorf("scenario.PolicyNames() = %v, policies.Names() = %v", a, b)
+// TestCatalogIsTheRegistry: scenarios validate against the registry
+// itself, and a file without policies gets the paper's eight.
+func TestCatalogIsTheRegistry(t *testing.T) {
+	c := Catalog()
+	if !reflect.DeepEqual(c.Names(), policies.Names()) || !reflect.DeepEqual(c.Defaults(), policies.Defaults()) {
+		t.Errorf("catalog %v / %v, registry %v / %v", c.Names(), c.Defaults(), policies.Names(), policies.Defaults())
+	}
+	sc := defaultAt(t, 60, 100, 1, "policies=[hybrid, {name: hybrid, as: h0, epsilon: 0}]")
+	plan, err := NewPlan("t", sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := plan.Labels(); !reflect.DeepEqual(got, []string{"hybrid", "h0"}) {
+		t.Errorf("labels %v", got)
+	}
+	if _, err := scenario.Parse("x.yaml", []byte("policies: [{name: hybrid, epsilonn: 0}]"), nil, c); err == nil ||
+		!strings.Contains(err.Error(), `unknown option "epsilonn" (allowed: epsilon, window, rho_max, penalty)`) {
+		t.Errorf("unknown option: %v", err)
 	}
 }

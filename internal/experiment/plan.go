@@ -14,11 +14,22 @@ import (
 	"github.com/offload-sim/offload/internal/workload"
 )
 
-// Job is one run: a sweep cell, a policy and a replicate.
+// Job is one run: a sweep cell, a policy entry and a replicate.
 type Job struct {
 	Cell   int
-	Policy string
-	Seed   int // replicate number
+	Policy string // the entry's label
+	Seed   int    // replicate number
+}
+
+// entry is the cell's entry with this label: a sweep may vary an entry's
+// options, so each cell has its own.
+func (p *Plan) entry(sc *scenario.Scenario, label string) policies.Entry {
+	for _, e := range entries(sc) {
+		if e.Label == label {
+			return e
+		}
+	}
+	return policies.Entry{Name: label, Label: label}
 }
 
 // Plan is a scenario expanded into its jobs.
@@ -26,7 +37,7 @@ type Plan struct {
 	Name     string // the experiment column of the CSVs
 	Scenario *scenario.Scenario
 	Cells    []scenario.Cell
-	Policies []string
+	Policies []policies.Entry // the scenario's entries; Job.Policy is a label
 	// TimeDecisions measures each decision's wall-clock cost (decision_ns).
 	TimeDecisions bool
 	// Shadows names estimators (hybrid, model-only, queue-only) that predict
@@ -52,18 +63,18 @@ func NewPlan(name string, sc *scenario.Scenario) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Plan{Name: name, Scenario: sc, Cells: cells, Policies: sc.Policies}
+	p := &Plan{Name: name, Scenario: sc, Cells: cells, Policies: entries(sc)}
 	for _, c := range cells {
 		cfg, err := Config(c.Scenario)
 		if err != nil {
 			return nil, err
 		}
 		tiers := DispatchTiers(cfg)
-		for _, name := range p.Policies {
-			// Build each policy once now, so that a bad name or an edge-first
-			// without an edge tier fails before any run starts.
-			if _, err := policies.New(name, tiers, Params(c.Scenario), PolicyRand(0, 0)); err != nil {
-				return nil, fmt.Errorf("policy %s: %w", name, err)
+		for _, e := range entries(c.Scenario) {
+			// Build each policy once now, so that a bad option or an
+			// edge-first without an edge tier fails before any run starts.
+			if _, err := policies.Make(e, tiers, Params(c.Scenario), PolicyRand(0, 0)); err != nil {
+				return nil, err
 			}
 		}
 		p.configs = append(p.configs, cfg)
@@ -89,10 +100,22 @@ func measured(cfg *engine.Config, res *engine.Result) *results.Measured {
 
 // Labels are the policy entries' labels, in the scenario's order: the
 // policy column of every CSV.
-func (p *Plan) Labels() []string { return append([]string(nil), p.Policies...) }
+func (p *Plan) Labels() []string {
+	labels := make([]string, len(p.Policies))
+	for i, e := range p.Policies {
+		labels[i] = e.Label
+	}
+	return labels
+}
 
 // PolicyNames are the registry policies the entries run, in Labels order.
-func (p *Plan) PolicyNames() []string { return append([]string(nil), p.Policies...) }
+func (p *Plan) PolicyNames() []string {
+	names := make([]string, len(p.Policies))
+	for i, e := range p.Policies {
+		names[i] = e.Name
+	}
+	return names
+}
 
 // Tiers names the tiers, in order (the same in every cell).
 func (p *Plan) Tiers() []string {
@@ -107,9 +130,9 @@ func (p *Plan) Tiers() []string {
 func (p *Plan) Jobs() []Job {
 	var jobs []Job
 	for c := range p.Cells {
-		for _, pol := range p.Policies {
+		for _, e := range p.Policies {
 			for r := range p.Scenario.Seeds {
-				jobs = append(jobs, Job{Cell: c, Policy: pol, Seed: r})
+				jobs = append(jobs, Job{Cell: c, Policy: e.Label, Seed: r})
 			}
 		}
 	}
@@ -206,7 +229,7 @@ func (p *Plan) runJob(j Job, trace func(Job) (func(*engine.TaskRecord), func(err
 	cfg := *p.configs[j.Cell] // a copy: OnTask and Shadows are per run
 	seed := p.Scenario.Seed
 	tiers := DispatchTiers(&cfg)
-	pol, err := policies.New(j.Policy, tiers, Params(sc), PolicyRand(seed, j.Seed))
+	pol, err := policies.Make(p.entry(sc, j.Policy), tiers, Params(sc), PolicyRand(seed, j.Seed))
 	if err != nil {
 		return Outcome{}, err
 	}

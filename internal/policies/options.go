@@ -117,6 +117,9 @@ func number(ok func(float64) bool, want string) func(any) (any, error) {
 func integer(lo, hi int) func(any) (any, error) {
 	return func(v any) (any, error) {
 		n, isInt := v.(int)
+		if x, ok := v.(float64); ok && x == math.Trunc(x) && math.Abs(x) < 1<<53 {
+			n, isInt = int(x), true // a swept option arrives as an integral float
+		}
 		if !isInt {
 			return nil, fmt.Errorf("%s is not allowed: want an integer in [%d, %d]", describeValue(v), lo, hi)
 		}

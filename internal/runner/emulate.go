@@ -426,7 +426,7 @@ func (e *emulation) compare(cs []report.Comparison, simAll []results.Summary, in
 		byPolicy[c.Policy] = c
 	}
 	var out []report.Comparison
-	for _, p := range e.plan.Policies {
+	for _, p := range e.plan.Labels() {
 		if c, ok := byPolicy[p]; ok {
 			out = append(out, c)
 			delete(byPolicy, p)

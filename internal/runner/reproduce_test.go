@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/offload-sim/offload/experiments"
+	"github.com/offload-sim/offload/internal/experiment"
 	"github.com/offload-sim/offload/internal/policies"
 	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/results"
@@ -21,7 +22,7 @@ func load(embedded string, sets []string) (*scenario.Scenario, error) {
 	if err != nil {
 		return nil, err
 	}
-	return scenario.Parse(embedded+".yaml", data, sets)
+	return scenario.Parse(embedded+".yaml", data, sets, experiment.Catalog())
 }
 
 // TestReproduceRunsWhatItSays runs a miniature reproduction and checks what
