@@ -1,6 +1,8 @@
 package experiment
 
 import (
+	"math"
+
 	"github.com/offload-sim/offload/internal/dispatch"
 	"github.com/offload-sim/offload/internal/policies"
 )
@@ -19,9 +21,17 @@ type probe struct {
 	ntiers int
 }
 
-// Decide samples when a window starts, then lets the inner policy decide.
+// Decide samples at the first decision of a window, then lets the inner
+// policy decide. A window without a decision gets no sample (NaN): a later
+// decision describes its own window, not the empty ones before it.
 func (p *probe) Decide(v *dispatch.View) dispatch.Decision {
-	for v.Now >= p.next {
+	for v.Now >= p.next+p.width { // windows that passed without a decision
+		for range 3 * p.ntiers {
+			p.sample = append(p.sample, math.NaN())
+		}
+		p.next += p.width
+	}
+	if v.Now >= p.next {
 		for i := range p.ntiers {
 			l, b, r := p.insp.(policies.Inspector).Inspect(v, i)
 			p.sample = append(p.sample, l, b, r)
