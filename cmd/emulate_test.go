@@ -279,3 +279,32 @@ func TestEmulateTierKilledMidRun(t *testing.T) {
 		}
 	}
 }
+
+// TestEmulateForceClearsTheOldPlots: emulate --force into a folder of
+// another command's results removes that command's plots and files (they
+// were offload's), writes its own, and leaves a user's file alone.
+func TestEmulateForceClearsTheOldPlots(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	f := writeFile(t, dir, "s.yaml", small)
+	if code, _, stderr := run(t, context.Background(), "run", "-f", f, "-o", out, "--seeds", "1", "--tasks", "500", "--quiet"); code != 0 {
+		t.Fatalf("sweep: exit %d: %s", code, stderr)
+	}
+	writeFile(t, out, "notes.txt", "mine")
+	e := writeFile(t, dir, "tiny.yaml", tiny)
+	code, _, stderr := run(t, context.Background(), "emulate", "-f", e, "-o", out, "--force", "--duration", "200ms", "--warmup", "0s")
+	if code != 0 {
+		t.Fatalf("emulate: exit %d: %s", code, stderr)
+	}
+	for _, gone := range []string{"mean_latency.png", "p95_large_stable.png", "share_cloud.png"} {
+		if _, err := os.Stat(filepath.Join(out, gone)); err == nil {
+			t.Errorf("%s of the earlier sweep is still there", gone)
+		}
+	}
+	if readFile(t, filepath.Join(out, "notes.txt")) != "mine" {
+		t.Error("the user's notes.txt was changed")
+	}
+	if _, err := os.Stat(filepath.Join(out, "comparison.csv")); err != nil {
+		t.Errorf("emulate wrote no comparison.csv: %v", err)
+	}
+}
