@@ -6,6 +6,7 @@ import (
 	"net"
 	"time"
 
+	"github.com/offload-sim/offload/internal/scenario"
 	"github.com/offload-sim/offload/internal/testbed"
 	"github.com/spf13/cobra"
 )
@@ -57,12 +58,12 @@ every request already accepted (for at most --grace) and exits 0.`,
 
 func (o *serveTierOptions) check() error {
 	switch {
-	case !tierNameRE.MatchString(o.name):
+	case !scenario.ValidTierName(o.name):
 		return badInputf("--name %q: want [a-z0-9_-]+", o.name)
-	case o.servers < 1:
-		return badInputf("--servers %d: must be ≥ 1", o.servers)
-	case !(o.speed > 0) || o.speed > 1e12:
-		return badInputf("--speed %v: must be > 0", o.speed)
+	case o.servers < 1 || o.servers > scenario.MaxServers:
+		return badInputf("--servers %d: must be in [1, %d]", o.servers, scenario.MaxServers)
+	case !(o.speed >= scenario.MinSpeed && o.speed <= scenario.MaxSpeed):
+		return badInputf("--speed %v is out of range: must be in [%g, %g] work units/s", o.speed, scenario.MinSpeed, scenario.MaxSpeed)
 	case o.queueLimit < 1:
 		return badInputf("--queue-limit %d: must be ≥ 1", o.queueLimit)
 	case o.grace < 0:

@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 
@@ -12,8 +11,6 @@ import (
 func testbedCommands(io IO) []*cobra.Command {
 	return []*cobra.Command{newServeTierCmd(io, nil), newEmulateCmd(io, nil)}
 }
-
-var tierNameRE = regexp.MustCompile(`^[a-z0-9_-]+$`)
 
 // parseTierURLs reads --tier name=URL flags against the scenario's tiers.
 func parseTierURLs(flags []string, tiers []string) (map[string]string, error) {

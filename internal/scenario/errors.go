@@ -85,7 +85,7 @@ func fieldName(segs []string, tierName func(int) string) string {
 		}
 		fmt.Fprintf(&b, "[%d]", n)
 		if i == 1 && segs[0] == "tiers" && tierName != nil {
-			if name := tierName(n); validTierName(name) {
+			if name := tierName(n); ValidTierName(name) {
 				fmt.Fprintf(&b, " (%s)", name)
 			} else if name != "" {
 				fmt.Fprintf(&b, " (%q)", name)

@@ -183,7 +183,7 @@ func (c *checker) tiers() {
 	first := map[string]int{}
 	for i, t := range c.s.Tiers {
 		at := func(f ...string) []string { return sub(path("tiers", strconv.Itoa(i)), f...) }
-		if !validTierName(t.Name) {
+		if !ValidTierName(t.Name) {
 			c.add(at("name"), "%q is not allowed: must match ^[a-z0-9_-]+$ (it becomes a CSV column name)", t.Name)
 		} else if j, dup := first[t.Name]; dup {
 			c.add(at("name"), "%q is not allowed: tier names must be unique (tiers[%d] has it too)", t.Name, j)
@@ -213,8 +213,10 @@ func (c *checker) tier(i int) {
 	c.upper(at("delay", "cv"), t.Delay.CV, MaxCV, "")
 }
 
-// validTierName matches ^[a-z0-9_-]+$ without a package-level regexp.
-func validTierName(name string) bool {
+// ValidTierName reports whether name matches ^[a-z0-9_-]+$, the tier names
+// (and policy labels) that become CSV column names; serve-tier checks its
+// --name with it too.
+func ValidTierName(name string) bool {
 	if name == "" {
 		return false
 	}
@@ -254,7 +256,7 @@ func (c *checker) policies() {
 			c.errs[len(c.errs)-1].at = sub(at, "name")
 		}
 		switch j, dup := first[label]; {
-		case e.As != "" && !validTierName(e.As):
+		case e.As != "" && !ValidTierName(e.As):
 			c.add(sub(at, "as"), "%q is not allowed: must match ^[a-z0-9_-]+$ (it labels the policy's rows)", e.As)
 		case dup && label != "": // "" is an unknown name, reported as such
 			c.add(at, "%q is not allowed: listed twice (policies[%d] has it too)", label, j)
