@@ -174,7 +174,7 @@ policies: [edge-first, hybrid]
 `
 
 // The loopback emulation ranks edge-first against hybrid as the simulator
-// does (DESIGN §6 claim 6 in small). Real time: run only with
+// does (docs/design.md §6 claim 6 in small). Real time: run only with
 // OFFLOAD_WALLCLOCK=1, and skipped under -short and -race.
 func TestEmulateRankingAgreesWithSimulator(t *testing.T) {
 	wallClock(t)

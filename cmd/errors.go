@@ -8,7 +8,7 @@ import (
 	"github.com/offload-sim/offload/internal/runner"
 )
 
-// Exit statuses (DESIGN §5), documented in the root command's help.
+// Exit statuses (docs/design.md §5), documented in the root command's help.
 const (
 	ExitOK          = 0
 	ExitFailure     = 1   // a run failed

@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// testbedCommands are the HTTP emulation commands (DESIGN §7).
+// testbedCommands are the HTTP emulation commands (docs/design.md §7).
 func testbedCommands(io IO) []*cobra.Command {
 	return []*cobra.Command{newServeTierCmd(io, nil), newEmulateCmd(io, nil)}
 }

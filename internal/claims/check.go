@@ -8,7 +8,7 @@ import (
 	"github.com/offload-sim/offload/internal/results"
 )
 
-// The claims' texts, as DESIGN §6 states them.
+// The claims' texts, as docs/design.md §6 states them.
 var texts = map[int]string{
 	1: "Hybrid has lower mean latency than Edge-First and Model-Only at every load level.",
 	2: "Hybrid has lower P95 latency for large tasks than JSQ (at every load where both are stable).",

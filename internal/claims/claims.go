@@ -1,4 +1,4 @@
-// Package claims checks the paper's claims (DESIGN §6) against the runs of
+// Package claims checks the paper's claims (docs/design.md §6) against the runs of
 // the four experiments, with the paired rule: per cell, the 95% Student-t
 // interval of the per-replicate difference (common random numbers make the
 // replicates of two policies comparable pair by pair). A claim PASSes if the
@@ -18,7 +18,7 @@ import (
 // Verdict is a claim's or a cell's outcome.
 type Verdict string
 
-// The verdicts of DESIGN §6.
+// The verdicts of docs/design.md §6.
 const (
 	Pass         Verdict = "PASS"
 	Fail         Verdict = "FAIL"
@@ -45,7 +45,7 @@ type Comparison struct {
 	Cells []Cell
 }
 
-// Claim is one claim of DESIGN §6 with its verdict and the numbers behind it.
+// Claim is one claim of docs/design.md §6 with its verdict and the numbers behind it.
 type Claim struct {
 	ID          int
 	Text        string

@@ -11,7 +11,7 @@ import "fmt"
 // Kind is a tier's role in the continuum.
 type Kind uint8
 
-// The tier kinds of DESIGN §1.
+// The tier kinds of docs/design.md §1.
 const (
 	Local Kind = iota
 	Edge
@@ -82,7 +82,7 @@ type Oracle interface {
 }
 
 // Decision is a policy's answer: the tier index, and optionally the policy's
-// own unpenalised prediction of the task's waiting time there (DESIGN §4 MAPE).
+// own unpenalised prediction of the task's waiting time there (docs/design.md §4 MAPE).
 type Decision struct {
 	Tier     int
 	PredWait float64 // predicted waiting time in the tier's queue, s
@@ -119,7 +119,7 @@ type Clairvoyant interface {
 }
 
 // PredictedLatency turns a predicted wait at tier t into a predicted latency:
-// wait + 1/μ + D̄ (DESIGN §2 decision rule).
+// wait + 1/μ + D̄ (docs/design.md §2 decision rule).
 func PredictedLatency(t *Tier, wait float64) float64 {
 	return wait + 1/t.Mu + t.MeanDelay
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/offload-sim/offload/internal/workload"
 )
 
-// BenchmarkEngine runs the DESIGN §5 three-tier scenario under a uniform
+// BenchmarkEngine runs the docs/design.md §5 three-tier scenario under a uniform
 // random policy at 20 tasks/s (every tier stable). One op is one task: ns/op
 // is the cost per task, allocs/op the amortised allocations per task.
 func BenchmarkEngine(b *testing.B) {

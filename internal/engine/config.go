@@ -20,7 +20,7 @@ type Config struct {
 	Tiers    []TierConfig
 	Arrivals workload.Schedule
 	Size     workload.Dist // task size, work units
-	// Large is the size above which a task counts as large (DESIGN §4).
+	// Large is the size above which a task counts as large (docs/design.md §4).
 	Large float64
 
 	// Tasks mode: Warmup tasks arrive unmeasured, then Tasks measured ones.

@@ -1,4 +1,4 @@
-// Package engine is the discrete-event simulator of DESIGN §1: Poisson
+// Package engine is the discrete-event simulator of docs/design.md §1: Poisson
 // arrivals with a piecewise-constant rate, one dispatch decision per task,
 // lognormal communication delays, and FCFS multi-server tiers.
 //

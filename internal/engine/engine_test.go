@@ -46,7 +46,7 @@ func mustDelay(t testing.TB, mean, cv float64) workload.Dist {
 	return d
 }
 
-// threeTier is the DESIGN §5 example scenario at the given rate.
+// threeTier is the docs/design.md §5 example scenario at the given rate.
 func threeTier(t testing.TB, rate float64, tasks int) *Config {
 	size := mustDist(t, "pareto", 1, 2.5, 0)
 	return &Config{

@@ -71,7 +71,7 @@ func (r *Result) record(cfg *Config, rec *TaskRecord, x *transit, shPred []float
 	}
 }
 
-// Summary is the scalar metrics of a run (DESIGN §5), NaN where undefined.
+// Summary is the scalar metrics of a run (docs/design.md §5), NaN where undefined.
 type Summary struct {
 	Mean, P50, P95, P99, Max float64
 	MeanWait                 float64

@@ -1,5 +1,5 @@
 // Package estimators holds the queueing formulas and online estimators of
-// DESIGN §2: Erlang B and C, the M/M/c and Allen–Cunneen mean waits, the
+// docs/design.md §2: Erlang B and C, the M/M/c and Allen–Cunneen mean waits, the
 // hybrid estimator's model and queue components, its load-dependent blend,
 // the utilisation penalty, the squared coefficients of variation of the size
 // distributions, and a bounded-memory sliding-window arrival-rate estimator.

@@ -8,7 +8,7 @@ import (
 )
 
 // Mode selects the blend weight β of an Estimator: the hybrid method and its
-// two ablations (DESIGN §3).
+// two ablations (docs/design.md §3).
 type Mode uint8
 
 const (
@@ -20,7 +20,7 @@ const (
 	ModeQueue
 )
 
-// Config parameterises an Estimator (DESIGN §2 defaults in brackets).
+// Config parameterises an Estimator (docs/design.md §2 defaults in brackets).
 type Config struct {
 	Window           float64 // w, s, of the arrival-rate window [10]
 	Buckets          int     // time buckets per window; 0 means DefaultBuckets
@@ -177,7 +177,7 @@ func (e *Estimator) Wait(v *dispatch.View, tier int) float64 {
 	return e.Components(v, tier).Wait
 }
 
-// Score is the routing key of DESIGN §3 for tier,
+// Score is the routing key of docs/design.md §3 for tier,
 //
 //	score = Penalty(Ŵ, ρ̂, θ, k) + 1/μ + D̄
 //

@@ -3,10 +3,10 @@ package estimators
 import "math"
 
 // PoissonCa2 is C_a² of Poisson arrivals (exponential inter-arrival times),
-// the value DESIGN §2 uses in the model component.
+// the value docs/design.md §2 uses in the model component.
 const PoissonCa2 = 1.0
 
-// ModelWait is the model component W^model of the hybrid estimator (DESIGN
+// ModelWait is the model component W^model of the hybrid estimator (docs/design.md
 // §2): the Allen–Cunneen G/G/c wait with Poisson arrivals (C_a² = 1),
 // evaluated at the capped utilisation ρ̃ = min(ρ̂, ρ_max), ρ̂ = λ̂/(cμ):
 //
@@ -26,7 +26,7 @@ func ModelWait(c int, lambdaHat, mu, cs2, rhoMax float64) float64 {
 	return ErlangC(c, rho*float64(c)) / (capacity * (1 - rho)) * (PoissonCa2 + cs2) / 2
 }
 
-// QueueWait is the queue component W^queue of the hybrid estimator (DESIGN
+// QueueWait is the queue component W^queue of the hybrid estimator (docs/design.md
 // §2), the time to drain the observed backlog plus this task at the tier's
 // full rate:
 //
@@ -61,7 +61,7 @@ func Blend(q, c int) float64 {
 //	Ŵ = (1 − β)·W^model + β·W^queue
 //
 // It returns wQueue exactly when beta is 1 and wModel exactly when beta is
-// 0, so the DESIGN §2 identities hold without rounding.
+// 0, so the docs/design.md §2 identities hold without rounding.
 func Hybrid(beta, wModel, wQueue float64) float64 {
 	switch beta {
 	case 0:
@@ -72,7 +72,7 @@ func Hybrid(beta, wModel, wQueue float64) float64 {
 	return (1-beta)*wModel + beta*wQueue
 }
 
-// HybridWait is the hybrid estimate Ŵ of DESIGN §2 for one tier, from its
+// HybridWait is the hybrid estimate Ŵ of docs/design.md §2 for one tier, from its
 // observed state (q waiting, b busy of c servers), its per-server service
 // rate mu, the estimated arrival rate lambdaHat, the service C_s² and the
 // utilisation cap rhoMax. It composes ModelWait, QueueWait, Blend and Hybrid.
@@ -86,7 +86,7 @@ func HybridWait(q, b, c int, mu, lambdaHat, cs2, rhoMax float64) float64 {
 	return Hybrid(Blend(q, c), ModelWait(c, lambdaHat, mu, cs2, rhoMax), QueueWait(q, b, c, mu))
 }
 
-// Penalty is the utilisation penalty of DESIGN §2, a routing device that is
+// Penalty is the utilisation penalty of docs/design.md §2, a routing device that is
 // not part of the prediction: above the threshold θ the score is inflated
 // linearly in the excess utilisation,
 //

@@ -35,7 +35,7 @@ func randomState(r *rand.Rand) state {
 	return s
 }
 
-// checkInvariants verifies every DESIGN §2 invariant of HybridWait at s.
+// checkInvariants verifies every docs/design.md §2 invariant of HybridWait at s.
 func checkInvariants(t *testing.T, s state) {
 	t.Helper()
 	w := s.wait()
@@ -78,7 +78,7 @@ func TestHybridWaitInvariants(t *testing.T) {
 }
 
 // FuzzEstimate maps arbitrary inputs onto a consistent tier state and checks
-// every DESIGN §2 invariant there.
+// every docs/design.md §2 invariant there.
 func FuzzEstimate(f *testing.F) {
 	f.Add(uint16(0), uint16(0), uint16(1), 10.0, 5.0, 0.8, 0.99)
 	f.Add(uint16(3), uint16(4), uint16(4), 25.0, 120.0, 0.8, 0.99)

@@ -9,7 +9,7 @@ import (
 // at the default 10 s window the window edge is exact to 0.1 s.
 const DefaultBuckets = 100
 
-// RateWindow estimates an arrival rate over a sliding window (DESIGN §2):
+// RateWindow estimates an arrival rate over a sliding window (docs/design.md §2):
 //
 //	λ̂(t) = N(t−w, t] / max(min(w, t), 1 s)
 //

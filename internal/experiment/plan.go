@@ -82,7 +82,7 @@ func NewPlan(name string, sc *scenario.Scenario) (*Plan, error) {
 	return p, nil
 }
 
-// Columns are the runs.csv columns of the plan's runs (DESIGN §5).
+// Columns are the runs.csv columns of the plan's runs (docs/design.md §5).
 func (p *Plan) Columns() []results.Column { return results.RunColumns(p.Tiers()) }
 
 // measured hands a run's raw measurements to the metrics schema. The

@@ -1,4 +1,4 @@
-// Package policies implements the eight dispatch policies of DESIGN §3 —
+// Package policies implements the eight dispatch policies of docs/design.md §3 —
 // hybrid, model-only, queue-only, jsq, jsq-s, edge-first, random and oracle —
 // against the read-only dispatch.View, so that the simulator and the HTTP
 // testbed run the same code.

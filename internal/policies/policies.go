@@ -8,7 +8,7 @@ import (
 	"github.com/offload-sim/offload/internal/estimators"
 )
 
-// Params are the estimator policies' parameters (DESIGN §2, §3); the other
+// Params are the estimator policies' parameters (docs/design.md §2, §3); the other
 // policies ignore them. DefaultParams gives the paper's values.
 type Params struct {
 	Window           float64 // s, sliding window of the arrival-rate estimate, > 0
@@ -23,7 +23,7 @@ func DefaultParams() Params {
 	return Params{Window: 10, Epsilon: 0.05, RhoMax: 0.99, PenaltyThreshold: 0.9, PenaltyK: 1}
 }
 
-// The names of the paper's policies (DESIGN §3), in registry order.
+// The names of the paper's policies (docs/design.md §3), in registry order.
 const (
 	NameHybrid    = "hybrid"
 	NameModelOnly = "model-only"

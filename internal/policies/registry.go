@@ -48,7 +48,7 @@ type Build struct {
 }
 
 // Registry returns every policy, in the order tables, legends and messages
-// list them: the paper's eight first, in DESIGN §3 order. The slice is new
+// list them: the paper's eight first, in docs/design.md §3 order. The slice is new
 // on every call; nothing is shared.
 func Registry() []Spec {
 	return []Spec{

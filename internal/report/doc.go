@@ -1,5 +1,5 @@
 // Package report writes what an experiment produced: runs.csv and
-// summary.csv (DESIGN §5) through encoding/csv, and plots through
+// summary.csv (docs/design.md §5) through encoding/csv, and plots through
 // gonum.org/v1/plot. It reads runs.csv back for --resume.
 //
 // Nothing here prints or chooses a path: writers take an io.Writer, and

@@ -18,7 +18,7 @@ import (
 	"github.com/offload-sim/offload/internal/results"
 )
 
-// EmulatedRun is one emulated run (DESIGN §7): the simulator's runs.csv
+// EmulatedRun is one emulated run (docs/design.md §7): the simulator's runs.csv
 // metrics plus the request accounting, which always satisfies
 // Sent = Completed + Rejected + Failed.
 type EmulatedRun struct {

@@ -59,7 +59,7 @@ func UtilCol(tier string) string { return "util_" + tier }
 
 // RunColumns declares runs.csv's numeric columns for these tiers, in file
 // order: the fixed ones, then every tier's share, then every tier's offered
-// load (DESIGN §5).
+// load (docs/design.md §5).
 func RunColumns(tiers []string) []Column {
 	cols := []Column{
 		{Name: ColTasks, Doc: "measured tasks", Int: true, Get: func(m *Measured) float64 { return float64(m.Tasks) }},

@@ -1,4 +1,4 @@
-// Package results holds the per-run metrics of DESIGN §5 (one runs.csv row)
+// Package results holds the per-run metrics of docs/design.md §5 (one runs.csv row)
 // and their aggregation across replicates (one summary.csv row). It is shared
 // by the experiment runner, which fills it, and the report, which writes it.
 package results

@@ -517,7 +517,7 @@ func fdNote(fd testbed.FDLimit) string {
 	return fmt.Sprintf("descriptor soft limit %d, hard %d", fd.Soft, fd.Hard)
 }
 
-// whyTheyDiffer is the sentence the table needs (DESIGN §7).
+// whyTheyDiffer is the sentence the table needs (docs/design.md §7).
 const whyTheyDiffer = `Why they differ: both see the same arrival times, sizes and delays, but in
 the emulation every delay and service is a Go timer that fires late by up
 to about a millisecond, each task pays an HTTP round trip on loopback and

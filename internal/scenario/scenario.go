@@ -1,4 +1,4 @@
-// Package scenario is the typed, strictly decoded scenario file of DESIGN §5:
+// Package scenario is the typed, strictly decoded scenario file of docs/design.md §5:
 // the YAML shape, its defaults, its validation and the --set overrides.
 //
 // It is a leaf package: it knows nothing of the engine, and of the policies
@@ -29,7 +29,7 @@ type Scenario struct {
 	Workload Workload `yaml:"workload"`
 	// Tiers lists the tiers in order; names become CSV columns.
 	Tiers []Tier `yaml:"tiers"`
-	// Policies lists the policies to run (DESIGN §3), each with its label
+	// Policies lists the policies to run (docs/design.md §3), each with its label
 	// and options; Parse fills the catalog's defaults when a file has none.
 	Policies []PolicyEntry `yaml:"policies"`
 	// Estimator configures the hybrid estimator and its two ablations.
@@ -93,7 +93,7 @@ type Delay struct {
 	CV   float64 `yaml:"cv"`   // coefficient of variation, ≥ 0
 }
 
-// Estimator holds the estimator-policy parameters (DESIGN §2, §3).
+// Estimator holds the estimator-policy parameters (docs/design.md §2, §3).
 type Estimator struct {
 	Window  float64 `yaml:"window"`  // s, sliding window of the arrival-rate estimate, > 0
 	Epsilon float64 `yaml:"epsilon"` // ε-greedy exploration probability, [0, 1]

@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// Validate checks every field against DESIGN §5 and returns all problems
+// Validate checks every field against docs/design.md §5 and returns all problems
 // together as Errors, or nil. Each message names the field, the bad value
 // and what is allowed. A sweep is checked by applying each of its values to
 // a copy and validating that copy too.

@@ -43,7 +43,7 @@ type Config struct {
 	// Timeout bounds each request (wall clock); a request that times out is
 	// counted as failed. 0: no timeout.
 	Timeout time.Duration
-	// Large is the size above which a task is large (DESIGN §4).
+	// Large is the size above which a task is large (docs/design.md §4).
 	Large float64
 	// Spin is the last stretch before each arrival that the loop waits by
 	// yielding (runtime.Gosched) instead of on a timer: Go's timers can fire

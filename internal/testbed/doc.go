@@ -1,4 +1,4 @@
-// Package testbed is the HTTP emulation of DESIGN §7: tier servers that
+// Package testbed is the HTTP emulation of docs/design.md §7: tier servers that
 // really queue and really wait, and an open-loop client that dispatches real
 // asynchronous requests with the same dispatch.Policy code as the simulator.
 //

@@ -164,7 +164,7 @@ func (r *Result) RejectionRate() float64 {
 	return float64(r.Rejected) / float64(r.Sent)
 }
 
-// Metrics fills the simulator's runs.csv columns (DESIGN §5) from the run,
+// Metrics fills the simulator's runs.csv columns (docs/design.md §5) from the run,
 // through the one metrics schema: latencies in model seconds, shares over
 // measured dispatched tasks, and util as the work sent per second of the
 // measured window over c·s. The identifying fields (experiment, policy,

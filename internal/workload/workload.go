@@ -1,7 +1,7 @@
 // Package workload holds the random quantities of a run that do not depend on
 // the policy: task-size distributions and communication delays. Every sampler
 // takes its *rand.Rand as an argument, so that the workload streams stay
-// separate from a policy's own randomness (common random numbers, DESIGN §4).
+// separate from a policy's own randomness (common random numbers, docs/design.md §4).
 package workload
 
 import (
@@ -13,7 +13,7 @@ import (
 // Kind names a distribution family.
 type Kind uint8
 
-// The distribution families of DESIGN §5.
+// The distribution families of docs/design.md §5.
 const (
 	Deterministic Kind = iota
 	Exponential

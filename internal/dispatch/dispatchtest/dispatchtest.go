@@ -4,7 +4,7 @@ package dispatchtest
 
 import "github.com/offload-sim/offload/internal/dispatch"
 
-// ThreeTiers is DESIGN §5's continuum as a dispatcher sees it — local 1×10/s,
+// ThreeTiers is docs/design.md §5's continuum as a dispatcher sees it — local 1×10/s,
 // edge 4×25/s at 5 ms, cloud c×50/s at 60 ms, Pareto α = 2.5 sizes of mean 1
 // (C_s² = 0.8) — with cloudServers cloud servers (16 in the design, 64 in the
 // decision benchmarks).
