@@ -175,7 +175,6 @@ func TestBurstNeedsDuration(t *testing.T) {
 	}
 }
 
-
 // TestGuards: flags that would be silently ignored are refused, and folders
 // that are not offload results are not written into, --resume or not.
 func TestGuards(t *testing.T) {

@@ -37,12 +37,12 @@ var ErrClaimFailed = errors.New("a claim FAILed (--strict)")
 
 // ReproduceOptions are reproduce's own settings.
 type ReproduceOptions struct {
-	Scale  string   // a key of Scales
-	Sets   []string // extra --set overrides for every experiment (e.g. seed=)
+	Scale string   // a key of Scales
+	Sets  []string // extra --set overrides for every experiment (e.g. seed=)
 	// Extra holds more overrides per experiment (sweep-load, edge-capacity,
 	// mape, burst, decision), applied last: a small study or a test narrows
 	// one experiment without touching the others.
-	Extra map[string][]string
+	Extra  map[string][]string
 	Strict bool
 	// Load parses an embedded scenario with overrides (cmd's loader, which
 	// knows the policy registry).
