@@ -71,7 +71,7 @@ func Run(cfg *Config, p dispatch.Policy, st workload.Streams) (*Result, error) {
 
 func newSim(cfg *Config, p dispatch.Policy, st workload.Streams) *sim {
 	nt := len(cfg.Tiers)
-	s := &sim{cfg: cfg, pol: p, src: workload.NewSource(cfg.Workload(), st), tiers: make([]tierState, nt)}
+	s := &sim{cfg: cfg, pol: p, src: workload.NewSource(cfg.Workload(), st, cfg.Cancel), tiers: make([]tierState, nt)}
 	s.task.Delays = make([]float64, nt)
 	s.view.Tiers = make([]dispatch.Tier, nt)
 	s.view.States = make([]dispatch.State, nt)
@@ -113,6 +113,9 @@ func (s *sim) loop() error {
 	started := s.measuring
 	total := cfg.Warmup + cfg.Tasks
 	next := s.src.Peek()
+	if s.src.Stopped() {
+		return ErrCanceled
+	}
 	for k := 0; ; {
 		arriving := next < end && (!byTasks || k < total)
 		// Every measured latency is known once the last measured task has
@@ -160,6 +163,12 @@ func (s *sim) loop() error {
 			s.stopMeasuring(next)
 		}
 		next = s.src.Peek()
+		if s.src.Stopped() {
+			return ErrCanceled
+		}
+		if !(next < math.MaxFloat64) && (!byTasks && next < end || byTasks && k < total) {
+			return fmt.Errorf("task %d: the clock left the finite range (next arrival at %v s): the arrival rate, burst factors or run length are too extreme", k, next)
+		}
 	}
 	if s.measuring { // duration mode: the last events came before the end
 		s.stopMeasuring(end)

@@ -25,7 +25,7 @@ func TestEngineDrawsFromTheSource(t *testing.T) {
 	if _, err := Run(cfg, uniform(rand.New(rand.NewPCG(5, 5))), workload.NewStreams(9, 3)); err != nil {
 		t.Fatal(err)
 	}
-	src := workload.NewSource(cfg.Workload(), workload.NewStreams(9, 3))
+	src := workload.NewSource(cfg.Workload(), workload.NewStreams(9, 3), nil)
 	var want []workload.Task
 	for range 3200 {
 		var task workload.Task

@@ -71,7 +71,7 @@ func RunColumns(tiers []string) []Column {
 		{Name: ColMeanWait, Unit: "s", Doc: "mean time in the tier's queue", Get: func(m *Measured) float64 { return m.per(m.SumWait, m.Tasks) }},
 		{Name: ColMeanLarge, Unit: "s", Doc: "mean latency of large tasks", Get: func(m *Measured) float64 { return m.mean(m.LargeLatencies) }},
 		{Name: ColP95Large, Unit: "s", Doc: "95th percentile of large tasks' latency", Get: func(m *Measured) float64 { return m.quantile(0.95, m.LargeLatencies) }},
-		{Name: ColMAPE, Unit: "%", Doc: "mean absolute percentage error of the policy's own prediction", Get: func(m *Measured) float64 { return 100 * m.per(m.SumAPE, m.Predicted) }},
+		{Name: ColMAPE, Unit: "%", Doc: "mean absolute percentage error of the policy's own prediction", Get: func(m *Measured) float64 { return m.per(100*m.SumAPE, m.Predicted) }},
 		{Name: ColDecisionNs, Unit: "ns", Doc: "mean wall-clock cost of a decision (--time-decisions)", Get: func(m *Measured) float64 { return m.DecisionNs }},
 	}
 	for i, t := range tiers {

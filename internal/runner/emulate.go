@@ -199,7 +199,7 @@ func (e *emulation) runOne(ctx context.Context, j experiment.Job) (report.Emulat
 		return report.EmulatedRun{}, BadInput(err)
 	}
 	res, err := testbed.Run(ctx, testbed.Config{Tiers: e.tiers, Policy: pol, Transport: tr,
-		Workload: workloadOf(e.cfg, workload.NewStreams(sc.Seed, j.Seed)), TimeScale: e.eo.TimeScale,
+		Workload: workloadOf(e.cfg, workload.NewStreams(sc.Seed, j.Seed), ctx.Done()), TimeScale: e.eo.TimeScale,
 		Warmup: e.eo.Warmup, Duration: e.eo.Duration, Timeout: e.eo.Timeout, Large: e.cfg.Large, Spin: e.eo.Spin,
 		MaxInFlight: e.inFlight, Health: &testbed.Health{Tiers: checked, Every: e.eo.HealthEvery, Check: tr.Check}})
 	if err != nil {
@@ -220,8 +220,8 @@ func (e *emulation) runOne(ctx context.Context, j experiment.Job) (report.Emulat
 // workloadOf draws the emulated workload from the simulator's own source,
 // so that replicate r of the emulation sends exactly the tasks of replicate
 // r of the simulator. The client calls Next, then Size and Delays, per task.
-func workloadOf(cfg *engine.Config, st workload.Streams) testbed.Workload {
-	src := workload.NewSource(cfg.Workload(), st)
+func workloadOf(cfg *engine.Config, st workload.Streams, stop <-chan struct{}) testbed.Workload {
+	src := workload.NewSource(cfg.Workload(), st, stop)
 	var task workload.Task
 	return testbed.Workload{
 		Next:   func(float64) float64 { src.Next(&task); return task.Arrival },

@@ -69,17 +69,36 @@ func (s *Schedule) At(t float64) (rate, next float64) {
 // the constant pieces until their integrated rate covers E. One draw per
 // arrival, so the stream does not depend on the schedule's shape.
 func (s *Schedule) Next(t float64, r *rand.Rand) float64 {
+	next, _ := s.next(t, r, nil)
+	return next
+}
+
+// pollSteps is how many constant pieces next walks between two looks at
+// its stop channel: a burst period far shorter than the mean inter-arrival
+// time makes one arrival cross millions of pieces.
+const pollSteps = 1 << 14
+
+// next is Next, giving up (false) when stop is closed: one arrival must not
+// hold a run past an interrupt, however many burst edges it crosses.
+func (s *Schedule) next(t float64, r *rand.Rand, stop <-chan struct{}) (float64, bool) {
 	e := r.ExpFloat64()
 	if len(s.Bursts) == 0 {
-		return t + e/s.Rate
+		return t + e/s.Rate, true
 	}
-	for {
+	for step := 1; ; step++ {
+		if step%pollSteps == 0 && stop != nil {
+			select {
+			case <-stop:
+				return math.Inf(1), false
+			default:
+			}
+		}
 		rate, next := s.At(t)
 		if next <= t { // guard against a boundary lost to rounding
 			next = math.Nextafter(t, math.Inf(1))
 		}
 		if dt := e / rate; t+dt < next {
-			return t + dt
+			return t + dt, true
 		}
 		e -= rate * (next - t)
 		t = next

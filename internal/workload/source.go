@@ -20,16 +20,31 @@ type Task struct {
 // The simulator and the HTTP testbed both draw from it, so that an emulated
 // replicate is the simulated one, task for task.
 type Source struct {
-	spec Spec
-	st   Streams
-	next float64
+	spec    Spec
+	st      Streams
+	next    float64
+	stop    <-chan struct{}
+	stopped bool
 }
 
-// NewSource starts the task sequence of one replicate at time 0.
-func NewSource(spec Spec, st Streams) *Source {
-	s := &Source{spec: spec, st: st}
-	s.next = spec.Arrivals.Next(0, st.Arrivals)
+// NewSource starts the task sequence of one replicate at time 0. If stop
+// is closed, drawing gives up: Peek returns +Inf and Stopped true, so that
+// a run ends promptly on an interrupt even when one arrival takes long to
+// place (a burst period much shorter than the inter-arrival time).
+func NewSource(spec Spec, st Streams, stop <-chan struct{}) *Source {
+	s := &Source{spec: spec, st: st, stop: stop}
+	s.advance(0)
 	return s
+}
+
+// Stopped reports whether drawing gave up because stop was closed.
+func (s *Source) Stopped() bool { return s.stopped }
+
+func (s *Source) advance(t float64) {
+	var ok bool
+	if s.next, ok = s.spec.Arrivals.next(t, s.st.Arrivals, s.stop); !ok {
+		s.stopped = true
+	}
 }
 
 // Peek is the arrival time of the next task.
@@ -53,5 +68,5 @@ func (s *Source) Next(t *Task) {
 			t.Delays[i] = d.Mean()
 		}
 	}
-	s.next = s.spec.Arrivals.Next(s.next, s.st.Arrivals)
+	s.advance(s.next)
 }
