@@ -264,3 +264,34 @@ func TestAblationAsTwoEntries(t *testing.T) {
 		t.Errorf("scenario.yaml does not keep the entry:\n%s", resolved)
 	}
 }
+
+// pathological is the slowest arrival process the bounds admit that still
+// looks harmless: one task every 1000 s on average, through bursts every
+// 0.2 s, so that placing one arrival walks about ten thousand burst edges.
+const pathological = `name: slow
+seeds: 1
+duration: 90000000
+arrivals:
+  rate: 0.001
+  bursts: [{start: 0, every: 0.2, length: 0.1, factor: 2}]
+tiers:
+  - {name: edge, kind: edge, servers: 1, speed: 10}
+policies: [edge-first]
+`
+
+// TestInterruptWithinASecond: SIGINT (a cancelled context) stops a run of
+// the slowest kind within a second, exit 130. Wall clock: OFFLOAD_WALLCLOCK=1.
+func TestInterruptWithinASecondWallclock(t *testing.T) {
+	if os.Getenv("OFFLOAD_WALLCLOCK") != "1" {
+		t.Skip("wall-clock test: set OFFLOAD_WALLCLOCK=1 to run it")
+	}
+	dir := t.TempDir()
+	f := writeFile(t, dir, "slow.yaml", pathological)
+	ctx, cancel := context.WithCancel(context.Background())
+	var stopped time.Time
+	time.AfterFunc(500*time.Millisecond, func() { stopped = time.Now(); cancel() })
+	code, _, stderr := run(t, ctx, "run", "-f", f, "-o", filepath.Join(dir, "out"), "-j", "1")
+	if took := time.Since(stopped); code != ExitInterrupted || took > time.Second {
+		t.Errorf("exit %d %s after the interrupt, %v later; want 130 within a second", code, stderr, took)
+	}
+}

@@ -35,6 +35,7 @@ type outputFlags struct {
 	format        string
 	trace         bool
 	timeDecisions bool
+	maxMemory     string // --max-memory, e.g. 8GiB; "" = half this machine's memory
 }
 
 func (o *outputFlags) register(c *cobra.Command, defaultDir string) {
@@ -46,6 +47,7 @@ func (o *outputFlags) register(c *cobra.Command, defaultDir string) {
 	fl.IntVarP(&o.jobs, "jobs", "j", 0, "parallel runs (0: all cores)")
 	fl.StringVar(&o.format, "format", "png", "plot format: png, svg or pdf")
 	fl.BoolVar(&o.timeDecisions, "time-decisions", false, "measure each decision's wall-clock cost (decision_ns; not reproducible)")
+	fl.StringVar(&o.maxMemory, "max-memory", "", "refuse a plan whose parallel runs need more memory than this (`SIZE`, e.g. 8GiB; default: half this machine's memory)")
 }
 
 // check validates the flags before anything is written.
@@ -62,12 +64,21 @@ func (o *outputFlags) check() error {
 	if o.dir == "" {
 		return badInputf("-o: empty folder name")
 	}
+	if o.maxMemory != "" {
+		if _, err := parseSize(o.maxMemory); err != nil {
+			return badInputf("--max-memory %q: %v", o.maxMemory, err)
+		}
+	}
 	return nil
 }
 
 // options turns the flags into the runner's options.
 func (o *outputFlags) options(io IO, command []string) runner.Options {
-	return runner.Options{Dir: o.dir, Force: o.force, Resume: o.resume, Workers: o.jobs, Format: o.format,
+	limit := machineMemory() / 2
+	if o.maxMemory != "" {
+		limit, _ = parseSize(o.maxMemory)
+	}
+	return runner.Options{Dir: o.dir, Force: o.force, Resume: o.resume, Workers: o.jobs, Format: o.format, MaxMemory: limit,
 		Trace: o.trace, TimeDecisions: o.timeDecisions, Command: command, Out: io.Out, Err: io.Err,
 		Progress: func(name string, total int) (func(int, int), func()) { return newProgress(io, o.quiet, name, total) }}
 }

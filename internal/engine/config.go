@@ -34,9 +34,10 @@ type Config struct {
 	// dispatch.Observer.
 	Shadows []dispatch.Predictor
 
-	// Cancel, if set, is polled every few thousand arrivals: once it is
-	// closed, Run stops and returns ErrCanceled, so that a long run ends
-	// promptly on an interrupt.
+	// Cancel, if set, is polled every 256 arrivals, and while one arrival's
+	// time is sampled across many burst edges: once it is closed, Run stops
+	// and returns ErrCanceled, so that a run ends within a fraction of a
+	// second of an interrupt, whatever the scenario.
 	Cancel <-chan struct{}
 
 	// OnTask, if set, receives every task's record when its latency is known

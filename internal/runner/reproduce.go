@@ -104,6 +104,11 @@ func Reproduce(ctx context.Context, ro ReproduceOptions, opts Options) ([]claims
 		}
 		subs = append(subs, sub{spec: e.spec, plan: plan, args: Args{Router: policies.NameHybrid, Window: BurstWindow}, time: e.spec.Name == "decision"})
 	}
+	for _, sub := range subs {
+		if err := checkMemory(sub.plan, opts.Workers, opts.MaxMemory); err != nil {
+			return nil, fmt.Errorf("%s: %w", sub.spec.Name, err)
+		}
+	}
 	d, err := openDir(root, hash, "reproduce", opts.Force, opts.Resume, false, false, []string{"claims.md"}, nil)
 	if err != nil {
 		return nil, err

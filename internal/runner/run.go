@@ -26,6 +26,9 @@ type Options struct {
 	Trace         bool   // per-task CSVs under traces/
 	TimeDecisions bool   // decision_ns
 	Command       []string
+	// MaxMemory bounds the memory the runs may need at once, bytes (0: no
+	// bound); a plan over it is refused before anything is written.
+	MaxMemory float64
 	// Progress, if set, starts a progress display for a named batch of
 	// total runs: update is called after each finished run, finish at the
 	// end (the bar is cmd's).

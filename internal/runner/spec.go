@@ -85,6 +85,9 @@ func Run(ctx context.Context, spec Spec, plan *experiment.Plan, a Args, opts Opt
 		}
 	}
 	plan.TimeDecisions = opts.TimeDecisions
+	if err := checkMemory(plan, opts.Workers, opts.MaxMemory); err != nil {
+		return nil, err
+	}
 	var side *sidecar
 	if spec.side != nil {
 		side = spec.side(a)
