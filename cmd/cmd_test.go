@@ -79,6 +79,13 @@ func TestBadInputExit2(t *testing.T) {
 		{"unknown flag", []string{"run", "--frobnicate"}, "frobnicate"},
 		{"unknown command", []string{"frobnicate"}, "unknown command"},
 		{"validate bad", []string{"validate", "-f", bad}, "servers"},
+		{"device file", []string{"run", "-f", "/dev/zero"}, "not a regular file"},
+		{"folder as file", []string{"run", "-f", dir}, "not a regular file"},
+		{"tasks overflow", []string{"run", "-f", good, "--set", "tasks=99999999999"}, "out of range"},
+		{"servers overflow", []string{"run", "-f", good, "--set", "tiers.edge.servers=99999999999"}, "out of range"},
+		{"memory", []string{"run", "-f", good, "--tasks", "100000000", "--max-memory", "1GiB"}, "needs about"},
+		{"rate overflow", []string{"run", "-f", good, "--set", "arrivals.rate=1e300", "--set", "sweep=null"}, "out of range"},
+		{"cv overflow", []string{"run", "-f", good, "--set", "workload.size={dist: lognormal, mean: 1, cv: 1e200}"}, "workload.size.cv"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -293,5 +300,37 @@ func TestInterruptWithinASecondWallclock(t *testing.T) {
 	code, _, stderr := run(t, ctx, "run", "-f", f, "-o", filepath.Join(dir, "out"), "-j", "1")
 	if took := time.Since(stopped); code != ExitInterrupted || took > time.Second {
 		t.Errorf("exit %d %s after the interrupt, %v later; want 130 within a second", code, stderr, took)
+	}
+}
+
+// TestTwoWritersOneFolder: while one offload writes a folder, a second one
+// (another scenario) is refused at once, and the first finishes untouched.
+func TestTwoWritersOneFolder(t *testing.T) {
+	dir := t.TempDir()
+	f := writeFile(t, dir, "s.yaml", strings.Replace(small, "tasks: 3000", "tasks: 200000", 1))
+	out := filepath.Join(dir, "out")
+	first := make(chan int)
+	go func() {
+		code, _, _ := run(t, context.Background(), "run", "-f", f, "-o", out, "-j", "1")
+		first <- code
+	}()
+	// Wait until the first holds the folder (its manifest is written after the lock).
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if _, err := os.Stat(filepath.Join(out, "manifest.json")); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the first run never wrote its manifest")
+		}
+	}
+	code, _, stderr := run(t, context.Background(), "run", "-f", f, "-o", out, "--seeds", "1", "--force")
+	if code != ExitUsage || !strings.Contains(stderr, "another offload process is writing") {
+		t.Errorf("second writer: exit %d, %q; want 2 and a message naming the other process", code, stderr)
+	}
+	if code := <-first; code != 0 {
+		t.Errorf("first writer exited %d", code)
+	}
+	if m, err := runner.ReadManifest(out); err != nil || !m.Complete || m.Seeds != 3 {
+		t.Errorf("the first run's manifest %+v, %v: want it complete, 3 replicates", m, err)
 	}
 }

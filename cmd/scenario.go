@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -9,6 +8,7 @@ import (
 	"github.com/offload-sim/offload/experiments"
 	"github.com/offload-sim/offload/internal/experiment"
 	"github.com/offload-sim/offload/internal/scenario"
+	"github.com/offload-sim/offload/internal/store"
 	"github.com/spf13/cobra"
 )
 
@@ -41,9 +41,11 @@ func (f *scenarioFlags) load(embedded string, extra []string) (*scenario.Scenari
 	var err error
 	if f.file != "" {
 		name = f.file
-		data, err = os.ReadFile(f.file)
+		// A regular file under the size cap only: /dev/zero or a FIFO would
+		// be read forever, a huge file would be decoded in memory.
+		data, err = store.ReadRegular(f.file, scenario.MaxFileSize)
 		if err != nil {
-			return nil, badInputf("scenario: %w", err)
+			return nil, badInputf("scenario: %w (a scenario is a regular file of at most %s)", err, store.FormatSize(scenario.MaxFileSize))
 		}
 	} else if data, err = experiments.Get(embedded); err != nil {
 		return nil, err
