@@ -66,7 +66,10 @@ func (s State) Present() int { return s.Queued + s.Busy }
 type View struct {
 	Now    float64 // decision instant, s (simulated or wall-clock since start)
 	Tiers  []Tier
-	States []State // States[i] describes Tiers[i]
+	States []State // States[i] describes Tiers[i]: as observed (docs/design.md §1.9)
+	// Ages[i] is how old the observation behind States[i] is, s (0 for a
+	// fresh one; nil where the caller does not say, e.g. a hand-made view).
+	Ages []float64
 	// Oracle is non-nil only for a policy that implements Clairvoyant.
 	Oracle Oracle
 }

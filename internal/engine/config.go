@@ -29,6 +29,10 @@ type Config struct {
 	// [WarmupTime, WarmupTime+Duration) measured; then arrivals stop.
 	Duration, WarmupTime float64
 
+	// Observe is what the dispatchers see of the tiers (the zero value:
+	// the true state, fresh).
+	Observe Observation
+
 	// Shadows predict the waiting time at the chosen tier without routing
 	// (the mape experiment); each is also told of every dispatch if it is a
 	// dispatch.Observer.
@@ -51,6 +55,7 @@ var ErrCanceled = errors.New("run canceled")
 // TaskRecord is one task's story, for traces. Times are seconds.
 type TaskRecord struct {
 	ID       int
+	Device   int // the dispatcher that sent it
 	Arrival  float64
 	Size     float64
 	Tier     int
@@ -99,6 +104,9 @@ func (c *Config) validate() error {
 	}
 	if !(c.Size.Mean() > 0) {
 		errs = append(errs, errors.New("size distribution has no positive mean"))
+	}
+	if o := c.Observe; o.Model != Fresh && o.Model != Delayed && !(o.Period > 0) || !(o.Noise >= 0) {
+		errs = append(errs, fmt.Errorf("observation %s: period %v, noise %v: need period > 0, noise ≥ 0", o.Model, o.Period, o.Noise))
 	}
 	return errors.Join(errs...)
 }

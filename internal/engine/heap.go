@@ -4,8 +4,9 @@ package engine
 type eventKind uint8
 
 const (
-	evReach  eventKind = iota // a task ends its delay and joins its tier
-	evDepart                  // a server of a tier finishes a task
+	evReach   eventKind = iota // a task ends its delay and joins its tier
+	evDepart                   // a server of a tier finishes a task
+	evRefresh                  // the board posts a tier (tier ≥ 0) or every tier (tier −1)
 )
 
 // event is one scheduled happening. slot indexes the in-transit task table for

@@ -16,7 +16,7 @@ func (o *oracle) TaskSize() float64 { return o.curSize }
 // a reference, not an optimum.
 func (o *oracle) Completion(i int) float64 {
 	s := (*sim)(o)
-	ts := &s.tiers[i]
+	ts := &s.tiers[s.cur.phys[i]]
 	reach := s.now + s.task.Delays[i]
 	ahead := s.scratchI[:0]
 	for _, sl := range ts.transit {
@@ -25,7 +25,7 @@ func (o *oracle) Completion(i int) float64 {
 		}
 	}
 	s.scratchI = ahead
-	speed := s.cfg.Tiers[i].Speed
+	speed := ts.speed
 	done, scratch := ts.free.Completion(s.scratchF, func(yield func(reach, service float64) bool) {
 		for _, sl := range ahead {
 			x := &s.slots[sl]

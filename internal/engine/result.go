@@ -9,8 +9,11 @@ import (
 
 // TierResult is what one tier saw during the measured window.
 type TierResult struct {
-	Count int     // measured tasks sent to the tier
-	Work  float64 // sum of their sizes, work units
+	// Copies is how many physical tiers this scenario tier is: 1, or the
+	// device count for a local tier (each device has its own).
+	Copies int
+	Count  int     // measured tasks sent to the tier
+	Work   float64 // sum of their sizes, work units
 	// Little's law check: AreaN is ∫ n(t) dt over the measured window (n =
 	// tasks waiting or in service); Reached and SumSojourn count the tasks that
 	// reached the tier in the window and their time in it (wait + service).
@@ -40,8 +43,11 @@ type Result struct {
 	Shadow         []ShadowResult
 }
 
-func newResult(cfg *Config) *Result {
-	r := &Result{Tier: make([]TierResult, len(cfg.Tiers)), Shadow: make([]ShadowResult, len(cfg.Shadows))}
+func newResult(cfg *Config, phys []tierState, shadows int) *Result {
+	r := &Result{Tier: make([]TierResult, len(cfg.Tiers)), Shadow: make([]ShadowResult, shadows)}
+	for _, p := range phys {
+		r.Tier[p.scen].Copies++
+	}
 	if cfg.Tasks > 0 {
 		r.Latencies = make([]float64, 0, cfg.Tasks)
 	}

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 
 	"github.com/offload-sim/offload/internal/dispatch"
 	"github.com/offload-sim/offload/internal/fcfs"
@@ -14,36 +15,66 @@ type transit struct {
 	id                   int
 	arrival, size, delay float64
 	reach                float64
-	tier                 int32
+	tier                 int32 // physical tier
+	vtier                int32 // the tier as its device sees it (the scenario's index)
+	dev                  int32
 	pos                  int32 // index in its tier's transit list
 	measured             bool
 	hasPred              bool
 	predWait             float64
 }
 
-// tierState is a tier's dynamic state.
+// tierState is a physical tier's dynamic state. Every tier of the scenario
+// is one physical tier, except a local tier with several devices: each
+// device has its own copy.
 type tierState struct {
-	free    fcfs.Servers // each server's next free time (Kiefer–Wolfowitz vector)
-	n       int          // tasks present: waiting or in service
-	transit []int32      // slots of tasks travelling to the tier
-	last    float64      // time of the last change of n, for the time-average of n
+	free     fcfs.Servers // each server's next free time (Kiefer–Wolfowitz vector)
+	n        int          // tasks present: waiting or in service
+	transit  []int32      // slots of tasks travelling to the tier
+	last     float64      // time of the last change of n, for the time-average of n
+	scen     int          // the scenario tier it is (a copy) of
+	servers  int
+	speed    float64
+	watchers []viewRef // the views that show it: one per device that sees it
+	board    boardEntry
+	hist     history
+}
+
+// viewRef is tier i of device d's view.
+type viewRef struct{ dev, tier int }
+
+// device is one dispatcher: its arrivals, its policy, its view.
+type device struct {
+	pol       dispatch.Policy
+	observers []dispatch.Observer
+	shadows   []dispatch.Predictor
+	src       *workload.Source
+	view      dispatch.View
+	phys      []int      // view tier → physical tier
+	rng       *rand.Rand // the observation draws of this device
+	sentSince []int      // own sends per view tier since that tier's observation (board models)
+	sendLog   []history  // Delayed with CountOwn: own sends per view tier, as a running count
+	sent      []int      // own sends per view tier, ever
 }
 
 // sim is one run's state. It lives for one call of Run.
 type sim struct {
 	cfg       *Config
-	pol       dispatch.Policy
-	observers []dispatch.Observer
-	src       *workload.Source
+	devs      []device
+	cur       *device       // the device deciding now
 	task      workload.Task // the task being decided
-	view      dispatch.View
-	tiers     []tierState
+	tiers     []tierState   // physical tiers
 	events    eventHeap
 	slots     []transit
 	freeSlots []int32
+	nShadows  int
 	shPred    []float64 // shadow predictions, slot-major
 	res       *Result
 	rec       TaskRecord
+	obs       Observation
+	obsRand   *rand.Rand    // the board's draws (Individual epochs, noise at posting)
+	noise     workload.Dist // the lognormal factor of Observation.Noise
+	horizon   float64       // Delayed: how far back a look may go
 
 	now       float64
 	curSize   float64
@@ -54,47 +85,166 @@ type sim struct {
 	pending   int     // measured tasks still in transit
 }
 
+// Device is one dispatcher of a run (docs/design.md §1.9): its policy, its
+// workload streams (its own arrivals, sizes and delays), the generator of
+// its observation draws (Delayed ages, noise; nil when none are drawn), and
+// the predictors run in shadow on its decisions.
+type Device struct {
+	Policy  dispatch.Policy
+	Streams workload.Streams
+	Observe *rand.Rand
+	Shadows []dispatch.Predictor
+}
+
 // Run simulates one run of cfg under policy p with the given workload
-// streams. The policy's own randomness, if any, was given to it at
-// construction. Run returns an error for an invalid config or a policy that
-// names a tier that does not exist.
+// streams: one device, with cfg.Shadows in shadow. The policy's own
+// randomness, if any, was given to it at construction. Run returns an error
+// for an invalid config or a policy that names a tier that does not exist.
 func Run(cfg *Config, p dispatch.Policy, st workload.Streams) (*Result, error) {
+	return RunDevices(cfg, []Device{{Policy: p, Streams: st, Shadows: cfg.Shadows}}, nil)
+}
+
+// RunDevices simulates one run with one dispatcher per device, sharing the
+// non-local tiers (each device has its own copy of the local ones). board
+// draws what the shared board needs (Individual's repost epochs, noise at
+// posting); nil when the observation model draws nothing there. Every device
+// must have the same number of shadows.
+func RunDevices(cfg *Config, devs []Device, board *rand.Rand) (*Result, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, fmt.Errorf("engine config: %w", err)
 	}
-	s := newSim(cfg, p, st)
+	if len(devs) == 0 {
+		return nil, fmt.Errorf("engine: no device")
+	}
+	for d := range devs {
+		if len(devs[d].Shadows) != len(devs[0].Shadows) {
+			return nil, fmt.Errorf("engine: device %d has %d shadows, device 0 %d", d, len(devs[d].Shadows), len(devs[0].Shadows))
+		}
+	}
+	s, err := newSim(cfg, devs, board)
+	if err != nil {
+		return nil, err
+	}
 	if err := s.loop(); err != nil {
 		return nil, err
 	}
 	return s.res, nil
 }
 
-func newSim(cfg *Config, p dispatch.Policy, st workload.Streams) *sim {
+func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 	nt := len(cfg.Tiers)
-	s := &sim{cfg: cfg, pol: p, src: workload.NewSource(cfg.Workload(), st, cfg.Cancel), tiers: make([]tierState, nt)}
-	s.task.Delays = make([]float64, nt)
-	s.view.Tiers = make([]dispatch.Tier, nt)
-	s.view.States = make([]dispatch.State, nt)
+	k := len(devs)
+	s := &sim{cfg: cfg, obs: cfg.Observe, obsRand: board, nShadows: len(devs[0].Shadows)}
+	if s.obs.Noise > 0 {
+		s.noise, _ = workload.LognormalDelay(1, s.obs.Noise)
+	}
+	if s.obs.Model == Delayed {
+		s.horizon = delayHorizon(s.obs.Delay)
+	}
+	// Physical tiers: the scenario's order, a local tier's copies (one per
+	// device) next to each other.
+	s.devs = make([]device, k)
 	maxC := 0
 	for i := range cfg.Tiers {
-		s.view.Tiers[i] = cfg.Tiers[i].Tier
-		s.tiers[i].free = fcfs.New(cfg.Tiers[i].Servers)
+		copies := 1
+		if k > 1 && cfg.Tiers[i].Kind == dispatch.Local {
+			copies = k
+		}
+		for c := range copies {
+			p := len(s.tiers)
+			s.tiers = append(s.tiers, tierState{free: fcfs.New(cfg.Tiers[i].Servers), scen: i,
+				servers: cfg.Tiers[i].Servers, speed: cfg.Tiers[i].Speed})
+			s.tiers[p].hist.ch = []change{{0, 0}}
+			for d := range k {
+				if copies == 1 || c == d {
+					s.tiers[p].watchers = append(s.tiers[p].watchers, viewRef{d, i})
+					if s.devs[d].phys == nil {
+						s.devs[d].phys = make([]int, nt)
+					}
+					s.devs[d].phys[i] = p
+				}
+			}
+		}
 		maxC = max(maxC, cfg.Tiers[i].Servers)
 	}
-	s.scratchF = make([]float64, 0, maxC)
-	if o, ok := p.(dispatch.Observer); ok {
-		s.observers = append(s.observers, o)
-	}
-	for _, sh := range cfg.Shadows {
-		if o, ok := sh.(dispatch.Observer); ok {
-			s.observers = append(s.observers, o)
+	spec := cfg.Workload()
+	spec.Arrivals.Rate /= float64(k) // each device its own stream of λ/k
+	for d := range devs {
+		dv := &s.devs[d]
+		dv.pol, dv.shadows, dv.rng = devs[d].Policy, devs[d].Shadows, devs[d].Observe
+		dv.src = workload.NewSource(spec, devs[d].Streams, cfg.Cancel)
+		dv.view.Tiers = make([]dispatch.Tier, nt)
+		dv.view.States = make([]dispatch.State, nt)
+		dv.view.Ages = make([]float64, nt)
+		dv.sentSince, dv.sent = make([]int, nt), make([]int, nt)
+		if s.obs.Model == Delayed && s.obs.CountOwn {
+			dv.sendLog = make([]history, nt)
+			for i := range dv.sendLog {
+				dv.sendLog[i].ch = []change{{0, 0}}
+			}
+		}
+		for i := range cfg.Tiers {
+			dv.view.Tiers[i] = cfg.Tiers[i].Tier
+		}
+		if o, ok := dv.pol.(dispatch.Observer); ok {
+			dv.observers = append(dv.observers, o)
+		}
+		for _, sh := range dv.shadows {
+			if o, ok := sh.(dispatch.Observer); ok {
+				dv.observers = append(dv.observers, o)
+			}
+		}
+		if _, ok := dv.pol.(dispatch.Clairvoyant); ok {
+			dv.view.Oracle = (*oracle)(s)
 		}
 	}
-	if _, ok := p.(dispatch.Clairvoyant); ok {
-		s.view.Oracle = (*oracle)(s)
+	s.task.Delays = make([]float64, nt)
+	s.scratchF = make([]float64, 0, maxC)
+	switch s.obs.Model {
+	case Periodic:
+		if !(s.obs.Period > 0) {
+			return nil, fmt.Errorf("engine: periodic observation with period %v", s.obs.Period)
+		}
+		s.events.push(event{t: s.obs.Phase, kind: evRefresh, tier: -1})
+	case Individual:
+		if !(s.obs.Period > 0) || s.obsRand == nil {
+			return nil, fmt.Errorf("engine: individual observation needs a period > 0 and a board generator")
+		}
+		for p := range s.tiers {
+			s.events.push(event{t: s.obsRand.ExpFloat64() * s.obs.Period, kind: evRefresh, tier: int32(p)})
+		}
+	case Delayed:
+		if s.obs.Delay.Random() && len(devs) > 0 && devs[0].Observe == nil {
+			return nil, fmt.Errorf("engine: delayed observation with random delays needs each device's generator")
+		}
 	}
-	s.res = newResult(cfg)
-	return s
+	if s.noise.Random() && ((s.obs.Model == Fresh || s.obs.Model == Delayed) && devs[0].Observe == nil ||
+		(s.obs.Model == Periodic || s.obs.Model == Individual) && s.obsRand == nil) {
+		return nil, fmt.Errorf("engine: observation noise needs its generator")
+	}
+	s.res = newResult(cfg, s.tiers, s.nShadows)
+	return s, nil
+}
+
+// nextArrival is the device whose next arrival comes first (the lowest
+// index at a tie, so that the order is deterministic) and its time.
+func (s *sim) nextArrival() (int, float64) {
+	best, t := 0, s.devs[0].src.Peek()
+	for d := 1; d < len(s.devs); d++ {
+		if u := s.devs[d].src.Peek(); u < t {
+			best, t = d, u
+		}
+	}
+	return best, t
+}
+
+func (s *sim) stopped() bool {
+	for d := range s.devs {
+		if s.devs[d].src.Stopped() {
+			return true
+		}
+	}
+	return false
 }
 
 // loop runs events and arrivals in time order until every measured task has
@@ -112,8 +262,8 @@ func (s *sim) loop() error {
 	}
 	started := s.measuring
 	total := cfg.Warmup + cfg.Tasks
-	next := s.src.Peek()
-	if s.src.Stopped() {
+	dev, next := s.nextArrival()
+	if s.stopped() {
 		return ErrCanceled
 	}
 	for k := 0; ; {
@@ -152,7 +302,7 @@ func (s *sim) loop() error {
 			default:
 			}
 		}
-		if err := s.arrive(k, next, s.measuring); err != nil {
+		if err := s.arrive(k, dev, next, s.measuring); err != nil {
 			return err
 		}
 		k++
@@ -162,8 +312,8 @@ func (s *sim) loop() error {
 		if byTasks && k == total {
 			s.stopMeasuring(next)
 		}
-		next = s.src.Peek()
-		if s.src.Stopped() {
+		dev, next = s.nextArrival()
+		if s.stopped() {
 			return ErrCanceled
 		}
 		if !(next < math.MaxFloat64) && (!byTasks && next < end || byTasks && k < total) {
@@ -192,48 +342,59 @@ func (s *sim) stopMeasuring(t float64) {
 	s.res.Span = t - s.t0
 }
 
-// touch accumulates the time-integral of tasks present at tier i up to t.
-func (s *sim) touch(i int, t float64) {
-	ts := &s.tiers[i]
+// touch accumulates the time-integral of tasks present at tier p up to t.
+func (s *sim) touch(p int, t float64) {
+	ts := &s.tiers[p]
 	if s.measuring {
-		s.res.Tier[i].AreaN += float64(ts.n) * (t - ts.last)
+		s.res.Tier[ts.scen].AreaN += float64(ts.n) * (t - ts.last)
 	}
 	ts.last = t
 }
 
-// arrive draws task k's size and delays, asks the policy, and dispatches it.
-func (s *sim) arrive(k int, t float64, measured bool) error {
+// arrive draws device dev's next task, asks its policy, and dispatches it.
+func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 	cfg := s.cfg
-	s.now, s.view.Now = t, t
-	s.src.Next(&s.task)
+	dv := &s.devs[dev]
+	s.cur = dv
+	s.now, dv.view.Now = t, t
+	dv.src.Next(&s.task)
 	s.curSize = s.task.Size
-	dec := s.pol.Decide(&s.view)
+	if !s.obs.fastFresh() {
+		s.observe(dv, t)
+	}
+	dec := dv.pol.Decide(&dv.view)
 	i := dec.Tier
 	if i < 0 || i >= len(cfg.Tiers) {
 		return fmt.Errorf("policy chose tier %d, but there are %d tiers", i, len(cfg.Tiers))
 	}
+	p := dv.phys[i]
 	slot := s.newSlot()
 	x := &s.slots[slot]
 	*x = transit{id: k, arrival: t, size: s.curSize, delay: s.task.Delays[i], reach: t + s.task.Delays[i],
-		tier: int32(i), measured: measured, hasPred: dec.HasPred, predWait: dec.PredWait}
+		tier: int32(p), vtier: int32(i), dev: int32(dev), measured: measured, hasPred: dec.HasPred, predWait: dec.PredWait}
 	if measured {
 		s.pending++
-		for j, sh := range cfg.Shadows {
-			s.shPred[int(slot)*len(cfg.Shadows)+j] = sh.PredictWait(&s.view, i)
+		for j, sh := range dv.shadows {
+			s.shPred[int(slot)*s.nShadows+j] = sh.PredictWait(&dv.view, i)
 		}
 	}
-	for _, o := range s.observers {
+	for _, o := range dv.observers {
 		o.Dispatched(t, i)
+	}
+	dv.sentSince[i]++
+	dv.sent[i]++
+	if dv.sendLog != nil {
+		dv.sendLog[i].add(t, dv.sent[i], s.horizon)
 	}
 	if x.delay <= 0 {
 		s.reach(slot)
 		return nil
 	}
-	ts := &s.tiers[i]
+	ts := &s.tiers[p]
 	x.pos = int32(len(ts.transit))
 	ts.transit = append(ts.transit, slot)
-	s.view.States[i].InTransit++
-	s.events.push(event{t: x.reach, slot: slot, tier: int32(i), kind: evReach})
+	dv.view.States[i].InTransit++
+	s.events.push(event{t: x.reach, slot: slot, tier: int32(p), kind: evReach})
 	return nil
 }
 
@@ -244,14 +405,15 @@ func (s *sim) newSlot() int32 {
 		return sl
 	}
 	s.slots = append(s.slots, transit{})
-	for range s.cfg.Shadows {
+	for range s.nShadows {
 		s.shPred = append(s.shPred, 0)
 	}
 	return int32(len(s.slots) - 1)
 }
 
 func (s *sim) event(e event) {
-	if e.kind == evReach {
+	switch e.kind {
+	case evReach:
 		x := &s.slots[e.slot]
 		ts := &s.tiers[x.tier]
 		// Remove from the tier's transit list by swapping in the last one.
@@ -259,39 +421,40 @@ func (s *sim) event(e event) {
 		ts.transit[x.pos] = last
 		s.slots[last].pos = x.pos
 		ts.transit = ts.transit[:len(ts.transit)-1]
-		s.view.States[x.tier].InTransit--
+		s.devs[x.dev].view.States[x.vtier].InTransit--
 		s.reach(e.slot)
-		return
+	case evDepart:
+		p := int(e.tier)
+		s.touch(p, e.t)
+		s.tiers[p].n--
+		s.setState(p)
+	case evRefresh:
+		s.refresh(e)
 	}
-	i := int(e.tier)
-	s.touch(i, e.t)
-	s.tiers[i].n--
-	s.setState(i)
 }
 
 // reach puts the task in slot into its tier's FCFS queue at its reach time.
 func (s *sim) reach(slot int32) {
 	x := &s.slots[slot]
-	i := int(x.tier)
-	ts := &s.tiers[i]
-	tc := &s.cfg.Tiers[i]
-	service := x.size / tc.Speed
+	p := int(x.tier)
+	ts := &s.tiers[p]
+	service := x.size / ts.speed
 	start, finish := ts.free.Serve(x.reach, service)
-	s.touch(i, x.reach)
+	s.touch(p, x.reach)
 	ts.n++
-	s.setState(i)
-	s.events.push(event{t: finish, tier: int32(i), kind: evDepart})
+	s.setState(p)
+	s.events.push(event{t: finish, tier: int32(p), kind: evDepart})
 
 	rec := &s.rec // reused: a local would escape through OnTask
-	*rec = TaskRecord{ID: x.id, Arrival: x.arrival, Size: x.size, Tier: i, Delay: x.delay,
+	*rec = TaskRecord{ID: x.id, Device: int(x.dev), Arrival: x.arrival, Size: x.size, Tier: ts.scen, Delay: x.delay,
 		Wait: start - x.reach, Service: service, Latency: finish - x.arrival, Measured: x.measured}
 	if x.measured {
 		s.pending--
-		s.res.record(s.cfg, rec, x, s.shPred[int(slot)*len(s.cfg.Shadows):][:len(s.cfg.Shadows)])
+		s.res.record(s.cfg, rec, x, s.shPred[int(slot)*s.nShadows:][:s.nShadows])
 	}
 	if s.measuring && x.reach >= s.t0 {
-		s.res.Tier[i].Reached++
-		s.res.Tier[i].SumSojourn += rec.Wait + rec.Service
+		s.res.Tier[ts.scen].Reached++
+		s.res.Tier[ts.scen].SumSojourn += rec.Wait + rec.Service
 	}
 	if s.cfg.OnTask != nil {
 		s.cfg.OnTask(rec)
@@ -299,9 +462,75 @@ func (s *sim) reach(slot int32) {
 	s.freeSlots = append(s.freeSlots, slot)
 }
 
-func (s *sim) setState(i int) {
-	c := s.cfg.Tiers[i].Servers
-	n := s.tiers[i].n
-	s.view.States[i].Busy = min(n, c)
-	s.view.States[i].Queued = max(0, n-c)
+// setState records a change of tier p's tasks present: in every view that
+// shows it (fresh observation), or in its history (delayed).
+func (s *sim) setState(p int) {
+	ts := &s.tiers[p]
+	if s.obs.fastFresh() {
+		c, n := ts.servers, ts.n
+		for _, w := range ts.watchers {
+			st := &s.devs[w.dev].view.States[w.tier]
+			st.Busy = min(n, c)
+			st.Queued = max(0, n-c)
+		}
+		return
+	}
+	if s.obs.Model == Delayed {
+		ts.hist.add(s.lastT(p), ts.n, s.horizon)
+	}
+}
+
+// lastT is the time of tier p's latest change (touch keeps it).
+func (s *sim) lastT(p int) float64 { return s.tiers[p].last }
+
+// refresh posts tiers on the board: all of them (Periodic), or one
+// (Individual), and schedules the next posting.
+func (s *sim) refresh(e event) {
+	post := func(p int) {
+		ts := &s.tiers[p]
+		ts.board = boardEntry{n: noisy(ts.n, s.noise, s.obsRand), at: e.t}
+		for _, w := range ts.watchers {
+			s.devs[w.dev].sentSince[w.tier] = 0
+		}
+	}
+	if e.tier < 0 {
+		for p := range s.tiers {
+			post(p)
+		}
+		s.events.push(event{t: e.t + s.obs.Period, kind: evRefresh, tier: -1})
+		return
+	}
+	post(int(e.tier))
+	s.events.push(event{t: e.t + s.obsRand.ExpFloat64()*s.obs.Period, kind: evRefresh, tier: e.tier})
+}
+
+// observe fills device dv's view with what it sees of every tier at t.
+func (s *sim) observe(dv *device, t float64) {
+	for i, p := range dv.phys {
+		ts := &s.tiers[p]
+		var n int
+		var age float64
+		switch s.obs.Model {
+		case Fresh:
+			n = noisy(ts.n, s.noise, dv.rng)
+		case Periodic, Individual:
+			n, age = ts.board.n, t-ts.board.at
+			if s.obs.CountOwn {
+				n += dv.sentSince[i]
+			}
+		case Delayed:
+			age = s.obs.Delay.Mean()
+			if s.obs.Delay.Random() {
+				age = s.obs.Delay.Sample(dv.rng)
+			}
+			n = noisy(ts.hist.at(t-age), s.noise, dv.rng)
+			if s.obs.CountOwn {
+				n += dv.sent[i] - dv.sendLog[i].at(t-age)
+			}
+		}
+		st := &dv.view.States[i]
+		st.Busy = min(n, ts.servers)
+		st.Queued = max(0, n-ts.servers)
+		dv.view.Ages[i] = age
+	}
 }

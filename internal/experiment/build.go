@@ -22,7 +22,12 @@ func Config(sc *scenario.Scenario) (*engine.Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("workload.size: %w", err)
 	}
+	obs, err := observation(sc.Observation)
+	if err != nil {
+		return nil, err
+	}
 	cfg := &engine.Config{
+		Observe:    obs,
 		Size:       size,
 		Large:      size.Quantile(sc.Workload.LargeQuantile),
 		Tasks:      sc.Tasks,
@@ -69,8 +74,12 @@ func DispatchTiers(cfg *engine.Config) []dispatch.Tier {
 }
 
 // PolicyRand is the policy's own generator for replicate rep.
-func PolicyRand(seed uint64, rep int) *rand.Rand {
-	return rand.New(rand.NewPCG(seed, workload.StreamID(rep, workload.PolicyStream)))
+func PolicyRand(seed uint64, rep int) *rand.Rand { return DevicePolicyRand(seed, rep, 0) }
+
+// DevicePolicyRand is device d's policy generator for replicate rep (device
+// 0's is PolicyRand).
+func DevicePolicyRand(seed uint64, rep, d int) *rand.Rand {
+	return workload.Stream(seed, rep, workload.PolicyStream+uint64(d)*workload.DeviceStride)
 }
 
 // BurstIntervals lists every burst of sc that starts before horizon, in time
@@ -99,4 +108,25 @@ func Horizon(sc *scenario.Scenario) float64 {
 		return sc.WarmupTime + sc.Duration
 	}
 	return 0
+}
+
+// observation maps the scenario's observation block onto the engine's.
+func observation(o *scenario.Observation) (engine.Observation, error) {
+	if o == nil {
+		return engine.Observation{}, nil
+	}
+	m, err := engine.ParseObservationModel(o.Model)
+	if err != nil {
+		return engine.Observation{}, fmt.Errorf("observation.model: %w", err)
+	}
+	if m == engine.Periodic && o.Period == 0 {
+		m = engine.Fresh // a board refreshed continuously is the true state
+	}
+	out := engine.Observation{Model: m, Period: o.Period, Phase: o.Phase, Noise: o.Noise, CountOwn: o.CountOwn == nil || *o.CountOwn}
+	if o.Delay != nil {
+		if out.Delay, err = workload.LognormalDelay(o.Delay.Mean, o.Delay.CV); err != nil {
+			return engine.Observation{}, fmt.Errorf("observation.delay: %w", err)
+		}
+	}
+	return out, nil
 }

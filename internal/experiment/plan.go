@@ -93,7 +93,7 @@ func measured(cfg *engine.Config, res *engine.Result) *results.Measured {
 		TierCount: make([]int, len(res.Tier)), TierWork: make([]float64, len(res.Tier)), TierCapacity: make([]float64, len(res.Tier))}
 	for i, t := range res.Tier {
 		m.TierCount[i], m.TierWork[i] = t.Count, t.Work
-		m.TierCapacity[i] = float64(cfg.Tiers[i].Servers) * cfg.Tiers[i].Speed
+		m.TierCapacity[i] = float64(cfg.Tiers[i].Servers) * cfg.Tiers[i].Speed * float64(max(t.Copies, 1))
 	}
 	return m
 }
@@ -229,32 +229,42 @@ func (p *Plan) runJob(j Job, trace func(Job) (func(*engine.TaskRecord), func(err
 	cfg := *p.configs[j.Cell] // a copy: OnTask and Shadows are per run
 	seed := p.Scenario.Seed
 	tiers := DispatchTiers(&cfg)
-	pol, err := policies.Make(p.entry(sc, j.Policy), tiers, Params(sc), PolicyRand(seed, j.Seed))
-	if err != nil {
-		return Outcome{}, err
-	}
-	var clock *timer
-	if p.TimeDecisions {
-		pol, clock = timed(pol)
-	}
-	cfg.Shadows = nil
-	for _, name := range p.Shadows {
-		sh, err := policies.NewPredictor(name, tiers, Params(sc))
+	entry := p.entry(sc, j.Policy)
+	devs := make([]engine.Device, sc.DeviceCount())
+	var clocks []*timer
+	var pr *probe
+	for d := range devs {
+		pol, err := policies.Make(entry, tiers, Params(sc), DevicePolicyRand(seed, j.Seed, d))
 		if err != nil {
 			return Outcome{}, err
 		}
-		cfg.Shadows = append(cfg.Shadows, sh)
+		if p.TimeDecisions {
+			var clock *timer
+			pol, clock = timed(pol)
+			clocks = append(clocks, clock)
+		}
+		for _, name := range p.Shadows {
+			sh, err := policies.NewPredictor(name, tiers, Params(sc))
+			if err != nil {
+				return Outcome{}, err
+			}
+			devs[d].Shadows = append(devs[d].Shadows, sh)
+		}
+		if p.SeriesWidth > 0 && d == 0 { // the series follows device 0's estimator
+			insp, err := policies.NewPredictor(policies.NameHybrid, tiers, Params(sc))
+			if err != nil {
+				return Outcome{}, err
+			}
+			pol = newProbe(pol, insp, p.SeriesWidth, len(tiers))
+			pr = probeOf(pol)
+		}
+		devs[d].Policy = pol
+		devs[d].Streams = workload.DeviceStreams(seed, j.Seed, d)
+		devs[d].Observe = workload.Stream(seed, j.Seed, workload.ObserveStream+uint64(d)*workload.DeviceStride)
 	}
 	var sinks []func(*engine.TaskRecord)
 	var coll *collector
-	var pr *probe
 	if p.SeriesWidth > 0 {
-		insp, err := policies.NewPredictor(policies.NameHybrid, tiers, Params(sc))
-		if err != nil {
-			return Outcome{}, err
-		}
-		pol = newProbe(pol, insp, p.SeriesWidth, len(tiers))
-		pr = probeOf(pol)
 		coll = &collector{}
 		sinks = append(sinks, coll.add)
 	}
@@ -268,7 +278,7 @@ func (p *Plan) runJob(j Job, trace func(Job) (func(*engine.TaskRecord), func(err
 	}
 	cfg.OnTask = fanOut(sinks)
 	cfg.Cancel = cancel
-	res, err := engine.Run(&cfg, pol, workload.NewStreams(seed, j.Seed))
+	res, err := engine.RunDevices(&cfg, devs, workload.Stream(seed, j.Seed, workload.BoardStream))
 	if closeTrace != nil {
 		if cerr := closeTrace(err); err == nil {
 			err = cerr
@@ -278,8 +288,8 @@ func (p *Plan) runJob(j Job, trace func(Job) (func(*engine.TaskRecord), func(err
 		return Outcome{}, err
 	}
 	m := measured(&cfg, res)
-	if clock != nil {
-		m.DecisionNs = clock.meanNs()
+	if len(clocks) > 0 {
+		m.DecisionNs = meanNs(clocks)
 	}
 	c := p.Cells[j.Cell]
 	cols := p.Columns()

@@ -51,3 +51,14 @@ func timed(p dispatch.Policy) (dispatch.Policy, *timer) {
 	}
 	return t, t
 }
+
+// meanNs is the mean decision time over the timers of every device.
+func meanNs(ts []*timer) float64 {
+	var total time.Duration
+	n := 0
+	for _, t := range ts {
+		total += t.total
+		n += t.n
+	}
+	return float64(total.Nanoseconds()) / float64(max(n, 1))
+}

@@ -53,6 +53,9 @@ func Default() Scenario {
 // its policies.
 func (s *Scenario) SetCatalog(pols Policies) { s.pols = pols }
 
+// DeviceCount is the number of dispatchers: Devices, or 1 when omitted.
+func (s *Scenario) DeviceCount() int { return max(s.Devices, 1) }
+
 // MeasuredByTasks reports whether a run is bounded by a count of measured
 // tasks (true) or by a span of arrivals (false, duration mode).
 func (s *Scenario) MeasuredByTasks() bool { return s.Tasks > 0 }
@@ -74,6 +77,18 @@ func (s *Scenario) Clone() *Scenario {
 	c.Arrivals.Bursts = cloneSlice(s.Arrivals.Bursts)
 	c.Tiers = cloneSlice(s.Tiers)
 	c.Policies = clonePolicies(s.Policies)
+	if s.Observation != nil {
+		o := *s.Observation
+		if o.Delay != nil {
+			d := *o.Delay
+			o.Delay = &d
+		}
+		if o.CountOwn != nil {
+			b := *o.CountOwn
+			o.CountOwn = &b
+		}
+		c.Observation = &o
+	}
 	if s.Sweep != nil {
 		sw := *s.Sweep
 		sw.Values = cloneSlice(s.Sweep.Values)

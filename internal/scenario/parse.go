@@ -65,6 +65,10 @@ func Parse(filename string, data []byte, sets []string, pols Policies) (*Scenari
 		}
 		setSegs = append(setSegs, segs)
 	}
+	if o := s.Observation; o != nil && o.CountOwn == nil {
+		yes := true // the default, written out in the resolved scenario
+		o.CountOwn = &yes
+	}
 	if verr := s.Validate(); verr != nil {
 		for _, e := range verr.(Errors) {
 			if anyPrefix(e.segs, bad) || (e.at != nil && anyPrefix(e.at, bad)) {

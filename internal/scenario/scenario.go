@@ -34,6 +34,14 @@ type Scenario struct {
 	Policies []PolicyEntry `yaml:"policies"`
 	// Estimator configures the hybrid estimator and its two ablations.
 	Estimator Estimator `yaml:"estimator"`
+	// Devices is the number of dispatchers sharing the non-local tiers,
+	// each with its own copy of the local tiers, its own arrivals of rate
+	// arrivals.rate / devices, policy and observations (docs/design.md
+	// §1.9); omitted (0): one.
+	Devices int `yaml:"devices,omitempty"`
+	// Observation is what a dispatcher sees of the tiers; omitted: the
+	// true state at every decision (fresh).
+	Observation *Observation `yaml:"observation,omitempty"`
 	// Sweep, if set, varies one parameter over a list of values.
 	Sweep *Sweep `yaml:"sweep,omitempty"`
 
@@ -115,3 +123,28 @@ type Sweep struct {
 	Param  string    `yaml:"param"`  // a numeric field's --set path
 	Values []float64 `yaml:"values"` // in the field's unit; integral for integer fields
 }
+
+// Observation is a dispatcher's view of the tiers (docs/design.md §1.9).
+type Observation struct {
+	// Model is fresh, periodic (a board refreshed at phase + k·period),
+	// individual (each tier reposts at exponential epochs of mean period)
+	// or delayed (each tier's state as it was delay ago).
+	Model  string  `yaml:"model"`
+	Period float64 `yaml:"period,omitempty"` // s; periodic 0 is fresh
+	Phase  float64 `yaml:"phase,omitempty"`  // s, periodic: first refresh, in [0, period)
+	Delay  *Delay  `yaml:"delay,omitempty"`  // delayed: the observation's age {mean, cv}
+	// CountOwn adds the tasks this dispatcher sent a tier since the
+	// observation to its observed count; omitted: true.
+	CountOwn *bool `yaml:"count_own,omitempty"`
+	// Noise is the coefficient of variation of a lognormal factor of mean
+	// 1 on each observed count; 0: exact.
+	Noise float64 `yaml:"noise,omitempty"`
+}
+
+// ObservationModels lists the observation models, in the order messages
+// give them.
+func ObservationModels() []string { return []string{"fresh", "periodic", "individual", "delayed"} }
+
+// MaxDevices bounds devices: each is an arrival stream, a policy and a view
+// that every decision scans.
+const MaxDevices = 1000

@@ -29,6 +29,7 @@ func (s *Scenario) Validate() error {
 	c.tiers()
 	c.policies()
 	c.estimator()
+	c.observation()
 	c.limits()
 	c.sweep()
 	return c.errs.orNil()
@@ -302,4 +303,56 @@ func (c *checker) estimator() {
 	c.num(at("penalty", "threshold"), p.Threshold, p.Threshold >= 0 && p.Threshold < 1, "must be in [0, 1)")
 	c.num(at("penalty", "k"), p.K, p.K >= 0, "must be ≥ 0 (0 switches the penalty off)")
 	c.upper(at("penalty", "k"), p.K, MaxPenaltyK, "")
+}
+
+func (c *checker) observation() {
+	s := c.s
+	c.integer(path("devices"), s.Devices, s.Devices >= 0, "must be ≥ 1 (dispatchers; omit it for one)")
+	c.upper(path("devices"), float64(s.Devices), MaxDevices, " (dispatchers)")
+	o := s.Observation
+	if o == nil {
+		return
+	}
+	at := func(f ...string) []string { return sub(path("observation"), f...) }
+	if !slices.Contains(ObservationModels(), o.Model) {
+		c.add(at("model"), "%q is not allowed: must be one of %s", o.Model, strings.Join(ObservationModels(), ", "))
+		return
+	}
+	usesPeriod := o.Model == "periodic" || o.Model == "individual"
+	switch {
+	case o.Model == "periodic":
+		if c.num(at("period"), o.Period, o.Period >= 0, "must be ≥ 0 (s; 0 is a fresh view)") {
+			c.upper(at("period"), o.Period, MaxSpan, " s")
+		}
+		if c.num(at("phase"), o.Phase, o.Phase >= 0 && (o.Phase < o.Period || o.Period == 0 && o.Phase == 0), "must be in [0, period)") {
+			c.upper(at("phase"), o.Phase, MaxSpan, " s")
+		}
+	case o.Model == "individual":
+		if c.num(at("period"), o.Period, o.Period > 0, "must be > 0 (s: the mean time between a tier's reposts)") {
+			c.upper(at("period"), o.Period, MaxSpan, " s")
+			c.lower(at("period"), o.Period, MinBurstTime, " s")
+		}
+	}
+	if !usesPeriod && o.Period != 0 {
+		c.add(at("period"), "%s is not allowed: %s takes no period (periodic and individual do)", fmtNum(o.Period), o.Model)
+	}
+	if o.Model != "periodic" && o.Phase != 0 {
+		c.add(at("phase"), "%s is not allowed: only periodic takes a phase", fmtNum(o.Phase))
+	}
+	switch {
+	case o.Model == "delayed" && o.Delay == nil:
+		c.add(at("delay"), "none given: delayed needs delay: {mean, cv} (s)")
+	case o.Model == "delayed":
+		if c.num(at("delay", "mean"), o.Delay.Mean, o.Delay.Mean > 0, "must be > 0 (s)") {
+			c.upper(at("delay", "mean"), o.Delay.Mean, MaxDelay, " s")
+		}
+		if c.num(at("delay", "cv"), o.Delay.CV, o.Delay.CV >= 0, "must be ≥ 0 (coefficient of variation)") {
+			c.upper(at("delay", "cv"), o.Delay.CV, MaxCV, "")
+		}
+	case o.Delay != nil:
+		c.add(at("delay"), "is not allowed: %s takes no delay (only delayed does)", o.Model)
+	}
+	if c.num(at("noise"), o.Noise, o.Noise >= 0, "must be ≥ 0 (coefficient of variation; 0: exact counts)") {
+		c.upper(at("noise"), o.Noise, MaxCV, "")
+	}
 }

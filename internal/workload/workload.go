@@ -145,14 +145,26 @@ type Streams struct {
 }
 
 // The stream ids of a replicate: 1–3 are the workload's, PolicyStream is a
-// policy's own coin flips; ids from 5 up are free for later workload
-// quantities, so that adding one never shifts the existing streams.
+// policy's own coin flips, ObserveStream a device's observation draws,
+// BoardStream the shared board's. Device d > 0 of a run with several uses
+// the same ids plus d·DeviceStride, so device 0 has exactly the streams of
+// a run with one device; adding a stream never shifts the existing ones.
 const (
 	ArrivalStream = 1
 	SizeStream    = 2
 	DelayStream   = 3
 	PolicyStream  = 4
+	ObserveStream = 5
+	BoardStream   = 6
+	DeviceStride  = 8
 )
+
+// DeviceStreams are device d's workload streams in replicate rep: those of
+// NewStreams for device 0.
+func DeviceStreams(seed uint64, rep, d int) Streams {
+	off := uint64(d) * DeviceStride
+	return Streams{Arrivals: Stream(seed, rep, ArrivalStream+off), Sizes: Stream(seed, rep, SizeStream+off), Delays: Stream(seed, rep, DelayStream+off)}
+}
 
 // NewStreams derives the three workload streams of replicate rep from a
 // master seed: PCG's two seed words carry (seed, stream id ⊕ replicate).
