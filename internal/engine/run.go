@@ -497,7 +497,10 @@ func (s *sim) refresh(e event) {
 		for p := range s.tiers {
 			post(p)
 		}
-		s.events.push(event{t: e.t + s.obs.Period, kind: evRefresh, tier: -1})
+		// phase + k·T, multiplied rather than summed, so that postings stay
+		// on the grid however long the run.
+		k := math.Round((e.t-s.obs.Phase)/s.obs.Period) + 1
+		s.events.push(event{t: s.obs.Phase + k*s.obs.Period, kind: evRefresh, tier: -1})
 		return
 	}
 	post(int(e.tier))

@@ -18,6 +18,12 @@ const (
 	ModeModel
 	// ModeQueue uses β ≡ 1: Ŵ = W^queue (policy "queue-only").
 	ModeQueue
+	// ModeAge is this project's extension (policy "hybrid-age", not the
+	// paper's): the hybrid's β discounted by the observation's age,
+	// β = min(1, q/c)·exp(−age/τ) with τ the tier's relaxation time (see
+	// RelaxationTime): a stale backlog says little about the queue now,
+	// so the estimate leans back on the model (docs/design.md §2.12).
+	ModeAge
 )
 
 // Config parameterises an Estimator (docs/design.md §2 defaults in brackets).
@@ -102,7 +108,7 @@ func (cfg *Config) validate() error {
 		return fmt.Errorf("estimator penalty threshold %g: must be in [0, 1)", cfg.PenaltyThreshold)
 	case !(cfg.PenaltyK >= 0) || math.IsInf(cfg.PenaltyK, 1):
 		return fmt.Errorf("estimator penalty k %g: must be finite and ≥ 0", cfg.PenaltyK)
-	case cfg.Mode > ModeQueue:
+	case cfg.Mode > ModeAge:
 		return fmt.Errorf("estimator mode %d: unknown", cfg.Mode)
 	}
 	return nil
@@ -165,6 +171,9 @@ func (e *Estimator) Components(v *dispatch.View, tier int) Components {
 	c.LambdaHat = lam
 	c.Rho = lam / t.cmu
 	c.Beta = e.beta(s.Queued, t.c)
+	if e.cfg.Mode == ModeAge && v.Ages != nil && v.Ages[tier] > 0 && c.Beta > 0 {
+		c.Beta *= math.Exp(-v.Ages[tier] / RelaxationTime(t.c, lam, t.mu, e.cfg.RhoMax))
+	}
 	c.Model = e.model(t, lam, t.window.total)
 	c.Queue = QueueWait(s.Queued, s.Busy, t.c, t.mu)
 	c.Wait = Hybrid(c.Beta, c.Model, c.Queue)

@@ -100,3 +100,17 @@ func Penalty(score, rho, theta, k float64) float64 {
 	}
 	return score * (1 + k*(rho-theta)/(1-theta))
 }
+
+// RelaxationTime is how long a tier's queue takes to forget its state, s:
+// the M/M/1 relaxation time 1/(μ(1 − √ρ)²) (Morse 1955; Whitt 1989 uses it
+// to size simulation runs) with the tier's full rate cμ in place of μ, at
+// the capped utilisation ρ̃ = min(λ̂/(cμ), ρ_max). Near saturation it grows
+// without bound (a backlog lasts), at light load it is about one service
+// time of the whole tier. The age-aware estimator (ModeAge) discounts an
+// observation older than this.
+func RelaxationTime(c int, lambdaHat, mu, rhoMax float64) float64 {
+	capacity := float64(c) * mu
+	rho := math.Min(math.Max(lambdaHat/capacity, 0), rhoMax)
+	d := 1 - math.Sqrt(rho)
+	return 1 / (capacity * d * d)
+}

@@ -50,8 +50,19 @@ func estimatorModeOf(name string) (estimators.Mode, bool) {
 		return modeModel, true
 	case NameQueueOnly:
 		return modeQueue, true
+	case NameHybridAge:
+		return estimators.ModeAge, true
 	}
 	return 0, false
+}
+
+// ageSpec is this project's age-aware hybrid (not the paper's): the blend
+// weight discounted by the observation's age relative to the tier's
+// relaxation time (estimators.ModeAge, docs/design.md §2.12).
+func ageSpec() Spec {
+	s := estimatorSpec(NameHybridAge, "ours: hybrid whose queue weight β decays with the observation's age over the tier's relaxation time", estimators.ModeAge)
+	s.Paper = false
+	return s
 }
 
 // estimatorOptions are what an entry of an estimator policy may override of
@@ -90,7 +101,7 @@ func estimatorSpec(name, summary string, mode estimators.Mode) Spec {
 func NewPredictor(name string, tiers []dispatch.Tier, p Params) (Shadow, error) {
 	mode, ok := estimatorModeOf(name)
 	if !ok {
-		return nil, unknownName(name, Estimators())
+		return nil, unknownName(name, append(Estimators(), NameHybridAge))
 	}
 	if err := checkTiers(tiers); err != nil {
 		return nil, fmt.Errorf("predictor %q: %w", name, err)

@@ -10,8 +10,8 @@ import (
 
 func TestNames(t *testing.T) {
 	want := []string{"hybrid", "model-only", "queue-only", "jsq", "jsq-s", "edge-first", "random", "oracle"}
-	if got := Names(); !slices.Equal(got, want) {
-		t.Errorf("Names() = %v, want %v", got, want)
+	if got := Names(); !slices.Equal(got[:len(want)], want) {
+		t.Errorf("Names() = %v, want the paper's %v first", got, want)
 	}
 	Names()[0] = "mutated"
 	if Names()[0] != "hybrid" {

@@ -60,6 +60,8 @@ func Registry() []Spec {
 		{Name: NameEdgeFirst, Paper: true, Summary: "always the first edge tier", Needs: needsEdge, New: newEdgeFirst},
 		{Name: NameRandom, Paper: true, Summary: "uniformly random tier", New: newRandom},
 		{Name: NameOracle, Paper: true, Summary: "clairvoyant greedy: earliest completion given every dispatched task's size and delay", New: newOracle},
+		powerOfDSpec(),
+		ageSpec(),
 	}
 }
 
@@ -101,12 +103,13 @@ func HasEstimator(name string) bool {
 	return ok && s.Predicts
 }
 
-// Estimators returns the names of the policies whose prediction can run in
-// shadow (NewPredictor), in registry order: hybrid, model-only, queue-only.
+// Estimators returns the paper's three estimators, whose predictions the
+// mape experiment runs in shadow (NewPredictor), in registry order: hybrid,
+// model-only, queue-only. NewPredictor also builds hybrid-age.
 func Estimators() []string {
 	var names []string
 	for _, s := range Registry() {
-		if _, ok := estimatorModeOf(s.Name); ok {
+		if _, ok := estimatorModeOf(s.Name); ok && s.Paper {
 			names = append(names, s.Name)
 		}
 	}

@@ -42,10 +42,17 @@ var Formats = []string{"png", "svg", "pdf"}
 // returns an error wrapping ErrNoData when no summary has both a swept
 // value and this metric.
 func PlotMetric(dir Folder, file, format string, sums []results.Summary, legend Legend, metric, title, xlabel, ylabel string, logY bool) error {
+	return PlotMetricX(dir, file, format, sums, legend, metric, title, xlabel, ylabel, false, logY)
+}
+
+// PlotMetricX is PlotMetric with a choice of a log x axis (a sweep over
+// orders of magnitude, such as an observation period); points at x ≤ 0 are
+// then left out of the figure.
+func PlotMetricX(dir Folder, file, format string, sums []results.Summary, legend Legend, metric, title, xlabel, ylabel string, logX, logY bool) error {
 	if len(sums) > 0 && results.Index(sums[0].Cols, metric) < 0 {
 		return fmt.Errorf("plot %s: unknown metric %q", file, metric)
 	}
-	f := figure{Title: title, XLabel: xlabel, YLabel: ylabel, LogY: logY, Legend: legend,
+	f := figure{Title: title, XLabel: xlabel, YLabel: ylabel, LogY: logY, LogX: logX, Legend: legend,
 		Fraction: strings.HasPrefix(metric, "share_"),
 		Series:   buildSeries(sums, legend, pickColumn(metric), logY)}
 	return f.save(dir, file, format)
@@ -77,6 +84,7 @@ func SuggestLogY(sums []results.Summary, metric string) bool {
 type figure struct {
 	Title, XLabel, YLabel string
 	LogY                  bool
+	LogX                  bool // x on a log scale; points at x ≤ 0 are left out
 	Fraction              bool // a share: the Y axis shows all of [0, 1]
 	Legend                Legend
 	Series                []series
@@ -168,6 +176,12 @@ func (f figure) plot() (*plot.Plot, []legendEntry, error) {
 	p.Add(grid)
 
 	ss := f.Series
+	if f.LogX { // a log axis shows positive x only (a T = 0 cell stays in the CSVs)
+		ss = positiveX(ss)
+		if len(ss) == 0 {
+			return nil, nil, fmt.Errorf("%w: no positive x for a log axis", ErrNoData)
+		}
+	}
 	floor := 0.0
 	if f.LogY {
 		floor = logFloor(ss)
@@ -182,7 +196,7 @@ func (f figure) plot() (*plot.Plot, []legendEntry, error) {
 		}
 		entries = append(entries, legendEntry{"burst", []plot.Thumbnailer{shadeThumb()}})
 	}
-	if f.MarkEvery == 0 {
+	if f.MarkEvery == 0 && !f.LogX {
 		ss = dodge(ss)
 	}
 	for _, s := range ss {
@@ -199,6 +213,18 @@ func (f figure) plot() (*plot.Plot, []legendEntry, error) {
 		ring, _ := plotter.NewScatter(plotter.XYs{})
 		ring.GlyphStyle = unstableRing
 		entries = append(entries, legendEntry{"unstable (a tier's load ≥ 1)", []plot.Thumbnailer{ring}})
+	}
+	if f.LogX {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, s := range ss {
+			for _, xy := range s.XYs {
+				lo, hi = math.Min(lo, xy.X), math.Max(hi, xy.X)
+			}
+		}
+		// A margin of a fraction of a decade each side; one value gets a
+		// decade around it rather than a zero-width axis.
+		p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, logTicks{}
+		p.X.Min, p.X.Max = lo/1.25, hi*1.25
 	}
 	// Headroom above the highest bar keeps its marker off the frame.
 	if f.LogY {

@@ -150,6 +150,11 @@ func TestPlotMetricHostileInputs(t *testing.T) {
 	for _, c := range cases {
 		for _, logY := range []bool{false, true} {
 			err := PlotMetric(Dir(dir), "p", "png", c.sums, testLegend, "mean_latency_s", c.name, "x", "y (s)", logY)
+			// A log x axis must not hang or panic on the same inputs (a
+			// single x value once made the tick loop run forever).
+			if xerr := PlotMetricX(Dir(dir), "px", "png", c.sums, testLegend, "mean_latency_s", c.name, "x", "y (s)", true, logY); xerr != nil && !errors.Is(xerr, ErrNoData) {
+				t.Errorf("%s, log x, logY %v: %v", c.name, logY, xerr)
+			}
 			wantNoData := c.noData && (logY || !c.logOnly)
 			if wantNoData != errors.Is(err, ErrNoData) || (!wantNoData && err != nil) {
 				t.Errorf("%s, logY %v: err = %v, want no-data error %v", c.name, logY, err, wantNoData)

@@ -157,3 +157,22 @@ func pickColumn(metric string) func(results.Summary) (float64, float64) {
 }
 
 func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// positiveX keeps the points of each series at x > 0, and the series that
+// keep any.
+func positiveX(ss []series) []series {
+	var out []series
+	for _, s := range ss {
+		var k series
+		k.Name = s.Name
+		for i, xy := range s.XYs {
+			if xy.X > 0 {
+				k.XYs, k.Err, k.Unstable = append(k.XYs, xy), append(k.Err, s.Err[i]), append(k.Unstable, s.Unstable[i])
+			}
+		}
+		if len(k.XYs) > 0 {
+			out = append(out, k)
+		}
+	}
+	return out
+}

@@ -34,6 +34,9 @@ var policyStyles = map[string]style{
 	"edge-first": {rgb(0xE6, 0x9F, 0x00), draw.CrossGlyph{}, nil},
 	"random":     {rgb(0x80, 0x80, 0x80), draw.PlusGlyph{}, nil},
 	"oracle":     {rgb(0x00, 0x00, 0x00), asteriskGlyph{}, []vg.Length{vg.Points(5), vg.Points(3)}},
+	// Beyond the paper's eight: darker tones, hollow-looking markers.
+	"power-of-d": {rgb(0x33, 0x22, 0x88), draw.RingGlyph{}, nil},
+	"hybrid-age": {rgb(0x88, 0x22, 0x55), draw.TriangleGlyph{}, nil},
 }
 
 // fallbackStyles serve names outside policyStyles, in order of first
@@ -163,6 +166,9 @@ type logTicks struct{}
 // Ticks implements plot.Ticker. min and max must be positive, which the
 // plot guarantees by setting the axis range itself.
 func (logTicks) Ticks(min, max float64) []plot.Tick {
+	if !(min > 0) || !(max >= min) || math.IsInf(max, 0) { // a degenerate axis: no ticks rather than no end
+		return nil
+	}
 	labelled := map[int]bool{1: true}
 	decades := math.Log10(max / min)
 	if decades < 3 {

@@ -83,6 +83,7 @@ func Reproduce(ctx context.Context, ro ReproduceOptions, opts Options) ([]claims
 		{sweepSpec("edge-capacity", "", ""), "edge-capacity", nil},
 		{MAPESpec(), "mape", []string{"policies=[" + policies.NameHybrid + "]"}},
 		{BurstSpec(), "burst", nil},
+		{StalenessSpec(), "staleness", nil},
 		{sweepSpec("decision", "", ""), "default", []string{"policies=[" + policies.NameHybrid + "]"}},
 	} {
 		s := append(append([]string(nil), sets...), e.extra...)
@@ -154,6 +155,9 @@ func Reproduce(ctx context.Context, ro ReproduceOptions, opts Options) ([]claims
 	}
 	prov := fmt.Sprintf("Made by `offload reproduce --scale %s` (offload %s); the runs are in the folders beside this file.", ro.Scale, Version())
 	md := claims.Markdown("The paper's claims", prov, cs)
+	// Beyond the paper: what the estimators are worth when the view is
+	// stale (the staleness experiment, not one of the paper's claims).
+	md += "\n" + StaleReport(got["staleness"].Plan, outcomeRuns(got["staleness"].Outcomes))
 	if err := d.WriteFile("claims.md", func(w io.Writer) error { _, err := io.WriteString(w, md); return err }); err != nil {
 		return nil, err
 	}

@@ -36,6 +36,7 @@ func TestReproduceRunsWhatItSays(t *testing.T) {
 		"mape":          {"sweep.values=[40, 120]", "tasks=2000", "warmup=0"},
 		"burst":         {"duration=300", "warmup_time=20", "arrivals.bursts=[{start: 100, every: 100, length: 20, factor: 3}]"},
 		"decision":      {"tasks=2000", "warmup=0"},
+		"staleness":     {"sweep.values=[0, 1]", "tasks=2000", "warmup=0", "policies=[hybrid, queue-only, power-of-d]"},
 	}
 	dir := t.TempDir()
 	var out bytes.Buffer
@@ -49,7 +50,7 @@ func TestReproduceRunsWhatItSays(t *testing.T) {
 	}
 	want := map[string]int{ // cells × policies × replicates
 		"sweep-load": 2 * len(policies.Defaults()) * 2, "edge-capacity": 2 * len(policies.Defaults()) * 2,
-		"mape": 2 * 1 * 2, "burst": len(policies.Defaults()) * 2, "decision": 1 * 2,
+		"mape": 2 * 1 * 2, "burst": len(policies.Defaults()) * 2, "decision": 1 * 2, "staleness": 2 * 3 * 2,
 	}
 	for name, runs := range want {
 		m, err := ReadManifest(filepath.Join(dir, name))
@@ -70,6 +71,9 @@ func TestReproduceRunsWhatItSays(t *testing.T) {
 		if !strings.Contains(string(md), "## Claim "+string(rune('0'+i))+": ") {
 			t.Errorf("claims.md lacks claim %d", i)
 		}
+	}
+	if !strings.Contains(string(md), "## Where the hybrid earns its keep") || !strings.Contains(string(md), "| 1 | ") {
+		t.Errorf("claims.md lacks the staleness section with its T = 1 row:\n%s", md)
 	}
 	f, err := os.Open(filepath.Join(dir, "decision", "runs.csv"))
 	if err != nil {

@@ -124,7 +124,7 @@ against the rate, with 95% confidence intervals across replicates.`),
 		sweepSpec("edge-capacity", "Latency of every policy against the number of edge servers",
 			`Run every policy over the edge server counts of the embedded edge-capacity
 scenario (or -f FILE), at a fixed arrival rate.`),
-		MAPESpec(), BurstSpec()}
+		MAPESpec(), BurstSpec(), StalenessSpec()}
 }
 
 // RunSpec is `offload run`: a scenario under its policies, its sweep
