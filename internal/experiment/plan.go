@@ -7,6 +7,7 @@ import (
 	"math"
 	"sync"
 
+	"github.com/offload-sim/offload/internal/dispatch"
 	"github.com/offload-sim/offload/internal/engine"
 	"github.com/offload-sim/offload/internal/policies"
 	"github.com/offload-sim/offload/internal/results"
@@ -30,6 +31,15 @@ func (p *Plan) entry(sc *scenario.Scenario, label string) policies.Entry {
 		}
 	}
 	return policies.Entry{Name: label, Label: label}
+}
+
+// NewPolicy builds the policy of job j, as its run uses it: the entry of
+// its label in its cell, built from the cell's configuration with the
+// replicate's policy stream (PolicyBuild). The HTTP emulation builds its
+// policies here too.
+func (p *Plan) NewPolicy(j Job) (dispatch.Policy, error) {
+	sc := p.Cells[j.Cell].Scenario
+	return policies.Make(p.entry(sc, j.Policy), PolicyBuild(sc, p.configs[j.Cell], p.Scenario.Seed, j.Seed))
 }
 
 // Plan is a scenario expanded into its jobs.
@@ -69,11 +79,10 @@ func NewPlan(name string, sc *scenario.Scenario) (*Plan, error) {
 		if err != nil {
 			return nil, err
 		}
-		tiers := DispatchTiers(cfg)
 		for _, e := range entries(c.Scenario) {
 			// Build each policy once now, so that a bad option or an
 			// edge-first without an edge tier fails before any run starts.
-			if _, err := policies.Make(e, tiers, Params(c.Scenario), PolicyRand(0, 0)); err != nil {
+			if _, err := policies.Make(e, PolicyBuild(c.Scenario, cfg, 0, 0)); err != nil {
 				return nil, err
 			}
 		}
@@ -229,7 +238,7 @@ func (p *Plan) runJob(j Job, trace func(Job) (func(*engine.TaskRecord), func(err
 	cfg := *p.configs[j.Cell] // a copy: OnTask and Shadows are per run
 	seed := p.Scenario.Seed
 	tiers := DispatchTiers(&cfg)
-	pol, err := policies.Make(p.entry(sc, j.Policy), tiers, Params(sc), PolicyRand(seed, j.Seed))
+	pol, err := p.NewPolicy(j)
 	if err != nil {
 		return Outcome{}, err
 	}

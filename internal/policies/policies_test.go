@@ -9,7 +9,8 @@ import (
 )
 
 func TestNames(t *testing.T) {
-	want := []string{"hybrid", "model-only", "queue-only", "jsq", "jsq-s", "edge-first", "random", "oracle"}
+	want := []string{"hybrid", "model-only", "queue-only", "jsq", "jsq-s", "edge-first", "random", "oracle",
+		"lwl", "sita-e", "sita-opt", "static-opt", "jiq"}
 	if got := Names(); !slices.Equal(got, want) {
 		t.Errorf("Names() = %v, want %v", got, want)
 	}
@@ -21,8 +22,8 @@ func TestNames(t *testing.T) {
 		if got, want := HasEstimator(n), n == "hybrid" || n == "model-only" || n == "queue-only"; got != want {
 			t.Errorf("HasEstimator(%q) = %v, want %v", n, got, want)
 		}
-		if _, err := New(n, threeTiers(), DefaultParams(), newRNG(1)); err != nil {
-			t.Errorf("New(%q) on the default tiers: %v", n, err)
+		if _, err := Make(Entry{Name: n}, fullBuild(threeTiers(), 1)); err != nil {
+			t.Errorf("Make(%q) on the default tiers: %v", n, err)
 		}
 	}
 }
