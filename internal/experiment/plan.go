@@ -91,17 +91,27 @@ func NewPlan(name string, sc *scenario.Scenario) (*Plan, error) {
 	return p, nil
 }
 
-// Columns are the runs.csv columns of the plan's runs (docs/design.md §5).
-func (p *Plan) Columns() []results.Column { return results.RunColumns(p.Tiers()) }
+// Columns are the runs.csv columns of the plan's runs (docs/design.md §5):
+// the tiers', and the SLO and per-tier breakdown columns when the scenario
+// asks for them.
+func (p *Plan) Columns() []results.Column { return results.RunColumns(p.Layout()) }
+
+// Layout is what shapes the plan's runs.csv: its tiers, SLO thresholds and
+// breakdown. Sweeps cannot vary them, so every cell shares it.
+func (p *Plan) Layout() results.Layout {
+	return results.Layout{Tiers: p.Tiers(), SLO: p.Scenario.SLO.Latency, Breakdown: p.Scenario.Breakdown}
+}
 
 // measured hands a run's raw measurements to the metrics schema. The
 // slices are shared, not copied: the result is not used afterwards.
 func measured(cfg *engine.Config, res *engine.Result) *results.Measured {
 	m := &results.Measured{Tasks: res.Tasks, Latencies: res.Latencies, LargeLatencies: res.LargeLatencies,
 		SumWait: res.SumWait, SumAPE: res.SumAPE, Predicted: res.Predicted, Span: res.Span, DecisionNs: math.NaN(),
-		TierCount: make([]int, len(res.Tier)), TierWork: make([]float64, len(res.Tier)), TierCapacity: make([]float64, len(res.Tier))}
+		TierCount: make([]int, len(res.Tier)), TierWork: make([]float64, len(res.Tier)), TierCapacity: make([]float64, len(res.Tier)),
+		TierSumLatency: make([]float64, len(res.Tier)), TierSumWait: make([]float64, len(res.Tier))}
 	for i, t := range res.Tier {
 		m.TierCount[i], m.TierWork[i] = t.Count, t.Work
+		m.TierSumLatency[i], m.TierSumWait[i] = t.SumLatency, t.SumWait
 		m.TierCapacity[i] = float64(cfg.Tiers[i].Servers) * cfg.Tiers[i].Speed
 	}
 	return m

@@ -76,7 +76,7 @@ func TestReproduceRunsWhatItSays(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	runs, err := report.ReadRuns(f, results.RunColumns([]string{"local", "edge", "cloud"}))
+	runs, err := report.ReadRuns(f, results.RunColumns(results.Layout{Tiers: []string{"local", "edge", "cloud"}}))
 	if err != nil || len(runs) != 2 {
 		t.Fatalf("decision/runs.csv: %d runs, %v; want 2", len(runs), err)
 	}

@@ -74,6 +74,7 @@ func (s *Scenario) Clone() *Scenario {
 	c.Arrivals.Bursts = cloneSlice(s.Arrivals.Bursts)
 	c.Tiers = cloneSlice(s.Tiers)
 	c.Policies = clonePolicies(s.Policies)
+	c.SLO.Latency = cloneSlice(s.SLO.Latency)
 	if s.Sweep != nil {
 		sw := *s.Sweep
 		sw.Values = cloneSlice(s.Sweep.Values)

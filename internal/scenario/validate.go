@@ -29,6 +29,8 @@ func (s *Scenario) Validate() error {
 	c.tiers()
 	c.policies()
 	c.estimator()
+	c.slo()
+	c.breakdown()
 	c.limits()
 	c.sweep()
 	return c.errs.orNil()
