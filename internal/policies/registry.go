@@ -108,6 +108,19 @@ func Defaults() []string {
 	return names
 }
 
+// Baselines returns the reference baselines (docs/design.md §3.7), the
+// registered policies outside the paper's set, in registry order:
+// reproduce --baselines runs them beside the paper's eight.
+func Baselines() []string {
+	var names []string
+	for _, s := range Registry() {
+		if !s.Paper {
+			names = append(names, s.Name)
+		}
+	}
+	return names
+}
+
 // HasEstimator reports whether the named policy predicts waits (and so has a
 // MAPE).
 func HasEstimator(name string) bool {
