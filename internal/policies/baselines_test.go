@@ -146,8 +146,8 @@ func TestSITAECutoffsPareto(t *testing.T) {
 
 // sita-opt's coordinate search against a 400 × 400 grid over the two
 // cutoffs in quantile space on the default continuum (16 cloud servers):
-// it must be no worse than the grid's best point (to 10⁻⁹), and no worse
-// than sita-e's cutoffs.
+// it must be no worse than the grid's best point (to 10⁻⁹) nor than
+// sita-e's cutoffs, and no small move of the two cutoffs may improve it.
 func TestSITAOptAgainstGrid(t *testing.T) {
 	tiers := threeTiersCloud16()
 	sizes := paretoSizes()
@@ -167,6 +167,20 @@ func TestSITAOptAgainstGrid(t *testing.T) {
 		eq := m.latency([]float64{sizes.CDF(eqCuts[0]), sizes.CDF(eqCuts[1])})
 		if got > grid*(1+1e-9) || got > eq {
 			t.Errorf("rate %g: sita-opt predicts %.9g s, the grid's best %.9g s, sita-e %.9g s", rate, got, grid, eq)
+		}
+		// Locally optimal in every direction, diagonals included (which a
+		// coordinate search does not try).
+		p0 := []float64{sizes.CDF(cuts[0]), sizes.CDF(cuts[1])}
+		for _, d := range []float64{1e-5, 1e-4, 1e-3} {
+			for _, dir := range [][2]float64{{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {1, -1}, {-1, 1}, {-1, -1}} {
+				q := []float64{p0[0] + d*dir[0], p0[1] + d*dir[1]}
+				if q[0] < 0 || q[0] > q[1] || q[1] > 1 {
+					continue
+				}
+				if v := m.latency(q); v < got*(1-1e-12) {
+					t.Errorf("rate %g: moving the cutoffs by %g·%v to quantiles %v lowers the latency to %.12g from %.12g", rate, d, dir, q, v, got)
+				}
+			}
 		}
 		t.Logf("rate %g: sita-opt %.9g s (cutoffs %.4g), grid %.9g s, sita-e %.9g s", rate, got, cuts, grid, eq)
 	}
