@@ -24,7 +24,7 @@ var allowed = map[string][]string{
 	"internal/engine":                {"internal/dispatch", "internal/fcfs", "internal/workload"},
 	"internal/estimators":            {"internal/dispatch"},
 	"internal/experiment":            {"internal/dispatch", "internal/engine", "internal/policies", "internal/results", "internal/scenario", "internal/workload"},
-	"internal/policies":              {"internal/dispatch", "internal/estimators"},
+	"internal/policies":              {"internal/dispatch", "internal/estimators", "internal/fcfs", "internal/workload"},
 	"internal/report":                {"internal/results"},
 	"internal/results":               {},
 	"internal/runner":                {"experiments", "internal/claims", "internal/dispatch", "internal/engine", "internal/experiment", "internal/policies", "internal/report", "internal/results", "internal/scenario", "internal/store", "internal/testbed", "internal/workload"},

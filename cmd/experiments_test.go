@@ -66,7 +66,7 @@ func TestSweepLoadFiles(t *testing.T) {
 	}
 	defer f.Close()
 	tiers := []string{"local", "edge", "cloud"}
-	runs, err := report.ReadRuns(f, results.RunColumns(tiers))
+	runs, err := report.ReadRuns(f, results.RunColumns(results.Layout{Tiers: tiers}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,10 +3,12 @@ package cmd
 import (
 	"context"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/offload-sim/offload/internal/policies"
 	"github.com/offload-sim/offload/internal/results"
 	"github.com/offload-sim/offload/internal/runner"
 	"github.com/offload-sim/offload/internal/scenario"
@@ -20,7 +22,9 @@ type reproduceOptions struct {
 	seed    uint64
 	strict  bool
 	emulate bool
-	cmd     *cobra.Command
+	// baselines runs the reference baselines in sweep-load too.
+	baselines bool
+	cmd       *cobra.Command
 }
 
 func newReproduceCmd(io IO) *cobra.Command {
@@ -32,8 +36,10 @@ func newReproduceCmd(io IO) *cobra.Command {
 decisions) into DIR/<experiment>/, then write DIR/claims.md: each claim of the
 paper with its verdict (PASS, FAIL, INCONCLUSIVE, NOT RUN) by the paired rule
 and the numbers it rests on. --scale paper uses the embedded defaults (10
-seeds × 200,000 tasks); --scale ci uses 5 seeds and 50,000 tasks. The exit
-status is 0 whatever the verdicts, unless --strict (1 on a FAIL).`,
+seeds × 200,000 tasks); --scale ci uses 5 seeds and 50,000 tasks.
+--baselines adds the reference baselines to sweep-load (the claims still read
+only the paper's eight). The exit status is 0 whatever the verdicts, unless
+--strict (1 on a FAIL).`,
 		Example: "  offload reproduce --scale ci -o /tmp/repro\n  offload reproduce --emulate",
 		Args:    noArgs,
 		RunE:    func(c *cobra.Command, args []string) error { return runReproduce(c.Context(), o) },
@@ -45,6 +51,7 @@ status is 0 whatever the verdicts, unless --strict (1 on a FAIL).`,
 	fl.Uint64Var(&o.seed, "seed", 0, "master seed of every experiment (default: the scenarios')")
 	fl.BoolVar(&o.strict, "strict", false, "exit 1 if a claim FAILs")
 	fl.BoolVar(&o.emulate, "emulate", false, "also run the HTTP emulation for claim 6")
+	fl.BoolVar(&o.baselines, "baselines", false, "also run the reference baselines ("+strings.Join(policies.Baselines(), ", ")+") in sweep-load; the claims use only the paper's eight")
 	return c
 }
 
@@ -52,7 +59,7 @@ func runReproduce(ctx context.Context, o *reproduceOptions) error {
 	if err := o.of.check(); err != nil {
 		return err
 	}
-	ro := runner.ReproduceOptions{Scale: o.scale, Strict: o.strict,
+	ro := runner.ReproduceOptions{Scale: o.scale, Strict: o.strict, Baselines: o.baselines,
 		Load: func(embedded string, sets []string) (*scenario.Scenario, error) {
 			var sf scenarioFlags // built in code: the sets say it all
 			return sf.load(embedded, sets)

@@ -41,7 +41,7 @@ func TestCombine(t *testing.T) {
 
 // run makes a sweep-load-like run.
 func run(v float64, pol string, seed int, lat, large, util float64) results.Run {
-	r := results.NewRun(results.RunColumns([]string{"t"}), map[string]float64{results.ColMeanLatency: lat, results.ColP95Large: large,
+	r := results.NewRun(results.RunColumns(results.Layout{Tiers: []string{"t"}}), map[string]float64{results.ColMeanLatency: lat, results.ColP95Large: large,
 		"util_t": util, "share_t": 1})
 	r.Experiment, r.Param, r.Value, r.Policy, r.Seed = "sweep-load", "arrivals.rate", v, pol, seed
 	return r
@@ -84,7 +84,7 @@ func TestRanking(t *testing.T) {
 	mk := func(pol string, lat ...float64) []results.Run {
 		var rs []results.Run
 		for s, l := range lat {
-			r := results.NewRun(results.RunColumns(nil), map[string]float64{results.ColMeanLatency: l})
+			r := results.NewRun(results.RunColumns(results.Layout{}), map[string]float64{results.ColMeanLatency: l})
 			r.Value, r.Policy, r.Seed = math.NaN(), pol, s
 			rs = append(rs, r)
 		}

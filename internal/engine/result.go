@@ -20,6 +20,10 @@ type TierResult struct {
 	AreaN      float64
 	Reached    int
 	SumSojourn float64
+	// SumLatency and SumWait add up the latency and the queueing wait of the
+	// measured tasks sent to the tier (Count of them), s: the per-tier
+	// breakdown of runs.csv.
+	SumLatency, SumWait float64
 }
 
 // ShadowResult is one shadow predictor's error over the measured tasks.
@@ -65,6 +69,8 @@ func (r *Result) record(cfg *Config, rec *TaskRecord, x *transit, shPred []float
 	t := &r.Tier[rec.Tier]
 	t.Count++
 	t.Work += rec.Size
+	t.SumLatency += rec.Latency
+	t.SumWait += rec.Wait
 	tier := &cfg.Tiers[rec.Tier].Tier
 	if x.hasPred {
 		r.Predicted++

@@ -64,6 +64,18 @@ func Params(sc *scenario.Scenario) policies.Params {
 		PenaltyThreshold: e.Penalty.Threshold, PenaltyK: e.Penalty.K}
 }
 
+// PolicyBuild is what the registry's constructors get for a cell of
+// configuration cfg (made from sc) and replicate rep: the tiers as a
+// dispatcher sees them, the estimator parameters, the size law and the base
+// arrival rate (for the policies computed from them, docs/design.md §3.7),
+// and the replicate's own policy stream. The simulator and the HTTP
+// emulation both build their policies from it, so that they run the same
+// rule.
+func PolicyBuild(sc *scenario.Scenario, cfg *engine.Config, seed uint64, rep int) policies.Build {
+	return policies.Build{Tiers: DispatchTiers(cfg), Params: Params(sc), Rand: PolicyRand(seed, rep),
+		Sizes: cfg.Size, Rate: cfg.Arrivals.Rate}
+}
+
 // DispatchTiers lists the tiers as a policy sees them.
 func DispatchTiers(cfg *engine.Config) []dispatch.Tier {
 	ts := make([]dispatch.Tier, len(cfg.Tiers))

@@ -13,6 +13,7 @@ import (
 	"github.com/offload-sim/offload/internal/policies"
 	"github.com/offload-sim/offload/internal/results"
 	"github.com/offload-sim/offload/internal/scenario"
+	"github.com/offload-sim/offload/internal/workload"
 )
 
 // defaultAt is the embedded default scenario at the given rate, shortened.
@@ -140,7 +141,8 @@ func TestMAPEOnlyForEstimators(t *testing.T) {
 func TestWrappersKeepCapabilities(t *testing.T) {
 	tiers := []dispatch.Tier{{Name: "e", Kind: dispatch.Edge, Servers: 1, Speed: 1, Mu: 1}}
 	for _, name := range policies.Names() {
-		p, err := policies.New(name, tiers, policies.DefaultParams(), PolicyRand(1, 0))
+		p, err := policies.Make(policies.Entry{Name: name}, policies.Build{Tiers: tiers, Params: policies.DefaultParams(),
+			Rand: PolicyRand(1, 0), Sizes: workload.Const(1), Rate: 0.5})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -37,7 +37,7 @@ func meanSojourn(t testing.TB, cfg *engine.Config, e policies.Entry, reps int) [
 	tiers := DispatchTiers(cfg)
 	out := make([]float64, reps)
 	for r := range reps {
-		pol, err := policies.Make(e, tiers, policies.DefaultParams(), PolicyRand(11, r))
+		pol, err := policies.Make(e, policies.Build{Tiers: tiers, Params: policies.DefaultParams(), Rand: PolicyRand(11, r), Sizes: cfg.Size, Rate: cfg.Arrivals.Rate})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -46,7 +46,6 @@ func meanSojourn(t testing.TB, cfg *engine.Config, e policies.Entry, reps int) [
 		if err != nil {
 			t.Fatal(err)
 		}
-		out[r] = res.SumWait/float64(res.Tasks) + 1 // mean wait + mean service (1)
 		var sum float64
 		for _, l := range res.Latencies {
 			sum += l

@@ -7,6 +7,7 @@ import (
 	"math"
 	"sync"
 
+	"github.com/offload-sim/offload/internal/dispatch"
 	"github.com/offload-sim/offload/internal/engine"
 	"github.com/offload-sim/offload/internal/policies"
 	"github.com/offload-sim/offload/internal/results"
@@ -30,6 +31,22 @@ func (p *Plan) entry(sc *scenario.Scenario, label string) policies.Entry {
 		}
 	}
 	return policies.Entry{Name: label, Label: label}
+}
+
+// NewPolicy builds the policy of job j, as its run uses it: the entry of
+// its label in its cell, built from the cell's configuration with the
+// replicate's policy stream (PolicyBuild). The HTTP emulation builds its
+// policies here too.
+func (p *Plan) NewPolicy(j Job) (dispatch.Policy, error) { return p.NewDevicePolicy(j, 0) }
+
+// NewDevicePolicy builds the policy of device d of a job: its own stream,
+// and the arrival rate of its own stream (the scenario's over the devices).
+func (p *Plan) NewDevicePolicy(j Job, d int) (dispatch.Policy, error) {
+	sc := p.Cells[j.Cell].Scenario
+	b := PolicyBuild(sc, p.configs[j.Cell], p.Scenario.Seed, j.Seed)
+	b.Rand = DevicePolicyRand(p.Scenario.Seed, j.Seed, d)
+	b.Rate /= float64(sc.DeviceCount())
+	return policies.Make(p.entry(sc, j.Policy), b)
 }
 
 // Plan is a scenario expanded into its jobs.
@@ -69,11 +86,10 @@ func NewPlan(name string, sc *scenario.Scenario) (*Plan, error) {
 		if err != nil {
 			return nil, err
 		}
-		tiers := DispatchTiers(cfg)
 		for _, e := range entries(c.Scenario) {
 			// Build each policy once now, so that a bad option or an
 			// edge-first without an edge tier fails before any run starts.
-			if _, err := policies.Make(e, tiers, Params(c.Scenario), PolicyRand(0, 0)); err != nil {
+			if _, err := policies.Make(e, PolicyBuild(c.Scenario, cfg, 0, 0)); err != nil {
 				return nil, err
 			}
 		}
@@ -82,17 +98,27 @@ func NewPlan(name string, sc *scenario.Scenario) (*Plan, error) {
 	return p, nil
 }
 
-// Columns are the runs.csv columns of the plan's runs (docs/design.md §5).
-func (p *Plan) Columns() []results.Column { return results.RunColumns(p.Tiers()) }
+// Columns are the runs.csv columns of the plan's runs (docs/design.md §5):
+// the tiers', and the SLO and per-tier breakdown columns when the scenario
+// asks for them.
+func (p *Plan) Columns() []results.Column { return results.RunColumns(p.Layout()) }
+
+// Layout is what shapes the plan's runs.csv: its tiers, SLO thresholds and
+// breakdown. Sweeps cannot vary them, so every cell shares it.
+func (p *Plan) Layout() results.Layout {
+	return results.Layout{Tiers: p.Tiers(), SLO: p.Scenario.SLO.Latency, Breakdown: p.Scenario.Breakdown}
+}
 
 // measured hands a run's raw measurements to the metrics schema. The
 // slices are shared, not copied: the result is not used afterwards.
 func measured(cfg *engine.Config, res *engine.Result) *results.Measured {
 	m := &results.Measured{Tasks: res.Tasks, Latencies: res.Latencies, LargeLatencies: res.LargeLatencies,
 		SumWait: res.SumWait, SumAPE: res.SumAPE, Predicted: res.Predicted, Span: res.Span, DecisionNs: math.NaN(),
-		TierCount: make([]int, len(res.Tier)), TierWork: make([]float64, len(res.Tier)), TierCapacity: make([]float64, len(res.Tier))}
+		TierCount: make([]int, len(res.Tier)), TierWork: make([]float64, len(res.Tier)), TierCapacity: make([]float64, len(res.Tier)),
+		TierSumLatency: make([]float64, len(res.Tier)), TierSumWait: make([]float64, len(res.Tier))}
 	for i, t := range res.Tier {
 		m.TierCount[i], m.TierWork[i] = t.Count, t.Work
+		m.TierSumLatency[i], m.TierSumWait[i] = t.SumLatency, t.SumWait
 		m.TierCapacity[i] = float64(cfg.Tiers[i].Servers) * cfg.Tiers[i].Speed * float64(max(t.Copies, 1))
 	}
 	return m
@@ -229,12 +255,11 @@ func (p *Plan) runJob(j Job, trace func(Job) (func(*engine.TaskRecord), func(err
 	cfg := *p.configs[j.Cell] // a copy: OnTask and Shadows are per run
 	seed := p.Scenario.Seed
 	tiers := DispatchTiers(&cfg)
-	entry := p.entry(sc, j.Policy)
 	devs := make([]engine.Device, sc.DeviceCount())
 	var clocks []*timer
 	var pr *probe
 	for d := range devs {
-		pol, err := policies.Make(entry, tiers, Params(sc), DevicePolicyRand(seed, j.Seed, d))
+		pol, err := p.NewDevicePolicy(j, d)
 		if err != nil {
 			return Outcome{}, err
 		}

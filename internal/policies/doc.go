@@ -1,9 +1,12 @@
 // Package policies implements the eight dispatch policies of docs/design.md §3 —
 // hybrid, model-only, queue-only, jsq, jsq-s, edge-first, random and oracle —
-// against the read-only dispatch.View, so that the simulator and the HTTP
-// testbed run the same code.
+// and the reference baselines of §3.7 — lwl, sita-e, sita-opt, static-opt
+// and jiq — against the read-only dispatch.View, so that the simulator and
+// the HTTP testbed run the same code.
 //
-// New builds a policy by its scenario name; NewPredictor builds one of the
+// Make builds a policy from a registry entry and a Build (tiers, parameters,
+// the scenario's size law and base rate, a random stream); New builds one by
+// name from tiers and parameters alone; NewPredictor builds one of the
 // three estimators in shadow for the mape experiment. Policies hold their own
 // random stream (ties, ε-greedy, random), keep online state only through
 // dispatch.Observer, allocate nothing per decision, and are not safe for

@@ -7,6 +7,7 @@ import (
 
 	"github.com/offload-sim/offload/internal/dispatch"
 	"github.com/offload-sim/offload/internal/dispatch/dispatchtest"
+	"github.com/offload-sim/offload/internal/workload"
 )
 
 func threeTiers() []dispatch.Tier { return dispatchtest.ThreeTiers(64) }
@@ -21,9 +22,26 @@ func identicalTiers(n int) []dispatch.Tier {
 
 func newRNG(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x5eed)) }
 
+// paretoSizes is the default continuum's size law, Pareto α = 2.5 of mean 1.
+func paretoSizes() workload.Dist {
+	d, err := workload.New("pareto", 1, 2.5, 0)
+	if err != nil {
+		panic(err)
+	}
+	return d
+}
+
+// fullBuild is a Build with everything a policy may read: the default
+// parameters, Pareto sizes and 60 tasks/s.
+func fullBuild(tiers []dispatch.Tier, seed uint64) Build {
+	return Build{Tiers: tiers, Params: DefaultParams(), Rand: newRNG(seed), Sizes: paretoSizes(), Rate: 60}
+}
+
 func mustNew(t testing.TB, name string, tiers []dispatch.Tier, p Params, seed uint64) dispatch.Policy {
 	t.Helper()
-	pol, err := New(name, tiers, p, newRNG(seed))
+	b := fullBuild(tiers, seed)
+	b.Params = p
+	pol, err := Make(Entry{Name: name}, b)
 	if err != nil {
 		t.Fatalf("New(%q): %v", name, err)
 	}

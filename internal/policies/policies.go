@@ -35,6 +35,16 @@ const (
 	NameOracle    = "oracle"
 )
 
+// The names of the reference baselines (docs/design.md §3.7), outside the
+// paper's default set.
+const (
+	NameLWL       = "lwl"
+	NameSITAE     = "sita-e"
+	NameSITAOpt   = "sita-opt"
+	NameStaticOpt = "static-opt"
+	NameJIQ       = "jiq"
+)
+
 // The estimator policies' β rules, by registry name.
 const (
 	modeHybrid = estimators.ModeHybrid

@@ -21,8 +21,8 @@ func TestNames(t *testing.T) {
 		if got, want := HasEstimator(n), n == "hybrid" || n == "model-only" || n == "queue-only"; got != want {
 			t.Errorf("HasEstimator(%q) = %v, want %v", n, got, want)
 		}
-		if _, err := New(n, threeTiers(), DefaultParams(), newRNG(1)); err != nil {
-			t.Errorf("New(%q) on the default tiers: %v", n, err)
+		if _, err := Make(Entry{Name: n}, fullBuild(threeTiers(), 1)); err != nil {
+			t.Errorf("Make(%q) on the default tiers: %v", n, err)
 		}
 	}
 }

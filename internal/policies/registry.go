@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/offload-sim/offload/internal/dispatch"
+	"github.com/offload-sim/offload/internal/workload"
 )
 
 // Spec is one row of the policy registry: everything the rest of the tool
@@ -45,10 +46,18 @@ type Build struct {
 	Options Values
 	// Rand is the policy's own stream (ties, ε, random choices). Never nil.
 	Rand *rand.Rand
+	// Sizes is the scenario's task-size law, for the policies whose rule is
+	// computed from it once per run (sita-e, sita-opt); the zero Dist when
+	// the caller has none, which those policies refuse.
+	Sizes workload.Dist
+	// Rate is the scenario's base arrival rate, tasks/s (bursts aside), for
+	// the policies tuned to it (static-opt); 0 when the caller has none.
+	Rate float64
 }
 
 // Registry returns every policy, in the order tables, legends and messages
-// list them: the paper's eight first, in docs/design.md §3 order. The slice is new
+// list them: the paper's eight first, in docs/design.md §3 order, then the
+// reference baselines of §3.7. The slice is new
 // on every call; nothing is shared.
 func Registry() []Spec {
 	return []Spec{
@@ -62,6 +71,11 @@ func Registry() []Spec {
 		{Name: NameOracle, Paper: true, Summary: "clairvoyant greedy: earliest completion given every dispatched task's size and delay", New: newOracle},
 		powerOfDSpec(),
 		ageSpec(),
+		{Name: NameLWL, Summary: "least work left: earliest expected finish D̄ + max(0, F − t − D̄) + 1/μ from the sizes already sent (knows sizes after dispatch)", New: newLWL},
+		{Name: NameSITAE, Summary: "size intervals with load ∝ c·s, small sizes to the smallest delay (knows the task's size)", New: newSITAE},
+		{Name: NameSITAOpt, Summary: "size intervals minimising the predicted mean latency (Allen–Cunneen per interval; knows the task's size)", New: newSITAOpt},
+		{Name: NameStaticOpt, Summary: "best static random split at the base rate: argmin Σ p_i (D̄_i + Ŵ_i(p_i λ) + 1/μ_i)", New: newStaticOpt},
+		{Name: NameJIQ, Summary: "join the idle queue: the idle tier of least D̄ + 1/μ, else uniformly random", New: newJIQ},
 	}
 }
 
@@ -96,6 +110,19 @@ func Defaults() []string {
 	return names
 }
 
+// Baselines returns the reference baselines (docs/design.md §3.7), the
+// registered policies outside the paper's set, in registry order:
+// reproduce --baselines runs them beside the paper's eight.
+func Baselines() []string {
+	var names []string
+	for _, s := range Registry() {
+		if !s.Paper {
+			names = append(names, s.Name)
+		}
+	}
+	return names
+}
+
 // HasEstimator reports whether the named policy predicts waits (and so has a
 // MAPE).
 func HasEstimator(name string) bool {
@@ -124,9 +151,11 @@ type Entry struct {
 	Options map[string]any
 }
 
-// Make checks the entry against its spec and builds the policy. The error
-// names the label and, for a bad option, the option.
-func Make(e Entry, tiers []dispatch.Tier, p Params, rng *rand.Rand) (dispatch.Policy, error) {
+// Make checks the entry against its spec and builds the policy from b
+// (whose Options it fills from the entry's checked options). The error names
+// the label and, for a bad option, the option.
+func Make(e Entry, b Build) (dispatch.Policy, error) {
+	tiers, rng := b.Tiers, b.Rand
 	label := e.Label
 	if label == "" {
 		label = e.Name
@@ -150,7 +179,8 @@ func Make(e Entry, tiers []dispatch.Tier, p Params, rng *rand.Rand) (dispatch.Po
 	if len(probs) > 0 {
 		return nil, fmt.Errorf("policy %q: option %s: %s", label, probs[0].Option, probs[0].Msg)
 	}
-	pol, err := spec.New(Build{Tiers: tiers, Params: p, Options: vals, Rand: rng})
+	b.Options = vals
+	pol, err := spec.New(b)
 	if err != nil {
 		return nil, fmt.Errorf("policy %q: %w", label, err)
 	}
@@ -161,9 +191,11 @@ func Make(e Entry, tiers []dispatch.Tier, p Params, rng *rand.Rand) (dispatch.Po
 }
 
 // New builds the named policy with no entry options: the scenario's
-// estimator parameters p apply as they are.
+// estimator parameters p apply as they are. It knows no size law and no
+// arrival rate, so sita-e, sita-opt and static-opt refuse it: build those
+// with Make.
 func New(name string, tiers []dispatch.Tier, p Params, rng *rand.Rand) (dispatch.Policy, error) {
-	return Make(Entry{Name: name}, tiers, p, rng)
+	return Make(Entry{Name: name}, Build{Tiers: tiers, Params: p, Rand: rng})
 }
 
 // Problem is one thing wrong with a policy entry: the option concerned (""

@@ -38,9 +38,16 @@ func TestRegistryDefaultsArePapersEight(t *testing.T) {
 // the edge), and never as a typed nil.
 func TestEveryPolicyBuilds(t *testing.T) {
 	for _, name := range Names() {
-		p, err := New(name, threeTiers(), DefaultParams(), newRNG(1))
+		p, err := Make(Entry{Name: name}, fullBuild(threeTiers(), 1))
 		if err != nil || p == nil {
-			t.Errorf("New(%q): %v, %v", name, p, err)
+			t.Errorf("Make(%q): %v, %v", name, p, err)
+		}
+	}
+	// Without the scenario's size law and rate, the policies computed from
+	// them say what they miss.
+	for _, name := range []string{NameSITAE, NameSITAOpt, NameStaticOpt} {
+		if p, err := New(name, threeTiers(), DefaultParams(), newRNG(1)); err == nil || p != nil || !strings.Contains(err.Error(), "needs the scenario's") {
+			t.Errorf("New(%q) without sizes or rate: %v, %v", name, p, err)
 		}
 	}
 	noEdge := []dispatch.Tier{threeTiers()[0], threeTiers()[2]}
@@ -67,7 +74,7 @@ func TestEntryOptions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := Make(tt.entry, threeTiers(), DefaultParams(), newRNG(1))
+			p, err := Make(tt.entry, fullBuild(threeTiers(), 1))
 			switch {
 			case tt.wantErr == "" && (err != nil || p == nil):
 				t.Errorf("Make(%+v): %v", tt.entry, err)
@@ -91,7 +98,7 @@ func TestEntryEpsilonOverridesParams(t *testing.T) {
 	tiers := threeTiers()
 	v := view(12, tiers, dispatch.State{Busy: 1, Queued: 1}, dispatch.State{Busy: 4, Queued: 40}, dispatch.State{Busy: 3})
 	count := func(opts map[string]any) int {
-		p, err := Make(Entry{Name: "hybrid", Options: opts}, tiers, DefaultParams(), newRNG(3))
+		p, err := Make(Entry{Name: "hybrid", Options: opts}, fullBuild(tiers, 3))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -17,7 +17,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/go
 
 var tiers = []string{"local", "edge", "cloud"}
 
-var cols = results.RunColumns(tiers)
+var cols = results.RunColumns(results.Layout{Tiers: tiers})
 
 // setTiers sets a run's per-tier columns, prefix share_ or util_.
 func setTiers(r *results.Run, prefix string, xs []float64) {
@@ -105,10 +105,10 @@ func checkGolden(t *testing.T, name string, got []byte) {
 func TestRunsHeaderIsTheDesignedOne(t *testing.T) {
 	want := "experiment,param,value,policy,seed,tasks,mean_latency_s,p50_latency_s,p95_latency_s,p99_latency_s," +
 		"max_latency_s,mean_wait_s,mean_large_s,p95_large_s,mape,decision_ns,share_edge,share_cloud,util_edge,util_cloud"
-	if got := strings.Join(RunsHeader(results.RunColumns([]string{"edge", "cloud"})), ","); got != want {
+	if got := strings.Join(RunsHeader(results.RunColumns(results.Layout{Tiers: []string{"edge", "cloud"}})), ","); got != want {
 		t.Errorf("RunsHeader = %s\nwant          %s", got, want)
 	}
-	sh := SummaryHeader(results.RunColumns([]string{"edge"}))
+	sh := SummaryHeader(results.RunColumns(results.Layout{Tiers: []string{"edge"}}))
 	if got := strings.Join(sh[:8], ","); got != "experiment,param,value,policy,runs,tasks,tasks_ci95,mean_latency_s" {
 		t.Errorf("SummaryHeader starts %s", got)
 	}
@@ -119,7 +119,7 @@ func TestRunsHeaderIsTheDesignedOne(t *testing.T) {
 
 func TestWriteRunsRefusesColumnMismatch(t *testing.T) {
 	r := sampleRuns()[0]
-	r.Cols = results.RunColumns([]string{"local"})
+	r.Cols = results.RunColumns(results.Layout{Tiers: []string{"local"}})
 	err := WriteRuns(&bytes.Buffer{}, cols, []results.Run{r})
 	if err == nil || !strings.Contains(err.Error(), "columns") {
 		t.Errorf("WriteRuns with the columns of 1 tier under a header of 3: err = %v", err)
@@ -180,7 +180,7 @@ func sameRun(a, b results.Run) bool {
 }
 
 func TestReadRunsErrors(t *testing.T) {
-	edge := results.RunColumns([]string{"edge"})
+	edge := results.RunColumns(results.Layout{Tiers: []string{"edge"}})
 	header := strings.Join(RunsHeader(edge), ",")
 	row := "e,p,1,jsq,0,10,1,1,1,1,1,1,1,1,,,0.5,0.5"
 	cases := []struct {

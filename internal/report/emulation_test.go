@@ -12,7 +12,7 @@ import (
 )
 
 func TestEmulationRunsHeaderExtendsTheSimulators(t *testing.T) {
-	c := results.RunColumns([]string{"edge", "cloud"})
+	c := results.RunColumns(results.Layout{Tiers: []string{"edge", "cloud"}})
 	h := EmulationRunsHeader(c)
 	sim := RunsHeader(c)
 	if strings.Join(h[:len(sim)], ",") != strings.Join(sim, ",") ||
@@ -23,7 +23,7 @@ func TestEmulationRunsHeaderExtendsTheSimulators(t *testing.T) {
 
 func TestWriteEmulationRuns(t *testing.T) {
 	nan := math.NaN()
-	ec := results.RunColumns([]string{"edge", "cloud"})
+	ec := results.RunColumns(results.Layout{Tiers: []string{"edge", "cloud"}})
 	run := results.NewRun(ec, map[string]float64{results.ColTasks: 3,
 		results.ColMeanLatency: 0.25, results.ColP50Latency: 0.2, results.ColP95Latency: 0.5, results.ColP99Latency: 0.5,
 		results.ColMaxLatency: 0.5, results.ColMeanWait: 0.01, results.ColMAPE: 12.5,
@@ -39,7 +39,7 @@ func TestWriteEmulationRuns(t *testing.T) {
 	if len(lines) != 2 || lines[1] != want {
 		t.Errorf("rows:\n%s\nwant\n%s", buf.String(), want)
 	}
-	r.Cols = results.RunColumns([]string{"edge"})
+	r.Cols = results.RunColumns(results.Layout{Tiers: []string{"edge"}})
 	if err := WriteEmulationRuns(&buf, ec, []EmulatedRun{r}); err == nil {
 		t.Error("a run with the columns of 1 tier under a header of 2: no error")
 	}

@@ -24,7 +24,9 @@ type style struct {
 // white, replaced by grey; the marker tells policies apart in greyscale too.
 // Filled markers are the estimator policies, line markers the baselines;
 // oracle, a clairvoyant reference rather than a policy one could deploy, is
-// dashed.
+// dashed. The reference baselines of docs/design.md §3.7 take Paul Tol's
+// muted colours and outline markers; those that read task sizes (lwl,
+// sita-e, sita-opt) are dashed too, more finely than the oracle.
 var policyStyles = map[string]style{
 	"hybrid":     {rgb(0xD5, 0x5E, 0x00), draw.CircleGlyph{}, nil},
 	"model-only": {rgb(0x00, 0x72, 0xB2), draw.BoxGlyph{}, nil},
@@ -37,6 +39,11 @@ var policyStyles = map[string]style{
 	// Beyond the paper's eight: darker tones, hollow-looking markers.
 	"power-of-d": {rgb(0x33, 0x22, 0x88), draw.RingGlyph{}, nil},
 	"hybrid-age": {rgb(0x88, 0x22, 0x55), draw.TriangleGlyph{}, nil},
+	"lwl":        {rgb(0xAA, 0x44, 0x99), draw.RingGlyph{}, []vg.Length{vg.Points(3), vg.Points(2)}},
+	"sita-e":     {rgb(0x44, 0xAA, 0x99), draw.SquareGlyph{}, []vg.Length{vg.Points(3), vg.Points(2)}},
+	"sita-opt":   {rgb(0x11, 0x55, 0x88), draw.TriangleGlyph{}, []vg.Length{vg.Points(3), vg.Points(2)}},
+	"static-opt": {rgb(0x99, 0x44, 0x22), draw.SquareGlyph{}, nil},
+	"jiq":        {rgb(0x66, 0x66, 0x00), draw.TriangleGlyph{}, nil},
 }
 
 // fallbackStyles serve names outside policyStyles, in order of first

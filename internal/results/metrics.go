@@ -3,6 +3,8 @@ package results
 import (
 	"math"
 	"slices"
+	"strconv"
+	"strings"
 
 	"gonum.org/v1/gonum/stat"
 )
@@ -57,10 +59,66 @@ func ShareCol(tier string) string { return "share_" + tier }
 // UtilCol names a tier's offered-load column.
 func UtilCol(tier string) string { return "util_" + tier }
 
-// RunColumns declares runs.csv's numeric columns for these tiers, in file
+// SLOMissCol names the column of the share of tasks over an SLO of
+// threshold seconds: slo_miss_<ms>ms, the milliseconds written in decimal
+// without trailing zeros (0.1 s: slo_miss_100ms, 0.0025 s: slo_miss_2.5ms).
+func SLOMissCol(threshold float64) string { return "slo_miss_" + Millis(threshold) + "ms" }
+
+// SLOMissLargeCol is SLOMissCol for the large tasks: slo_miss_large_<ms>ms.
+func SLOMissLargeCol(threshold float64) string { return "slo_miss_large_" + Millis(threshold) + "ms" }
+
+// TierLatencyCol and TierWaitCol name a tier's mean latency and mean wait
+// columns (Layout.Breakdown).
+func TierLatencyCol(tier string) string { return "mean_latency_" + tier }
+
+// TierWaitCol names a tier's mean-wait column (Layout.Breakdown).
+func TierWaitCol(tier string) string { return "mean_wait_" + tier }
+
+// Millis writes seconds as milliseconds in plain decimal, exactly and
+// without trailing zeros: the shortest decimal that reads back as the
+// seconds, its point moved three places (so 0.007 s is "7", never
+// "7.000000000000001" as 0.007·1000 would print). Distinct thresholds give
+// distinct names.
+func Millis(seconds float64) string {
+	digits, exp := decimal(seconds)
+	exp += 3 // value = 0.digits × 10^exp
+	switch {
+	case exp <= 0:
+		return "0." + strings.Repeat("0", -exp) + digits
+	case exp >= len(digits):
+		return digits + strings.Repeat("0", exp-len(digits))
+	}
+	return digits[:exp] + "." + digits[exp:]
+}
+
+// decimal splits x > 0 into its shortest significant digits and the
+// exponent e with x = 0.digits × 10^e.
+func decimal(x float64) (string, int) {
+	s := strconv.FormatFloat(x, 'e', -1, 64) // d.ddde±XX
+	mant, ex, _ := strings.Cut(s, "e")
+	e, _ := strconv.Atoi(ex)
+	return strings.Replace(mant, ".", "", 1), e + 1
+}
+
+// Layout is what shapes a scenario's runs.csv beyond the fixed columns: its
+// tiers (share_ and util_ columns), its SLO latency thresholds in seconds
+// (slo_miss_ columns, only when there are some) and whether it asks for the
+// per-tier breakdown (mean_latency_<tier>, mean_wait_<tier>). The zero SLO
+// and Breakdown give the columns every scenario had before them, so that
+// existing files do not change.
+type Layout struct {
+	Tiers     []string
+	SLO       []float64 // s
+	Breakdown bool
+}
+
+// RunColumns declares runs.csv's numeric columns for this layout, in file
 // order: the fixed ones, then every tier's share, then every tier's offered
-// load (docs/design.md §5).
-func RunColumns(tiers []string) []Column {
+// load (docs/design.md §5), then for each SLO threshold the share of tasks
+// and of large tasks over it, then, with the breakdown, every tier's mean
+// latency and every tier's mean wait.
+func RunColumns(l Layout) []Column {
+	tiers := l.Tiers
 	cols := []Column{
 		{Name: ColTasks, Doc: "measured tasks", Int: true, Get: func(m *Measured) float64 { return float64(m.Tasks) }},
 		{Name: ColMeanLatency, Unit: "s", Doc: "mean latency T = D + W + S", Get: func(m *Measured) float64 { return m.mean(m.Latencies) }},
@@ -82,7 +140,33 @@ func RunColumns(tiers []string) []Column {
 		cols = append(cols, Column{Name: UtilCol(t), Doc: "offered load of " + t + ": work sent per second / (c·s)",
 			Get: func(m *Measured) float64 { return m.util(i) }})
 	}
+	for _, x := range l.SLO {
+		cols = append(cols, Column{Name: SLOMissCol(x), Doc: "share of measured tasks with latency over " + Millis(x) + " ms",
+			Get: func(m *Measured) float64 { return over(m.Latencies, x) }})
+		cols = append(cols, Column{Name: SLOMissLargeCol(x), Doc: "share of large tasks with latency over " + Millis(x) + " ms",
+			Get: func(m *Measured) float64 { return over(m.LargeLatencies, x) }})
+	}
+	if l.Breakdown {
+		for i, t := range tiers {
+			cols = append(cols, Column{Name: TierLatencyCol(t), Unit: "s", Doc: "mean latency of the measured tasks run at " + t,
+				Get: func(m *Measured) float64 { return m.tierMean(m.TierSumLatency, i) }})
+		}
+		for i, t := range tiers {
+			cols = append(cols, Column{Name: TierWaitCol(t), Unit: "s", Doc: "mean wait of the measured tasks run at " + t,
+				Get: func(m *Measured) float64 { return m.tierMean(m.TierSumWait, i) }})
+		}
+	}
 	return cols
+}
+
+// over is the share of the sorted latencies strictly above x, by binary
+// search; NaN for none.
+func over(sorted []float64, x float64) float64 {
+	if len(sorted) == 0 {
+		return math.NaN()
+	}
+	k, _ := slices.BinarySearch(sorted, math.Nextafter(x, math.Inf(1))) // first ≥ next float: first > x
+	return float64(len(sorted)-k) / float64(len(sorted))
 }
 
 // Measured is what one run measured, in the form both the simulator and
@@ -103,8 +187,15 @@ type Measured struct {
 	TierCount    []int
 	TierWork     []float64
 	TierCapacity []float64
-	DecisionNs   float64 // NaN unless decisions were timed
-	sorted       bool
+	// Per tier, over the measured tasks run there whose latency is known:
+	// Σ latency and Σ wait (s), and their number where it differs from
+	// TierCount (the testbed, where some requests fail); nil TierDone means
+	// TierCount. Nil sums leave the breakdown columns missing.
+	TierSumLatency []float64
+	TierSumWait    []float64
+	TierDone       []int
+	DecisionNs     float64 // NaN unless decisions were timed
+	sorted         bool
 }
 
 // Row reads every column from m, in order. It sorts m's latency slices.
@@ -160,6 +251,21 @@ func (m *Measured) share(i int) float64 {
 		return 0
 	}
 	return float64(m.TierCount[i]) / float64(n)
+}
+
+// tierMean is sums[i] over tier i's measured tasks; NaN where it ran none.
+func (m *Measured) tierMean(sums []float64, i int) float64 {
+	if i >= len(sums) {
+		return math.NaN()
+	}
+	counts := m.TierDone
+	if counts == nil {
+		counts = m.TierCount
+	}
+	if i >= len(counts) || counts[i] == 0 {
+		return math.NaN()
+	}
+	return sums[i] / float64(counts[i])
 }
 
 func (m *Measured) util(i int) float64 {

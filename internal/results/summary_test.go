@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-var testCols = RunColumns([]string{"t0", "t1"})
+var testCols = RunColumns(Layout{Tiers: []string{"t0", "t1"}})
 
 // run makes a run of two tiers; a missing share or util is NaN.
 func run(exp, policy string, value float64, seed int, mean float64, share, util []float64) Run {
@@ -135,7 +135,7 @@ func TestSummarizeMissingTierValues(t *testing.T) {
 func TestRowReadsEveryColumn(t *testing.T) {
 	m := &Measured{Tasks: 4, Latencies: []float64{4, 1, 3, 2}, LargeLatencies: []float64{4}, SumWait: 2, SumAPE: 1, Predicted: 4,
 		Span: 2, TierCount: []int{1, 3}, TierWork: []float64{2, 6}, TierCapacity: []float64{1, 6}, DecisionNs: math.NaN()}
-	cols := RunColumns([]string{"a", "b"})
+	cols := RunColumns(Layout{Tiers: []string{"a", "b"}})
 	got := Row(cols, m)
 	want := map[string]float64{ColTasks: 4, ColMeanLatency: 2.5, ColP50Latency: 2, ColP95Latency: 4, ColP99Latency: 4, ColMaxLatency: 4,
 		ColMeanWait: 0.5, ColMeanLarge: 4, ColP95Large: 4, ColMAPE: 25, "share_a": 0.25, "share_b": 0.75, "util_a": 1, "util_b": 0.5}

@@ -17,7 +17,6 @@ import (
 	"github.com/offload-sim/offload/internal/dispatch"
 	"github.com/offload-sim/offload/internal/engine"
 	"github.com/offload-sim/offload/internal/experiment"
-	"github.com/offload-sim/offload/internal/policies"
 	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/results"
 	"github.com/offload-sim/offload/internal/store"
@@ -194,7 +193,10 @@ func (e *emulation) runOne(ctx context.Context, j experiment.Job) (report.Emulat
 		}
 	}
 	sc := e.plan.Scenario
-	pol, err := policies.New(j.Policy, e.tiers, experiment.Params(sc), experiment.PolicyRand(sc.Seed, j.Seed))
+	// The plan's own constructor: the entry of this label, with every Build
+	// field the simulator gives it (size law, base rate), so that both run
+	// the same rule.
+	pol, err := e.plan.NewPolicy(j)
 	if err != nil {
 		return report.EmulatedRun{}, BadInput(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/offload-sim/offload/experiments"
@@ -44,6 +45,10 @@ type ReproduceOptions struct {
 	// one experiment without touching the others.
 	Extra  map[string][]string
 	Strict bool
+	// Baselines also runs the reference baselines (policies.Baselines) in
+	// sweep-load, beside the paper's eight. The claims read only the
+	// paper's policies, so their verdicts do not change.
+	Baselines bool
 	// Load parses an embedded scenario with overrides (cmd's loader, which
 	// knows the policy registry).
 	Load func(embedded string, sets []string) (*scenario.Scenario, error)
@@ -63,7 +68,11 @@ func Reproduce(ctx context.Context, ro ReproduceOptions, opts Options) ([]claims
 	root := opts.Dir
 	// The folder is guarded like an experiment's: its manifest's hash names
 	// the scale, the overrides and --emulate.
-	sum := sha256.Sum256(fmt.Appendf(nil, "reproduce %s %q emulate=%v", ro.Scale, sets, ro.Emulate != nil))
+	desc := fmt.Sprintf("reproduce %s %q emulate=%v", ro.Scale, sets, ro.Emulate != nil)
+	if ro.Baselines { // only then, so that the folders of earlier runs keep their hash
+		desc += " baselines"
+	}
+	sum := sha256.Sum256([]byte(desc))
 	hash := hex.EncodeToString(sum[:])
 	// Every experiment's plan is built before anything is written, so that
 	// a bad override fails with nothing on disk.
@@ -74,12 +83,17 @@ func Reproduce(ctx context.Context, ro ReproduceOptions, opts Options) ([]claims
 		time bool
 	}
 	var subs []sub
+	var loadExtra []string
+	if ro.Baselines {
+		all := append(policies.Defaults(), policies.Baselines()...)
+		loadExtra = []string{"policies=[" + strings.Join(all, ", ") + "]"}
+	}
 	for _, e := range []struct {
 		spec     Spec
 		embedded string
 		extra    []string
 	}{
-		{sweepSpec("sweep-load", "", ""), "sweep-load", nil},
+		{sweepSpec("sweep-load", "", ""), "sweep-load", loadExtra},
 		{sweepSpec("edge-capacity", "", ""), "edge-capacity", nil},
 		{MAPESpec(), "mape", []string{"policies=[" + policies.NameHybrid + "]"}},
 		{BurstSpec(), "burst", nil},

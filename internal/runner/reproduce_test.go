@@ -80,7 +80,7 @@ func TestReproduceRunsWhatItSays(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	runs, err := report.ReadRuns(f, results.RunColumns([]string{"local", "edge", "cloud"}))
+	runs, err := report.ReadRuns(f, results.RunColumns(results.Layout{Tiers: []string{"local", "edge", "cloud"}}))
 	if err != nil || len(runs) != 2 {
 		t.Fatalf("decision/runs.csv: %d runs, %v; want 2", len(runs), err)
 	}
@@ -88,5 +88,40 @@ func TestReproduceRunsWhatItSays(t *testing.T) {
 		if ns := r.Get(results.ColDecisionNs); r.Policy != "hybrid" || !(ns > 0) {
 			t.Errorf("decision run %s: decision_ns %v, want a timed hybrid run", r.Policy, ns)
 		}
+	}
+}
+
+// --baselines adds the reference baselines to sweep-load only, and the
+// claims still come out (they read only the paper's policies).
+func TestReproduceBaselines(t *testing.T) {
+	tiny := []string{"tasks=300", "warmup=0"}
+	small := map[string][]string{
+		"sweep-load":    append([]string{"sweep.values=[60]"}, tiny...),
+		"edge-capacity": append([]string{"sweep.values=[4]"}, tiny...),
+		"mape":          append([]string{"sweep.values=[60]"}, tiny...),
+		"burst":         {"duration=60", "warmup_time=10", "arrivals.bursts=[{start: 20, every: 30, length: 5, factor: 2}]"},
+		"decision":      tiny,
+	}
+	dir := t.TempDir()
+	var out bytes.Buffer
+	cs, err := Reproduce(context.Background(), ReproduceOptions{Scale: "ci", Sets: []string{"seeds=2"}, Extra: small, Load: load, Baselines: true},
+		Options{Dir: dir, Workers: 2, Format: "png", Out: &out, Err: &out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cs) != 6 {
+		t.Fatalf("%d claims", len(cs))
+	}
+	for name, pols := range map[string]int{"sweep-load": len(policies.Defaults()) + len(policies.Baselines()), "edge-capacity": len(policies.Defaults())} {
+		m, err := ReadManifest(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Runs != pols*2 || !m.Complete {
+			t.Errorf("%s: %d runs (complete %v), want %d policies × 2", name, m.Runs, m.Complete, pols)
+		}
+	}
+	if got, want := len(policies.Baselines()), len(policies.Names())-len(policies.Defaults()); got != want || got < 5 {
+		t.Errorf("Baselines() = %v: want every registered policy outside the paper's eight", policies.Baselines())
 	}
 }

@@ -89,6 +89,7 @@ func (s *Scenario) Clone() *Scenario {
 		}
 		c.Observation = &o
 	}
+	c.SLO.Latency = cloneSlice(s.SLO.Latency)
 	if s.Sweep != nil {
 		sw := *s.Sweep
 		sw.Values = cloneSlice(s.Sweep.Values)

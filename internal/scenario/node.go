@@ -98,6 +98,10 @@ func (w *walker) walk(n *yaml.Node, t reflect.Type, segs []string) {
 		w.policyEntry(n, segs)
 		return
 	}
+	if t == thresholdsType && n.Kind == yaml.ScalarNode && !isNull(n) {
+		w.scalar(n, reflect.TypeFor[float64](), segs) // one threshold
+		return
+	}
 	if isNull(n) {
 		// yaml.v3 resets a list or pointer to nil and leaves a mapping as it
 		// was; a null scalar would silently keep the default, so refuse it.
@@ -453,6 +457,9 @@ func describe(t reflect.Type) string {
 		}
 		return "a mapping (" + strings.Join(fieldNames(t), ", ") + ")"
 	case reflect.Slice:
+		if t == thresholdsType {
+			return "a number or a list of numbers"
+		}
 		switch e := t.Elem(); e.Kind() {
 		case reflect.Struct:
 			if e == policyEntryType {

@@ -44,6 +44,12 @@ type Scenario struct {
 	Observation *Observation `yaml:"observation,omitempty"`
 	// Sweep, if set, varies one parameter over a list of values.
 	Sweep *Sweep `yaml:"sweep,omitempty"`
+	// SLO, if it has thresholds, adds the share of tasks over each to
+	// runs.csv (slo_miss_<ms>ms, slo_miss_large_<ms>ms).
+	SLO SLO `yaml:"slo,omitempty"`
+	// Breakdown adds every tier's mean latency and mean wait to runs.csv
+	// (mean_latency_<tier>, mean_wait_<tier>).
+	Breakdown bool `yaml:"breakdown,omitempty"`
 
 	// pols is the catalog Parse was given: Validate and Cells check the
 	// policies against it. Unexported, so yaml and Hash ignore it.

@@ -165,6 +165,10 @@ func (c *checker) sweepParam(p string) ([]string, bool) {
 		// Replicates are the runs of every cell, not a cell of their own.
 		c.add(at, "%q is not allowed: replicates are set by seed and seeds (--seed, --seeds), not swept", p)
 		return nil, false
+	case segs[0] == "slo":
+		// The thresholds name runs.csv's columns, which every cell shares.
+		c.add(at, "%q is not allowed: SLO thresholds name runs.csv columns, the same in every cell; list several under slo.latency instead", p)
+		return nil, false
 	case tgt.isOption():
 		return segs, true // an option is whatever the catalog accepts
 	}

@@ -30,6 +30,8 @@ func (s *Scenario) Validate() error {
 	c.policies()
 	c.estimator()
 	c.observation()
+	c.slo()
+	c.breakdown()
 	c.limits()
 	c.sweep()
 	return c.errs.orNil()

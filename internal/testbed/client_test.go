@@ -71,7 +71,7 @@ func TestClientViewAccounting(t *testing.T) {
 		if res.Sent != 6 || res.Completed != 6 || res.Lag.Max != 0 {
 			t.Errorf("result %+v: want 6 sent and completed, no lag under a fake clock", res)
 		}
-		lat := res.Metrics(results.RunColumns(tierNames(res)))
+		lat := res.Metrics(results.RunColumns(results.Layout{Tiers: tierNames(res)}))
 		if math.Abs(lat.Get(results.ColMeanLatency)-0.042) > 1e-9 || math.Abs(lat.Values[results.Index(lat.Cols, "share_"+tierNames(res)[0])]-1) > 0 {
 			t.Errorf("mean latency %v s, want 0.042 (15 ms delay + 27 ms service)", lat.Get(results.ColMeanLatency))
 		}
@@ -135,7 +135,7 @@ func TestClientTimeScale(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m := res.Metrics(results.RunColumns(tierNames(res)))
+		m := res.Metrics(results.RunColumns(results.Layout{Tiers: tierNames(res)}))
 		// 1 s wall = 2 model s of arrivals every 0.1: 19 tasks; delay 0.2 model
 		// s (0.1 wall) plus 50 ms wall (0.1 model) of service: 0.3 model s.
 		if res.Tasks != 19 || math.Abs(m.Get(results.ColMeanLatency)-0.3) > 1e-9 || res.Span != 2 {
@@ -171,7 +171,7 @@ func TestClientObserverAndBadTier(t *testing.T) {
 		}
 		res, err := Run(t.Context(), Config{Tiers: twoTiers, Policy: pol, Workload: every(0.01, 0, 0.005),
 			Transport: sleeper(time.Millisecond), TimeScale: 1, Duration: time.Second})
-		if err != nil || res.Completed != 99 || math.IsNaN(res.Metrics(results.RunColumns(tierNames(res))).Get(results.ColMAPE)) {
+		if err != nil || res.Completed != 99 || math.IsNaN(res.Metrics(results.RunColumns(results.Layout{Tiers: tierNames(res)})).Get(results.ColMAPE)) {
 			t.Fatalf("hybrid: %v, %+v", err, res)
 		}
 		bad := dispatch.PolicyFunc(func(*dispatch.View) dispatch.Decision { return dispatch.Decision{Tier: 7} })

@@ -41,7 +41,7 @@ func TestLoopbackRun(t *testing.T) {
 	if res.Sent != res.Completed+res.Rejected+res.Failed || res.Completed != res.Sent || res.Sent < 80 {
 		t.Fatalf("accounting %+v: want every request completed", res)
 	}
-	m := res.Metrics(results.RunColumns(tierNames(res)))
+	m := res.Metrics(results.RunColumns(results.Layout{Tiers: tierNames(res)}))
 	// A task's model latency is at least its 10 ms of service; loopback adds
 	// well under 20 ms even on a loaded machine.
 	if !(m.Get(results.ColMeanLatency) >= 0.010) || !(m.Get(results.ColMeanWait) >= 0) {

@@ -47,7 +47,7 @@ func TestClientRunsOracle(t *testing.T) {
 		}
 		// Edge (1 server, 10 ms per task) cannot take a task every 1 ms: the
 		// oracle must use the cloud too.
-		if m := res.Metrics(results.RunColumns(tierNames(res))); !(m.Values[results.Index(m.Cols, "share_"+tierNames(res)[1])] > 0.5) {
+		if m := res.Metrics(results.RunColumns(results.Layout{Tiers: tierNames(res)})); !(m.Values[results.Index(m.Cols, "share_"+tierNames(res)[1])] > 0.5) {
 			t.Errorf("oracle shares %v: want most work on the 4-server cloud", m.Values)
 		}
 	})

@@ -42,6 +42,11 @@ type Result struct {
 	Span      float64   // model s, the measured window of arrivals
 	TierCount []int     // measured tasks dispatched to each tier
 	TierWork  []float64 // their sizes' sum, work units
+	// Per tier, the measured tasks that completed there, and the sums of
+	// their latencies and waits (model s): the per-tier breakdown.
+	TierDone       []int
+	TierSumLatency []float64
+	TierSumWait    []float64
 
 	// Lag is how late the client dispatched against its open-loop schedule.
 	Lag  LagStats
@@ -59,7 +64,8 @@ type LagStats struct {
 
 func newResult(cfg *Config) *Result {
 	nt := len(cfg.Tiers)
-	return &Result{TierCount: make([]int, nt), TierWork: make([]float64, nt), tiers: cfg.Tiers, large: cfg.Large, scale: cfg.TimeScale,
+	return &Result{TierCount: make([]int, nt), TierWork: make([]float64, nt), tiers: cfg.Tiers,
+		TierDone: make([]int, nt), TierSumLatency: make([]float64, nt), TierSumWait: make([]float64, nt), large: cfg.Large, scale: cfg.TimeScale,
 		Span: cfg.Duration.Seconds() / cfg.TimeScale, Failures: map[string]int{}, MaxInFlight: cfg.MaxInFlight, Health: newHealth(nt)}
 }
 
@@ -134,7 +140,11 @@ func (r *Result) answered(f *flight, rep Reply, latency float64) {
 	if f.size > r.large {
 		r.Large = append(r.Large, latency)
 	}
-	r.SumWait += rep.Wait.Seconds() / r.scale
+	wait := rep.Wait.Seconds() / r.scale
+	r.SumWait += wait
+	r.TierDone[f.tier]++
+	r.TierSumLatency[f.tier] += latency
+	r.TierSumWait[f.tier] += wait
 	if f.dec.HasPred {
 		t := &r.tiers[f.tier]
 		r.Predicted++
@@ -173,7 +183,8 @@ func (r *Result) Metrics(cols []results.Column) results.Run {
 	m := &results.Measured{Tasks: r.Tasks, Dispatched: r.Measured,
 		Latencies: slices.Clone(r.Latencies), LargeLatencies: slices.Clone(r.Large),
 		SumWait: r.SumWait, SumAPE: r.SumAPE, Predicted: r.Predicted, Span: r.Span, DecisionNs: math.NaN(),
-		TierCount: r.TierCount, TierWork: r.TierWork, TierCapacity: make([]float64, len(r.tiers))}
+		TierCount: r.TierCount, TierWork: r.TierWork, TierCapacity: make([]float64, len(r.tiers)),
+		TierDone: r.TierDone, TierSumLatency: r.TierSumLatency, TierSumWait: r.TierSumWait}
 	for i, t := range r.tiers {
 		m.TierCapacity[i] = float64(t.Servers) * t.Speed
 	}

@@ -180,3 +180,192 @@ func Stream(seed uint64, rep int, id uint64) *rand.Rand {
 // StreamID packs a replicate number and a stream id into PCG's second seed
 // word.
 func StreamID(rep int, id uint64) uint64 { return uint64(rep)<<16 | id }
+
+// Alpha is the Pareto shape (0 for the other families).
+func (d Dist) Alpha() float64 { return d.alpha }
+
+// CDF is P(X ≤ x).
+func (d Dist) CDF(x float64) float64 {
+	switch d.kind {
+	case Exponential:
+		if x <= 0 {
+			return 0
+		}
+		return -math.Expm1(-x / d.mean)
+	case Pareto:
+		if x <= d.xm {
+			return 0
+		}
+		return 1 - math.Pow(d.xm/x, d.alpha)
+	case Lognormal:
+		if x <= 0 {
+			return 0
+		}
+		return normCDF((math.Log(x) - d.mu) / d.sigma)
+	}
+	if x < d.mean {
+		return 0
+	}
+	return 1
+}
+
+// Moment is E[X^k] for k = 0, 1, 2.
+func (d Dist) Moment(k int) float64 { return d.upper(k, math.Inf(-1)) }
+
+// PartialMoment is E[X^k; a < X ≤ b] for k = 0 (a probability), 1 or 2
+// (a ≤ b; b may be +Inf). Each family's is closed form (docs/design.md
+// §3.7): Pareto E[X^k]·((x_m/a)^(α−k) − (x_m/b)^(α−k)) above x_m;
+// exponential through e^(−y)·Σ y^j/j!; lognormal
+// e^(kμ + k²σ²/2)·Φ((ln x − μ − kσ²)/σ). It subtracts lower-tail values
+// below the median and upper-tail values above it, so that neither a short
+// first interval nor a far tail loses its digits to cancellation.
+func (d Dist) PartialMoment(k int, a, b float64) float64 {
+	if !(b > a) {
+		return 0
+	}
+	med := d.Quantile(0.5)
+	switch {
+	case b <= med:
+		return math.Max(0, d.lower(k, b)-d.lower(k, a))
+	case a >= med:
+		return math.Max(0, d.upper(k, a)-d.upper(k, b))
+	}
+	return math.Max(0, d.Moment(k)-d.lower(k, a)-d.upper(k, b))
+}
+
+// lower is E[X^k; X ≤ x].
+func (d Dist) lower(k int, x float64) float64 {
+	if math.IsInf(x, 1) {
+		return d.Moment(k)
+	}
+	switch d.kind {
+	case Exponential:
+		if x <= 0 {
+			return 0
+		}
+		y := x / d.mean
+		e := math.Exp(-y)
+		switch k {
+		case 0:
+			return -math.Expm1(-y)
+		case 1: // m·(1 − e^(−y)(1 + y))
+			return d.mean * lowerGamma(1, y, e)
+		}
+		return d.mean * d.mean * 2 * lowerGamma(2, y, e) // m²·(2 − e^(−y)(y² + 2y + 2))
+	case Pareto:
+		if x <= d.xm {
+			return 0
+		}
+		return d.Moment(k) * -math.Expm1((d.alpha-float64(k))*math.Log(d.xm/x))
+	case Lognormal:
+		if x <= 0 {
+			return 0
+		}
+		kf := float64(k)
+		return math.Exp(kf*d.mu+kf*kf*d.sigma*d.sigma/2) * normCDF((math.Log(x)-d.mu-kf*d.sigma*d.sigma)/d.sigma)
+	}
+	if x < d.mean {
+		return 0
+	}
+	return math.Pow(d.mean, float64(k))
+}
+
+// upper is E[X^k; X > x].
+func (d Dist) upper(k int, x float64) float64 {
+	if math.IsInf(x, 1) {
+		return 0
+	}
+	kf := float64(k)
+	switch d.kind {
+	case Exponential:
+		y := math.Max(x, 0) / d.mean
+		e := math.Exp(-y)
+		switch k {
+		case 0:
+			return e
+		case 1:
+			return d.mean * e * (1 + y)
+		}
+		return d.mean * d.mean * e * (y*y + 2*y + 2)
+	case Pareto:
+		// E[X^k] = α·x_m^k/(α − k) for k < α.
+		m := d.alpha * math.Pow(d.xm, kf) / (d.alpha - kf)
+		if x <= d.xm {
+			return m
+		}
+		return m * math.Pow(d.xm/x, d.alpha-kf)
+	case Lognormal:
+		m := math.Exp(kf*d.mu + kf*kf*d.sigma*d.sigma/2)
+		if x <= 0 {
+			return m
+		}
+		return m * normCDF(-(math.Log(x)-d.mu-kf*d.sigma*d.sigma)/d.sigma)
+	}
+	if x < d.mean {
+		return math.Pow(d.mean, kf)
+	}
+	return 0
+}
+
+// lowerGamma is the regularised lower incomplete gamma P(k+1, y) for
+// k = 1, 2, with e = e^(−y): 1 − e^(−y)·Σ_{j≤k} y^j/j!. Below y = 1 the
+// series Σ_{j>k} y^j/j! avoids the cancellation of 1 − (nearly 1).
+func lowerGamma(k int, y, e float64) float64 {
+	if y >= 1 {
+		s, t := 1.0, 1.0
+		for j := 1; j <= k; j++ {
+			t *= y / float64(j)
+			s += t
+		}
+		return 1 - e*s
+	}
+	t := 1.0
+	for j := 1; j <= k; j++ {
+		t *= y / float64(j)
+	}
+	var s float64
+	for j := k + 1; j < k+40; j++ {
+		t *= y / float64(j)
+		s += t
+		if t < 1e-18*s {
+			break
+		}
+	}
+	return e * s
+}
+
+// WorkQuantile is the size x below which a fraction w ∈ (0, 1) of the work
+// lies: E[X; X ≤ x] = w·E[X]. Pareto and lognormal invert in closed form,
+// x_m·(1 − w)^(−1/(α−1)) and exp(μ + σ² + σΦ⁻¹(w)); the exponential by
+// bisection on 1 − e^(−y)(1 + y) = w, to the last bit. A constant has all
+// its work at its value.
+func (d Dist) WorkQuantile(w float64) float64 {
+	switch d.kind {
+	case Pareto:
+		return d.xm * math.Pow(1-w, -1/(d.alpha-1))
+	case Lognormal:
+		return math.Exp(d.mu + d.sigma*d.sigma + d.sigma*math.Sqrt2*math.Erfinv(2*w-1))
+	case Exponential:
+		lo, hi := 0.0, 1.0
+		for lowerGamma(1, hi, math.Exp(-hi)) < w {
+			hi *= 2
+		}
+		for range 200 {
+			mid := (lo + hi) / 2
+			if mid == lo || mid == hi {
+				break
+			}
+			if lowerGamma(1, mid, math.Exp(-mid)) < w {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
+		return d.mean * (lo + hi) / 2
+	}
+	return d.mean
+}
+
+// normCDF is the standard normal distribution function, through erfc so
+// that its far tails keep their relative precision.
+func normCDF(z float64) float64 { return 0.5 * math.Erfc(-z/math.Sqrt2) }
