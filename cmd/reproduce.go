@@ -49,7 +49,7 @@ status is 0 whatever the verdicts, unless --strict (1 on a FAIL).`,
 }
 
 func runReproduce(ctx context.Context, o *reproduceOptions) error {
-	if err := o.of.check(); err != nil {
+	if err := o.of.check(o.io.getenv); err != nil {
 		return err
 	}
 	ro := runner.ReproduceOptions{Scale: o.scale, Strict: o.strict,
