@@ -376,7 +376,7 @@ func arrayList(ks []int) string {
 var shardFolder = regexp.MustCompile(`^shard-[0-9]+$`)
 
 // rerunLine is the sbatch command that reruns just the missing shards with
-// the command of a present one. SHARDS=K is exported because an array of
+// the command of a present one. OFFLOAD_SHARDS=K is exported because an array of
 // only some task ids has another SLURM_ARRAY_TASK_COUNT than K, so the
 // script's --shard auto must be told K.
 func rerunLine(missing []int, K int, s shardDir) string {
@@ -384,7 +384,7 @@ func rerunLine(missing []int, K int, s shardDir) string {
 	if abs, err := filepath.Abs(s.dir); err == nil && shardFolder.MatchString(filepath.Base(abs)) {
 		out = filepath.Dir(abs)
 	}
-	args := []string{"sbatch", "--array=" + arrayList(missing), "--export=ALL,SHARDS=" + strconv.Itoa(K), ArrayScript, out}
+	args := []string{"sbatch", "--array=" + arrayList(missing), "--export=ALL,OFFLOAD_SHARDS=" + strconv.Itoa(K), ArrayScript, out}
 	cmd := s.m.Command
 	if len(cmd) > 0 {
 		cmd = cmd[1:] // the binary
