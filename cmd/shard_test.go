@@ -129,10 +129,15 @@ func sameFiles(t *testing.T, whole, merged string) {
 }
 
 // TestShardedEqualsWhole runs every experiment whole and as shards 0/3,
-// 1/3, 2/3, merges the shards, and compares every file byte for byte.
+// 1/3, 2/3, merges the shards, and compares every file byte for byte. With
+// -short (the race detector's pass) only mape runs: it has a sidecar, and
+// the concurrency is the same in every experiment.
 func TestShardedEqualsWhole(t *testing.T) {
 	for _, c := range shardCases {
 		t.Run(c.name, func(t *testing.T) {
+			if testing.Short() && c.name != "mape" {
+				t.Skip("-short: mape stands for the experiments")
+			}
 			dir := t.TempDir()
 			whole := filepath.Join(dir, "whole")
 			mustRun(t, append(c.args, "-o", whole)...)
@@ -166,6 +171,9 @@ var tinyArgs = []string{"run", "--seeds", "2", "--tasks", "1000", "--set", "warm
 // TestMoreShardsThanRuns: with K = 11 over 8 runs, three shards are empty;
 // they are complete all the same, and merge.
 func TestMoreShardsThanRuns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: eleven runs of the CLI")
+	}
 	dir := t.TempDir()
 	whole := filepath.Join(dir, "whole")
 	mustRun(t, append(tinyArgs, "-o", whole)...)

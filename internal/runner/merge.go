@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -467,7 +468,7 @@ func mergeReproduce(all []shardDir, opts Options) error {
 	for _, job := range jobs {
 		o := opts
 		o.Dir = filepath.Join(opts.Dir, job.spec.Name)
-		o.Out = discard{}
+		o.Out = io.Discard
 		r, err := job.write(o)
 		if err != nil {
 			return fmt.Errorf("%s: %w", job.spec.Name, err)
@@ -481,8 +482,3 @@ func mergeReproduce(all []shardDir, opts Options) error {
 	m.Complete, m.Finished = true, time.Now().UTC()
 	return d.WriteManifest(m)
 }
-
-// discard is io.Discard, for the tables of a reproduce's experiments.
-type discard struct{}
-
-func (discard) Write(p []byte) (int, error) { return len(p), nil }

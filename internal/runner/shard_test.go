@@ -17,6 +17,9 @@ import (
 // (decision's runs.csv and summary.csv carry wall-clock decision_ns, and
 // claims.md claim 5 with them, so those are compared only for presence).
 func TestShardedReproduce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: three miniature reproductions")
+	}
 	small := map[string][]string{
 		"sweep-load":    {"sweep.values=[40, 120]", "tasks=1000", "warmup=0", "policies=[hybrid, jsq]"},
 		"edge-capacity": {"sweep.values=[2, 8]", "tasks=1000", "warmup=0", "policies=[hybrid, edge-first]"},
