@@ -15,6 +15,7 @@ import (
 // here until this table says so.
 var allowed = map[string][]string{
 	"":                               {"cmd"},
+	"deploy":                         {},
 	"cmd":                            {"experiments", "internal/estimators", "internal/experiment", "internal/policies", "internal/report", "internal/results", "internal/runner", "internal/scenario", "internal/store", "internal/testbed"},
 	"experiments":                    {},
 	"internal/claims":                {"internal/results"},

@@ -14,9 +14,19 @@ type IO struct {
 	Err io.Writer // progress and errors
 	// ErrTerminal reports whether Err is a terminal: progress bars only then.
 	ErrTerminal bool
+	// Env reads the environment (--shard auto); nil is os.Getenv.
+	Env func(string) string
+}
+
+// getenv is io.Env, or the process's environment.
+func (io IO) getenv(name string) string {
+	if io.Env == nil {
+		return os.Getenv(name)
+	}
+	return io.Env(name)
 }
 
 // System is the process's own standard streams.
 func System() IO {
-	return IO{Out: os.Stdout, Err: os.Stderr, ErrTerminal: term.IsTerminal(int(os.Stderr.Fd()))}
+	return IO{Out: os.Stdout, Err: os.Stderr, ErrTerminal: term.IsTerminal(int(os.Stderr.Fd())), Env: os.Getenv}
 }

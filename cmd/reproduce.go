@@ -56,7 +56,7 @@ only the paper's eight). The exit status is 0 whatever the verdicts, unless
 }
 
 func runReproduce(ctx context.Context, o *reproduceOptions) error {
-	if err := o.of.check(); err != nil {
+	if err := o.of.check(o.io.getenv); err != nil {
 		return err
 	}
 	ro := runner.ReproduceOptions{Scale: o.scale, Strict: o.strict, Baselines: o.baselines,

@@ -40,7 +40,7 @@ func NewRoot(io IO) *cobra.Command {
 	for _, spec := range runner.Specs() {
 		root.AddCommand(newExperimentCmd(io, spec, nil))
 	}
-	root.AddCommand(newValidateCmd(io, nil), newModelCmd(io, nil), newReproduceCmd(io))
+	root.AddCommand(newValidateCmd(io, nil), newModelCmd(io, nil), newReproduceCmd(io), newMergeCmd(io))
 	root.AddCommand(testbedCommands(io)...)
 	return root
 }

@@ -36,6 +36,9 @@ type outputFlags struct {
 	trace         bool
 	timeDecisions bool
 	maxMemory     string // --max-memory, e.g. 8GiB; "" = half this machine's memory
+	shardFlag     string // --shard k/K or auto
+	shards        int    // --shards K, for --shard auto
+	shard         experiment.Shard
 }
 
 func (o *outputFlags) register(c *cobra.Command, defaultDir string) {
@@ -47,11 +50,19 @@ func (o *outputFlags) register(c *cobra.Command, defaultDir string) {
 	fl.IntVarP(&o.jobs, "jobs", "j", 0, "parallel runs (0: all cores)")
 	fl.StringVar(&o.format, "format", "png", "plot format: png, svg or pdf")
 	fl.BoolVar(&o.timeDecisions, "time-decisions", false, "measure each decision's wall-clock cost (decision_ns; not reproducible)")
+	fl.StringVar(&o.shardFlag, "shard", "", "run only shard `k/K` of the plan (the runs whose index mod K is k), for offload merge; auto: from a Slurm job array or a Kubernetes Indexed Job")
+	fl.IntVar(&o.shards, "shards", 0, "with --shard auto: the shard count `K` (needed on Kubernetes, which does not export it)")
 	fl.StringVar(&o.maxMemory, "max-memory", "", "refuse a plan whose parallel runs need more memory than this (`SIZE`, e.g. 8GiB; default: half this machine's memory)")
 }
 
-// check validates the flags before anything is written.
-func (o *outputFlags) check() error {
+// check validates the flags before anything is written; env is the
+// environment --shard auto reads.
+func (o *outputFlags) check(env func(string) string) error {
+	sh, err := parseShard(o.shardFlag, o.shards, env)
+	if err != nil {
+		return badInput(err)
+	}
+	o.shard = sh
 	if o.jobs < 0 {
 		return badInputf("-j %d: must be ≥ 0 (0 means all %d cores)", o.jobs, runtime.NumCPU())
 	}
@@ -79,7 +90,7 @@ func (o *outputFlags) options(io IO, command []string) runner.Options {
 		limit, _ = parseSize(o.maxMemory)
 	}
 	return runner.Options{Dir: o.dir, Force: o.force, Resume: o.resume, Workers: o.jobs, Format: o.format, MaxMemory: limit,
-		Trace: o.trace, TimeDecisions: o.timeDecisions, Command: command, Out: io.Out, Err: io.Err,
+		Trace: o.trace, TimeDecisions: o.timeDecisions, Shard: o.shard, Command: command, Out: io.Out, Err: io.Err,
 		Progress: func(name string, total int) (func(int, int), func()) { return newProgress(io, o.quiet, name, total) }}
 }
 
@@ -150,7 +161,7 @@ func (o *runOptions) loadPlan() (*experiment.Plan, error) {
 }
 
 func runExperiment(ctx context.Context, o *runOptions) error {
-	if err := o.of.check(); err != nil {
+	if err := o.of.check(o.io.getenv); err != nil {
 		return err
 	}
 	plan, err := o.loadPlan()

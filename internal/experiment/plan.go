@@ -173,6 +173,10 @@ type Options struct {
 	// Have, if set, reports jobs already done (--resume): they are skipped and
 	// their slot in the result is left for the caller to fill.
 	Have func(i int) bool
+	// Only, if set, restricts the execution to the jobs it accepts (a
+	// shard's): the others are neither run nor counted in the progress, and
+	// their slots stay empty.
+	Only func(i int) bool
 	// Trace, if set, opens a per-task sink for a job; close is called after
 	// the run with its error, so that a failed run's trace can be discarded.
 	Trace func(j Job) (sink func(*engine.TaskRecord), close func(runErr error) error, err error)
@@ -184,6 +188,15 @@ type Options struct {
 func (p *Plan) Execute(ctx context.Context, opt Options) ([]Outcome, error) {
 	jobs := p.Jobs()
 	out := make([]Outcome, len(jobs))
+	total := len(jobs)
+	if opt.Only != nil {
+		total = 0
+		for i := range jobs {
+			if opt.Only(i) {
+				total++
+			}
+		}
+	}
 	todo := make(chan int)
 	var (
 		mu       sync.Mutex
@@ -211,7 +224,7 @@ func (p *Plan) Execute(ctx context.Context, opt Options) ([]Outcome, error) {
 					out[i] = r
 					done++
 					if opt.Progress != nil {
-						opt.Progress(done, len(jobs))
+						opt.Progress(done, total)
 					}
 				}
 				mu.Unlock()
@@ -219,6 +232,9 @@ func (p *Plan) Execute(ctx context.Context, opt Options) ([]Outcome, error) {
 		})
 	}
 	for i := range jobs {
+		if opt.Only != nil && !opt.Only(i) {
+			continue
+		}
 		if opt.Have != nil && opt.Have(i) {
 			mu.Lock()
 			done++

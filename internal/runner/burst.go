@@ -226,10 +226,10 @@ func seriesSidecar(width float64) *sidecar {
 			}
 			return d.WriteFile("series_runs.csv", func(w io.Writer) error { return report.WriteSeries(w, plan.Tiers(), rows, true) })
 		},
-		load: func(d *store.Dir, plan *experiment.Plan) (map[runKey]experiment.Outcome, error) {
+		load: func(src reader, plan *experiment.Plan) (map[runKey]experiment.Outcome, error) {
 			out := map[runKey]experiment.Outcome{}
 			var rows []report.SeriesRow
-			err := readIfExists(d, "series_runs.csv", func(r io.Reader) (err error) {
+			err := src("series_runs.csv", func(r io.Reader) (err error) {
 				rows, err = report.ReadSeriesRuns(r, plan.Tiers())
 				return err
 			})

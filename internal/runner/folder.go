@@ -139,6 +139,35 @@ func readIfExists(d *store.Dir, name string, read func(io.Reader) error) error {
 	return nil
 }
 
+// reader hands a file of a results folder to read, by its name in the
+// folder; a file that is not there is no error, and read is not called. It
+// lets --resume (an open store.Dir) and merge (shard folders it only reads,
+// without taking their lock) share one reading code.
+type reader func(name string, read func(io.Reader) error) error
+
+// dirReader reads the files offload owns in an open folder.
+func dirReader(d *store.Dir) reader {
+	return func(name string, read func(io.Reader) error) error { return readIfExists(d, name, read) }
+}
+
+// folderReader reads the files of a folder that merge does not write.
+func folderReader(dir string) reader {
+	return func(name string, read func(io.Reader) error) error {
+		f, err := os.Open(filepath.Join(dir, name))
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := read(f); err != nil {
+			return fmt.Errorf("%s: %w", filepath.Join(dir, name), err)
+		}
+		return nil
+	}
+}
+
 // OpenFolder opens an output folder for a command that is not a Spec (the
 // HTTP emulation): the same guard, lock and stale-file removal as an
 // experiment's, for the names it writes.

@@ -90,10 +90,10 @@ var mapeSidecar = &sidecar{
 		}
 		return d.WriteFile("mape.csv", func(w io.Writer) error { return report.WriteMAPE(w, rows) })
 	},
-	load: func(d *store.Dir, plan *experiment.Plan) (map[runKey]experiment.Outcome, error) {
+	load: func(src reader, plan *experiment.Plan) (map[runKey]experiment.Outcome, error) {
 		out := map[runKey]experiment.Outcome{}
 		var rows []report.MAPERow
-		err := readIfExists(d, "mape.csv", func(r io.Reader) (err error) {
+		err := src("mape.csv", func(r io.Reader) (err error) {
 			rows, err = report.ReadMAPE(r)
 			return err
 		})

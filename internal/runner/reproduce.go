@@ -18,6 +18,7 @@ import (
 	"github.com/offload-sim/offload/internal/policies"
 	"github.com/offload-sim/offload/internal/results"
 	"github.com/offload-sim/offload/internal/scenario"
+	"github.com/offload-sim/offload/internal/store"
 )
 
 // Scales maps reproduce's --scale to the --set overrides applied to every
@@ -88,18 +89,10 @@ func Reproduce(ctx context.Context, ro ReproduceOptions, opts Options) ([]claims
 		all := append(policies.Defaults(), policies.Baselines()...)
 		loadExtra = []string{"policies=[" + strings.Join(all, ", ") + "]"}
 	}
-	for _, e := range []struct {
-		spec     Spec
-		embedded string
-		extra    []string
-	}{
-		{sweepSpec("sweep-load", "", ""), "sweep-load", loadExtra},
-		{sweepSpec("edge-capacity", "", ""), "edge-capacity", nil},
-		{MAPESpec(), "mape", []string{"policies=[" + policies.NameHybrid + "]"}},
-		{BurstSpec(), "burst", nil},
-		{StalenessSpec(), "staleness", nil},
-		{sweepSpec("decision", "", ""), "default", []string{"policies=[" + policies.NameHybrid + "]"}},
-	} {
+	for _, e := range reproduceExperiments() {
+		if e.spec.Name == "sweep-load" {
+			e.extra = append(e.extra, loadExtra...)
+		}
 		s := append(append([]string(nil), sets...), e.extra...)
 		if ro.Scale == "ci" && e.spec.Name != "burst" {
 			s = append(s, ciTasks()...)
@@ -124,16 +117,28 @@ func Reproduce(ctx context.Context, ro ReproduceOptions, opts Options) ([]claims
 			return nil, fmt.Errorf("%s: %w", sub.spec.Name, err)
 		}
 	}
-	d, err := openDir(root, hash, "reproduce", opts.Force, opts.Resume, false, false, []string{"claims.md"}, nil)
+	sharded := !opts.Shard.Whole()
+	if sharded && ro.Emulate != nil {
+		return nil, badInputf("--shard with --emulate: the HTTP emulation runs on wall-clock timers and cannot be split; run it on one machine")
+	}
+	d, err := openDir(root, hash, reproduceName, opts.Force, opts.Resume, false, false, []string{"claims.md"}, nil)
 	if err != nil {
 		return nil, err
 	}
 	defer d.Close()
+	if err := checkResumedShard(d, opts); err != nil {
+		return nil, err
+	}
 	// Every experiment runs under the same master seed (the embedded
 	// scenarios share it, and --seed overrides it in all): record it.
 	first := subs[0].plan.Scenario
-	m := Manifest{Tool: "offload", Version: Version(), Command: opts.Command, Experiment: "reproduce", Seed: first.Seed,
+	m := Manifest{Tool: "offload", Version: Version(), Command: opts.Command, Experiment: reproduceName, Seed: first.Seed,
 		Seeds: first.Seeds, ScenarioHash: hash, Started: time.Now().UTC()}
+	if sharded {
+		// A reproduce shard is the same shard of every experiment, each in
+		// its folder; claims.md needs all the runs, so merge writes it.
+		m.Extra = map[string]any{extraShard: shardKey{opts.Shard.Index, opts.Shard.Count}, extraSpec: reproduceName, extraScale: ro.Scale}
+	}
 	if err := d.WriteManifest(m); err != nil {
 		return nil, err
 	}
@@ -150,14 +155,15 @@ func Reproduce(ctx context.Context, ro ReproduceOptions, opts Options) ([]claims
 		got[s.spec.Name] = r
 		fmt.Fprintln(opts.Out, "wrote", o.Dir)
 	}
-	cs := []claims.Claim{
-		claims.MeanLatency(outcomeRuns(got["sweep-load"].Outcomes)),
-		claims.LargeTail(outcomeRuns(got["sweep-load"].Outcomes)),
-		claims.MAPE(ShadowRuns(got["mape"].Outcomes)),
-		burstClaim(got["burst"].Plan, got["burst"].Outcomes),
-		claims.DecisionCost(decisionNs(got["decision"].Outcomes)),
-		claims.NotRunClaim(6, "Not run: pass --emulate to run the HTTP emulation."),
+	if sharded {
+		m.Complete, m.Finished = true, time.Now().UTC()
+		if err := d.WriteManifest(m); err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(opts.Out, "shard %s of reproduce: claims.md comes from `offload merge -o OUT` over the %d shard folders\n", opts.Shard, opts.Shard.Count)
+		return nil, nil
 	}
+	cs := judgeClaims(got)
 	if ro.Emulate != nil {
 		dir := filepath.Join(root, "emulate")
 		emu, sim, err := ro.Emulate(ctx, dir, sets)
@@ -167,20 +173,10 @@ func Reproduce(ctx context.Context, ro ReproduceOptions, opts Options) ([]claims
 		cs[5] = claims.Ranking(emu, sim)
 		fmt.Fprintln(opts.Out, "wrote", dir)
 	}
-	prov := fmt.Sprintf("Made by `offload reproduce --scale %s` (offload %s); the runs are in the folders beside this file.", ro.Scale, Version())
-	md := claims.Markdown("The paper's claims", prov, cs)
-	// Beyond the paper: what the estimators are worth when the view is
-	// stale (the staleness experiment, not one of the paper's claims).
-	md += "\n" + StaleReport(got["staleness"].Plan, outcomeRuns(got["staleness"].Outcomes))
-	if err := d.WriteFile("claims.md", func(w io.Writer) error { _, err := io.WriteString(w, md); return err }); err != nil {
+	failed, err := writeClaims(d, ro.Scale, Version(), cs, staleSection(got), opts.Out)
+	if err != nil {
 		return nil, err
 	}
-	failed := false
-	for _, c := range cs {
-		fmt.Fprintf(opts.Out, "claim %d: %-12s %s\n", c.ID, c.Verdict, c.Text)
-		failed = failed || c.Verdict == claims.Fail
-	}
-	fmt.Fprintln(opts.Out, "wrote", filepath.Join(root, "claims.md"))
 	m.Complete, m.Finished = true, time.Now().UTC()
 	if err := d.WriteManifest(m); err != nil {
 		return nil, err
@@ -189,6 +185,70 @@ func Reproduce(ctx context.Context, ro ReproduceOptions, opts Options) ([]claims
 		return cs, ErrClaimFailed
 	}
 	return cs, nil
+}
+
+// reproduceName is reproduce's experiment name, and the spec of its shards.
+const reproduceName = "reproduce"
+
+// reproduceExperiment is one experiment of reproduce: its spec, embedded
+// scenario and own overrides.
+type reproduceExperiment struct {
+	spec     Spec
+	embedded string
+	extra    []string
+}
+
+// reproduceExperiments are reproduce's experiments, in the order they run
+// (and merge).
+func reproduceExperiments() []reproduceExperiment {
+	return []reproduceExperiment{
+		{sweepSpec("sweep-load", "", ""), "sweep-load", nil},
+		{sweepSpec("edge-capacity", "", ""), "edge-capacity", nil},
+		{MAPESpec(), "mape", []string{"policies=[" + policies.NameHybrid + "]"}},
+		{BurstSpec(), "burst", nil},
+		{StalenessSpec(), "staleness", nil},
+		{sweepSpec("decision", "", ""), "default", []string{"policies=[" + policies.NameHybrid + "]"}},
+	}
+}
+
+// staleSection is what claims.md adds beyond the paper: the staleness
+// experiment's "Where the hybrid earns its keep" (not one of the paper's
+// claims); "" without that experiment.
+func staleSection(got map[string]*Result) string {
+	r, ok := got["staleness"]
+	if !ok || r == nil {
+		return ""
+	}
+	return "\n" + StaleReport(r.Plan, outcomeRuns(r.Outcomes))
+}
+
+// judgeClaims judges claims 1–5 on the experiments' results, by spec name;
+// claim 6 is not run (the caller fills it from the emulation).
+func judgeClaims(got map[string]*Result) []claims.Claim {
+	return []claims.Claim{
+		claims.MeanLatency(outcomeRuns(got["sweep-load"].Outcomes)),
+		claims.LargeTail(outcomeRuns(got["sweep-load"].Outcomes)),
+		claims.MAPE(ShadowRuns(got["mape"].Outcomes)),
+		burstClaim(got["burst"].Plan, got["burst"].Outcomes),
+		claims.DecisionCost(decisionNs(got["decision"].Outcomes)),
+		claims.NotRunClaim(6, "Not run: pass --emulate to run the HTTP emulation."),
+	}
+}
+
+// writeClaims writes claims.md and prints the verdicts; failed says whether
+// a claim FAILed.
+func writeClaims(d *store.Dir, scale, version string, cs []claims.Claim, extra string, out io.Writer) (failed bool, err error) {
+	prov := fmt.Sprintf("Made by `offload reproduce --scale %s` (offload %s); the runs are in the folders beside this file.", scale, version)
+	md := claims.Markdown("The paper's claims", prov, cs) + extra
+	if err := d.WriteFile("claims.md", func(w io.Writer) error { _, err := io.WriteString(w, md); return err }); err != nil {
+		return false, err
+	}
+	for _, c := range cs {
+		fmt.Fprintf(out, "claim %d: %-12s %s\n", c.ID, c.Verdict, c.Text)
+		failed = failed || c.Verdict == claims.Fail
+	}
+	fmt.Fprintln(out, "wrote", filepath.Join(d.Path(), "claims.md"))
+	return failed, nil
 }
 
 // EmbeddedScenario returns the bytes of an embedded experiment scenario.

@@ -26,6 +26,9 @@ type Options struct {
 	Trace         bool   // per-task CSVs under traces/
 	TimeDecisions bool   // decision_ns
 	Command       []string
+	// Shard, unless Whole, runs only that slice of the plan's runs, into a
+	// folder of its own that `offload merge` combines with the others.
+	Shard experiment.Shard
 	// MaxMemory bounds the memory the runs may need at once, bytes (0: no
 	// bound); a plan over it is refused before anything is written.
 	MaxMemory float64
@@ -43,48 +46,52 @@ type Options struct {
 type sidecar struct {
 	files []string // the files it writes
 	// load returns, per run already on disk, its outcome's extras.
-	load func(d *store.Dir, plan *experiment.Plan) (map[runKey]experiment.Outcome, error)
+	load func(src reader, plan *experiment.Plan) (map[runKey]experiment.Outcome, error)
 	// write stores the extras of the finished outcomes.
 	write func(d *store.Dir, plan *experiment.Plan, outs []experiment.Outcome) error
 }
 
-// execute runs the plan into the folder: it honours --resume, runs what is
-// missing, and always leaves runs.csv (and the sidecar's files),
-// scenario.yaml and manifest.json consistent with what finished, even when
-// interrupted. It returns the outcomes in job order.
-func execute(ctx context.Context, o *Options, d *store.Dir, plan *experiment.Plan, side *sidecar) ([]experiment.Outcome, error) {
+// execute runs the plan (or opts.Shard's slice of it) into the folder: it
+// honours --resume, runs what is missing, and always leaves runs.csv (and
+// the sidecar's files), scenario.yaml and manifest.json consistent with what
+// finished, even when interrupted. It returns the outcomes in job order.
+func execute(ctx context.Context, o *Options, d *store.Dir, spec Spec, a Args, plan *experiment.Plan, side *sidecar) ([]experiment.Outcome, error) {
 	sc := plan.Scenario
 	jobs := plan.Jobs()
+	sh := o.Shard
+	mine := len(jobs)
+	if !sh.Whole() {
+		mine = len(sh.Jobs(len(jobs)))
+	}
 	have := map[runKey]experiment.Outcome{}
 	if o.Resume {
 		var err error
-		if have, err = readHave(d, plan, side); err != nil {
+		if have, err = readHave(dirReader(d), plan, side); err != nil {
 			return nil, err
 		}
 	}
-	key := func(i int) runKey {
-		c := plan.Cells[jobs[i].Cell]
-		return runKey{c.Param, math.Float64bits(c.Value), jobs[i].Policy, jobs[i].Seed}
-	}
+	key := func(i int) runKey { return jobKey(plan, jobs[i]) }
 	m := Manifest{Tool: "offload", Version: Version(), Command: o.Command, Experiment: plan.Name,
-		Seed: sc.Seed, Seeds: sc.Seeds, ScenarioHash: sc.Hash(), Started: time.Now().UTC(), Runs: len(jobs),
+		Seed: sc.Seed, Seeds: sc.Seeds, ScenarioHash: sc.Hash(), Started: time.Now().UTC(), Runs: mine,
 		TimeDecisions: o.TimeDecisions}
+	if !sh.Whole() {
+		m.Extra = shardExtra(spec, a, sh, len(jobs))
+	}
 	// The manifest first: while the folder's manifest names another
 	// scenario, the store refuses every other write.
 	if err := d.WriteManifest(m); err != nil {
 		return nil, err
 	}
-	resolved, err := sc.Marshal()
-	if err != nil {
-		return nil, err
-	}
-	if err := d.WriteFile("scenario.yaml", func(w io.Writer) error { _, err := w.Write(resolved); return err }); err != nil {
+	if err := writeScenario(d, plan); err != nil {
 		return nil, err
 	}
 	opt := experiment.Options{Workers: o.Workers,
 		Have: func(i int) bool { _, ok := have[key(i)]; return ok }}
+	if !sh.Whole() {
+		opt.Only = sh.Holds
+	}
 	if o.Progress != nil {
-		update, finish := o.Progress(plan.Name, len(jobs))
+		update, finish := o.Progress(plan.Name, mine)
 		defer finish()
 		opt.Progress = update
 	}
@@ -94,22 +101,19 @@ func execute(ctx context.Context, o *Options, d *store.Dir, plan *experiment.Pla
 	out, runErr := plan.Execute(ctx, opt)
 	var done []experiment.Outcome
 	for i := range out {
+		if !sh.Holds(i) {
+			continue // another shard's, even if a --resume found it here
+		}
 		if r, ok := have[key(i)]; ok {
 			done = append(done, r)
 		} else if out[i].Policy != "" {
 			done = append(done, out[i])
 		}
 	}
-	runs := outcomeRuns(done)
-	if err := d.WriteFile("runs.csv", func(w io.Writer) error { return report.WriteRuns(w, plan.Columns(), runs) }); err != nil {
+	if err := writeRunFiles(d, plan, side, done); err != nil {
 		return nil, err
 	}
-	if side != nil {
-		if err := side.write(d, plan, done); err != nil {
-			return nil, err
-		}
-	}
-	m.RunsDone, m.Complete = len(done), runErr == nil && len(done) == len(jobs)
+	m.RunsDone, m.Complete = len(done), runErr == nil && len(done) == mine
 	if m.Complete {
 		m.Finished = time.Now().UTC()
 	}
@@ -119,11 +123,39 @@ func execute(ctx context.Context, o *Options, d *store.Dir, plan *experiment.Pla
 	if runErr != nil {
 		if errors.Is(runErr, context.Canceled) && o.Err != nil {
 			fmt.Fprintf(o.Err, "offload: %d of %d runs finished and were kept in %s; the same command with --resume runs the rest\n",
-				len(done), len(jobs), filepath.Join(d.Path(), "runs.csv"))
+				len(done), mine, filepath.Join(d.Path(), "runs.csv"))
 		}
 		return nil, runErr
 	}
 	return done, nil
+}
+
+// writeScenario writes the resolved scenario, whose hash is the folder's.
+func writeScenario(d *store.Dir, plan *experiment.Plan) error {
+	resolved, err := plan.Scenario.Marshal()
+	if err != nil {
+		return err
+	}
+	return d.WriteFile("scenario.yaml", func(w io.Writer) error { _, err := w.Write(resolved); return err })
+}
+
+// writeRunFiles writes runs.csv and the sidecar's files for the outcomes,
+// in the order given (job order).
+func writeRunFiles(d *store.Dir, plan *experiment.Plan, side *sidecar, done []experiment.Outcome) error {
+	runs := outcomeRuns(done)
+	if err := d.WriteFile("runs.csv", func(w io.Writer) error { return report.WriteRuns(w, plan.Columns(), runs) }); err != nil {
+		return err
+	}
+	if side != nil {
+		return side.write(d, plan, done)
+	}
+	return nil
+}
+
+// jobKey is the runKey of a job of the plan.
+func jobKey(plan *experiment.Plan, j experiment.Job) runKey {
+	c := plan.Cells[j.Cell]
+	return runKey{c.Param, math.Float64bits(c.Value), j.Policy, j.Seed}
 }
 
 // runKey identifies a run across invocations, for --resume.
@@ -140,21 +172,11 @@ func keyOfRun(r results.Run) runKey {
 
 // readHave collects the runs of a previous invocation: those in runs.csv
 // and, with a sidecar, only those whose extras are on disk too.
-func readHave(d *store.Dir, plan *experiment.Plan, side *sidecar) (map[runKey]experiment.Outcome, error) {
+func readHave(src reader, plan *experiment.Plan, side *sidecar) (map[runKey]experiment.Outcome, error) {
 	have := map[runKey]experiment.Outcome{}
-	var runs []results.Run
-	err := readIfExists(d, "runs.csv", func(r io.Reader) (err error) {
-		runs, err = report.ReadRuns(r, plan.Columns())
-		return err
-	})
+	runs, extras, err := readRunFiles(src, plan, side)
 	if err != nil {
 		return nil, badInputf("--resume: %w", err)
-	}
-	var extras map[runKey]experiment.Outcome
-	if side != nil && len(runs) > 0 {
-		if extras, err = side.load(d, plan); err != nil {
-			return nil, badInputf("--resume: %w", err)
-		}
 	}
 	for _, r := range runs {
 		k := keyOfRun(r)
@@ -169,6 +191,25 @@ func readHave(d *store.Dir, plan *experiment.Plan, side *sidecar) (map[runKey]ex
 		have[k] = out
 	}
 	return have, nil
+}
+
+// readRunFiles reads runs.csv and the sidecar's files of a folder.
+func readRunFiles(src reader, plan *experiment.Plan, side *sidecar) ([]results.Run, map[runKey]experiment.Outcome, error) {
+	var runs []results.Run
+	err := src("runs.csv", func(r io.Reader) (err error) {
+		runs, err = report.ReadRuns(r, plan.Columns())
+		return err
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	var extras map[runKey]experiment.Outcome
+	if side != nil && len(runs) > 0 {
+		if extras, err = side.load(src, plan); err != nil {
+			return nil, nil, err
+		}
+	}
+	return runs, extras, nil
 }
 
 // outcomeRuns extracts the runs.csv rows.

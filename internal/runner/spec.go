@@ -34,9 +34,11 @@ type Spec struct {
 }
 
 // Args are an experiment's own flags (those beyond Options).
+// They are recorded in a shard's manifest, since merge writes the outputs
+// they shape (mape_summary.csv names the router, burst's windows).
 type Args struct {
-	Router string  // mape: the policy whose decisions the estimators shadow
-	Window float64 // burst: time-series window, s
+	Router string  `json:"router,omitempty"` // mape: the policy whose decisions the estimators shadow
+	Window float64 `json:"window,omitempty"` // burst: time-series window, s
 }
 
 // Result is a finished experiment.
@@ -98,21 +100,41 @@ func Run(ctx context.Context, spec Spec, plan *experiment.Plan, a Args, opts Opt
 		return nil, err
 	}
 	defer d.Close()
-	outs, err := execute(ctx, &opts, d, plan, side)
+	if err := checkResumedShard(d, opts); err != nil {
+		return nil, err
+	}
+	outs, err := execute(ctx, &opts, d, spec, a, plan, side)
 	if err != nil {
 		return nil, err
 	}
 	r := &Result{Plan: plan, Outcomes: outs, Args: a, Opts: &opts, Dir: d}
+	if !opts.Shard.Whole() {
+		// A shard's summaries would be of a slice of the replicates:
+		// summary.csv and the plots come from merge, over all of them.
+		noteShard(opts.Out, d.Path(), spec, side, opts.Shard, len(outs))
+		return r, nil
+	}
+	if err := writeOutputs(spec, r); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// writeOutputs writes the experiment's files from the finished outcomes in
+// r (summary.csv, plots, its own files) and prints its table and the paths
+// written: what a run does after its last run, and what merge does with the
+// shards' runs.
+func writeOutputs(spec Spec, r *Result) error {
 	out := spec.outputs
 	if out == nil {
 		out = sweepOutputs
 	}
 	written, err := out(r)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	noteWritten(opts.Out, written...)
-	return r, nil
+	noteWritten(r.Opts.Out, written...)
+	return nil
 }
 
 // Specs are the experiments with a command of their own, in help order.

@@ -1,0 +1,127 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/offload-sim/offload/internal/experiment"
+)
+
+// TestShardedReproduce runs a miniature reproduce whole and as two shards,
+// merges the shards, and compares every experiment's files byte for byte
+// (decision's runs.csv and summary.csv carry wall-clock decision_ns, and
+// claims.md claim 5 with them, so those are compared only for presence).
+func TestShardedReproduce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: three miniature reproductions")
+	}
+	small := map[string][]string{
+		"sweep-load":    {"sweep.values=[40, 120]", "tasks=1000", "warmup=0", "policies=[hybrid, jsq]"},
+		"edge-capacity": {"sweep.values=[2, 8]", "tasks=1000", "warmup=0", "policies=[hybrid, edge-first]"},
+		"mape":          {"sweep.values=[40, 120]", "tasks=1000", "warmup=0"},
+		"burst":         {"duration=150", "warmup_time=10", "arrivals.bursts=[{start: 40, every: 60, length: 15, factor: 3}]", "policies=[hybrid, edge-first, random]"},
+		"decision":      {"tasks=1000", "warmup=0"},
+	}
+	dir := t.TempDir()
+	rep := func(out string, sh experiment.Shard) {
+		t.Helper()
+		var buf bytes.Buffer
+		_, err := Reproduce(context.Background(), ReproduceOptions{Scale: "ci", Sets: []string{"seeds=2"}, Extra: small, Load: load},
+			Options{Dir: out, Workers: 2, Format: "png", Shard: sh, Out: &buf, Err: &buf})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	whole := filepath.Join(dir, "whole")
+	rep(whole, experiment.Shard{})
+	var shards []string
+	for k := range 2 {
+		s := filepath.Join(dir, "shard-"+string(rune('0'+k)))
+		rep(s, experiment.Shard{Index: k, Count: 2})
+		if _, err := os.Stat(filepath.Join(s, "claims.md")); err == nil {
+			t.Errorf("shard %d wrote claims.md", k)
+		}
+		shards = append(shards, s)
+	}
+	merged := filepath.Join(dir, "merged")
+	var buf bytes.Buffer
+	if err := Merge(shards, Options{Dir: merged, Format: "png", Out: &buf, Err: &buf}); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range reproduceExperiments() {
+		sub := e.spec.Name
+		es, err := os.ReadDir(filepath.Join(whole, sub))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range es {
+			n := f.Name()
+			if n == "manifest.json" || strings.HasPrefix(n, ".offload") {
+				continue
+			}
+			a, _ := os.ReadFile(filepath.Join(whole, sub, n))
+			b, err := os.ReadFile(filepath.Join(merged, sub, n))
+			if err != nil {
+				t.Errorf("merged %s lacks %s", sub, n)
+				continue
+			}
+			timed := sub == "decision" && (n == "runs.csv" || n == "summary.csv")
+			if !timed && !bytes.Equal(a, b) {
+				t.Errorf("%s/%s differs between the single run and the merge", sub, n)
+			}
+		}
+	}
+	md, err := os.ReadFile(filepath.Join(merged, "claims.md"))
+	if err != nil || !bytes.Contains(md, []byte("## Claim 4: ")) {
+		t.Errorf("merged claims.md: %v", err)
+	}
+	var m Manifest
+	b, _ := os.ReadFile(filepath.Join(merged, ManifestFile))
+	if err := json.Unmarshal(b, &m); err != nil || !m.Complete || m.Extra[extraShards] == nil {
+		t.Errorf("merged root manifest %s (%v): want complete, with the shards listed", b, err)
+	}
+}
+
+// TestShardKeyRoundTrip: the manifest's {"k", "K"} decode into their own
+// fields although they differ only in case.
+func TestShardKeyRoundTrip(t *testing.T) {
+	m := Manifest{Extra: shardExtra(RunSpec(), Args{Window: 2.5}, experiment.Shard{Index: 2, Count: 5}, 12)}
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Manifest
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	info, ok, err := readShardInfo(back)
+	if err != nil || !ok || info.Shard != (shardKey{2, 5}) || info.Spec != "run" || info.PlanRuns != 12 ||
+		len(info.Indices) != 2 || info.Indices[1] != 7 || info.Args.Window != 2.5 {
+		t.Errorf("read back %+v, %v, %v from %s", info, ok, err, b)
+	}
+}
+
+// TestArrayList writes missing shards as sbatch --array takes them.
+func TestArrayList(t *testing.T) {
+	for in, want := range map[string]string{"1": "1", "1 3": "1,3", "0 1 2 5 7 8": "0-2,5,7-8"} {
+		var ks []int
+		for _, f := range strings.Fields(in) {
+			ks = append(ks, int(f[0]-'0'))
+		}
+		if got := arrayList(ks); got != want {
+			t.Errorf("arrayList(%v) = %q, want %q", ks, got, want)
+		}
+	}
+}
+
+// TestArrayScriptExists: merge's rerun line names a script that is there.
+func TestArrayScriptExists(t *testing.T) {
+	if _, err := os.Stat(filepath.Join("..", "..", filepath.FromSlash(ArrayScript))); err != nil {
+		t.Error(err)
+	}
+}
