@@ -127,10 +127,6 @@ func newExperimentCmd(io IO, spec runner.Spec, runF func(*runOptions) error) *co
 	return c
 }
 
-func newRunCmd(io IO, runF func(*runOptions) error) *cobra.Command {
-	return newExperimentCmd(io, runner.RunSpec(), runF)
-}
-
 // loadPlan reads the scenario and expands it; every error is bad input.
 func (o *runOptions) loadPlan() (*experiment.Plan, error) {
 	sets := slices.Clone(o.sf.sets)

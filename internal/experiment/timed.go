@@ -25,8 +25,6 @@ func (t *timer) Decide(v *dispatch.View) dispatch.Decision {
 	return d
 }
 
-func (t *timer) meanNs() float64 { return float64(t.total.Nanoseconds()) / float64(max(t.n, 1)) }
-
 // Dispatched forwards to the inner policy if it observes (a no-op call
 // otherwise, paid only when timing).
 func (t *timer) Dispatched(now float64, tier int) {

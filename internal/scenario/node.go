@@ -373,12 +373,6 @@ func childDepth(n *yaml.Node, key string, depth int) *yaml.Node {
 	return nil
 }
 
-// locate finds the node at a canonical path, or nil.
-func locate(n *yaml.Node, segs []string) *yaml.Node {
-	var l locator
-	return l.locate(n, segs)
-}
-
 // tierNames reads tier names straight from the tree, so that decode errors
 // can say "tiers[1] (edge)" before anything is decoded.
 func tierNames(root *yaml.Node, l *locator) func(int) string {

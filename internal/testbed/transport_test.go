@@ -11,8 +11,10 @@ import (
 // a server going away) is a failure that marks a checked tier down.
 func TestHTTPTransportOutcomes(t *testing.T) {
 	answers := map[string]func(w http.ResponseWriter){
-		"/full/tasks":  func(w http.ResponseWriter) { writeJSON(w, 503, ErrorBody{Reason: "queue_full", Error: "full"}) },
-		"/proxy/tasks": func(w http.ResponseWriter) { http.Error(w, "no backend", 503) },
+		"/full/tasks": func(w http.ResponseWriter) {
+			writeJSON(w, http.StatusServiceUnavailable, ErrorBody{Reason: "queue_full", Error: "full"})
+		},
+		"/proxy/tasks": func(w http.ResponseWriter) { http.Error(w, "no backend", http.StatusServiceUnavailable) },
 		"/oops/tasks":  func(w http.ResponseWriter) { http.Error(w, "oops", 500) },
 		"/bad/tasks":   func(w http.ResponseWriter) { http.Error(w, "bad", 400) },
 	}
