@@ -25,7 +25,7 @@ dl.prov { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem
 dl.prov dt { color: var(--muted); }
 dl.prov dd { margin: 0; overflow-wrap: anywhere; }
 .scroll { overflow-x: auto; -webkit-overflow-scrolling: touch; margin: .5rem 0 1rem; border: 1px solid var(--rule); border-radius: 6px; }
-table { border-collapse: collapse; width: max-content; min-width: 100%; font-size: .9rem; }
+table { border-collapse: collapse; width: 100%; font-size: .9rem; }
 th, td { padding: .3rem .6rem; border-bottom: 1px solid var(--rule); text-align: left; vertical-align: top; }
 thead th { background: var(--band); position: sticky; top: 0; }
 th.num, td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
