@@ -148,6 +148,13 @@ func sweepFigures(sums []results.Summary, legend report.Legend, xlabel string, t
 			stable = append(stable, s)
 		}
 	}
+	var figs []figure
+	add := func(f figure, metric string) {
+		// A summary.csv of another offload may lack a column: its figure goes.
+		if len(sums) > 0 && results.Index(sums[0].Cols, metric) >= 0 {
+			figs = append(figs, f)
+		}
+	}
 	metric := func(title, metric string, sums []results.Summary) figure {
 		o := report.FigureOptions{XLabel: xlabel, YLabel: report.MetricLabel(metric), LogY: report.SuggestLogY(sums, metric)}
 		caption := report.SweepCaption
@@ -160,18 +167,19 @@ func sweepFigures(sums []results.Summary, legend report.Legend, xlabel string, t
 			return report.PlotMetricWith(d, file, "svg", sums, legend, metric, o)
 		}}
 	}
-	figs := []figure{metric("Mean latency vs "+xlabel, results.ColMeanLatency, sums)}
+	add(metric("Mean latency vs "+xlabel, results.ColMeanLatency, sums), results.ColMeanLatency)
 	if anyUnstable {
-		figs = append(figs, metric("Mean latency vs "+xlabel+" (stable points only)", results.ColMeanLatency, stable))
+		add(metric("Mean latency vs "+xlabel+" (stable points only)", results.ColMeanLatency, stable), results.ColMeanLatency)
 	}
-	figs = append(figs, metric("P95 latency vs "+xlabel, results.ColP95Latency, sums), metric("P99 latency vs "+xlabel, results.ColP99Latency, sums))
+	add(metric("P95 latency vs "+xlabel, results.ColP95Latency, sums), results.ColP95Latency)
+	add(metric("P99 latency vs "+xlabel, results.ColP99Latency, sums), results.ColP99Latency)
 	if anyUnstable {
-		figs = append(figs, metric("P95 latency of large tasks vs "+xlabel+" (stable points only)", results.ColP95Large, stable))
+		add(metric("P95 latency of large tasks vs "+xlabel+" (stable points only)", results.ColP95Large, stable), results.ColP95Large)
 	} else {
-		figs = append(figs, metric("P95 latency of large tasks vs "+xlabel, results.ColP95Large, sums))
+		add(metric("P95 latency of large tasks vs "+xlabel, results.ColP95Large, sums), results.ColP95Large)
 	}
 	for _, t := range tiers {
-		figs = append(figs, metric("Share of tasks sent to "+t.Name+" vs "+xlabel, results.ShareCol(t.Name), sums))
+		add(metric("Share of tasks sent to "+t.Name+" vs "+xlabel, results.ShareCol(t.Name), sums), results.ShareCol(t.Name))
 	}
 	return figs
 }
