@@ -125,3 +125,26 @@ func (m memFolder) WriteFile(name string, write func(io.Writer) error) error {
 	m[name] = b.Bytes()
 	return nil
 }
+
+// TestPolicyColoursDistinct: every policy's colour is told apart from
+// every other's (RGB distance ≥ 60 of 441), so no two lines of a plot of the
+// registry's policies look alike; the markers and dashes tell them apart in
+// greyscale.
+func TestPolicyColoursDistinct(t *testing.T) {
+	names := make([]string, 0, len(policyStyles))
+	for n := range policyStyles {
+		names = append(names, n)
+	}
+	for i, a := range names {
+		for _, b := range names[i+1:] {
+			ra, ga, ba, _ := policyStyles[a].Color.RGBA()
+			rb, gb, bb, _ := policyStyles[b].Color.RGBA()
+			d := math.Sqrt(sq(float64(ra>>8)-float64(rb>>8)) + sq(float64(ga>>8)-float64(gb>>8)) + sq(float64(ba>>8)-float64(bb>>8)))
+			if d < 60 {
+				t.Errorf("%s and %s: colours %.0f apart", a, b, d)
+			}
+		}
+	}
+}
+
+func sq(x float64) float64 { return x * x }
