@@ -5,6 +5,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/offload-sim/offload/internal/results"
 )
@@ -24,8 +25,8 @@ func WriteCompare(w io.Writer, ds []results.Difference) error {
 }
 
 // DiffCaption is the note of a difference plot: what its marks mean.
-const DiffCaption = "Points: mean paired per-replicate difference (policy − baseline); bars: its 95% Student-t interval. " +
-	"Below the dashed zero line the policy is lower."
+const DiffCaption = "Points: mean paired per-replicate difference, policy − baseline; bars: its 95% Student-t interval; " +
+	"below the dashed line, lower."
 
 // PlotDiffs draws each policy's paired difference against the baseline
 // with its 95% interval bars and the zero line, and writes it atomically
@@ -37,10 +38,12 @@ const DiffCaption = "Points: mean paired per-replicate difference (policy − ba
 func PlotDiffs(dir Folder, file, format string, ds []results.Difference, legend Legend, o FigureOptions) error {
 	f := figure{FigureOptions: o, Legend: legend, Zero: true}
 	var kept []results.Difference
-	left := false
+	var left []string
 	for _, d := range ds {
 		if d.Unstable {
-			left = true
+			if !slices.Contains(left, d.Policy) {
+				left = append(left, d.Policy)
+			}
 			continue
 		}
 		kept = append(kept, d)
@@ -65,15 +68,12 @@ func PlotDiffs(dir Folder, file, format string, ds []results.Difference, legend 
 		}
 	}
 	f.Series = diffSeries(kept, legend)
-	if left {
-		f.Note = "Cells where either side is unstable are left out; compare_*.csv has them."
-		if o.Caption {
-			f.Note = DiffCaption + " " + f.Note
-		}
-		f.Caption = true
-	} else {
-		f.Note = DiffCaption
+	if len(left) > 0 {
+		// Said in the legend, which is always drawn: a reader must not take
+		// a missing line for a policy that was not run.
+		f.Extra = []string{"unstable cells left out (in the CSV): " + strings.Join(sortedByLegend(left, legend), ", ")}
 	}
+	f.Note = DiffCaption
 	return f.save(dir, file, format)
 }
 

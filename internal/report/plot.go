@@ -118,6 +118,8 @@ type figure struct {
 	// 0, 1, 2, …).
 	XTicks  []float64
 	XLabels []string
+	// Extra are legend entries of text alone, after the series'.
+	Extra []string
 	// Zero draws the line y = 0 (a difference plot: which side of it a
 	// point's interval lies on is the finding).
 	Zero bool
@@ -269,10 +271,18 @@ func (f figure) plot() (*plot.Plot, []legendEntry, error) {
 			anyUnstable = anyUnstable || u
 		}
 	}
+	for _, e := range f.Extra {
+		entries = append(entries, legendEntry{Text: e})
+	}
 	if anyUnstable {
 		ring, _ := plotter.NewScatter(plotter.XYs{})
 		ring.GlyphStyle = unstableRing
 		entries = append(entries, legendEntry{"unstable (a tier's load ≥ 1)", []plot.Thumbnailer{ring}})
+	}
+	if n := len(f.XLabels); n > 0 {
+		// Half a column of room on each side: the first and last points
+		// stay off the frame.
+		p.X.Min, p.X.Max = -0.5, float64(n)-0.5
 	}
 	// Headroom above the highest bar keeps its marker off the frame.
 	if f.LogY {

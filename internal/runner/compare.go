@@ -123,7 +123,8 @@ func Compare(o CompareOptions) ([]results.Difference, error) {
 
 // diffFigure is the presentation of a difference plot.
 func diffFigure(metric, baseline, param string) report.FigureOptions {
-	o := report.FigureOptions{Title: report.MetricLabel(metric) + ": each policy − " + baseline + ", paired by replicate",
+	label := report.MetricLabel(metric)
+	o := report.FigureOptions{Title: strings.ToUpper(label[:1]) + label[1:] + ": each policy − " + baseline + ", paired by replicate",
 		YLabel: "difference in " + report.MetricLabel(metric), Caption: true}
 	if param != "" {
 		o.XLabel = report.ParamLabel(param)
