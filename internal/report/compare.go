@@ -68,12 +68,14 @@ func PlotDiffs(dir Folder, file, format string, ds []results.Difference, legend 
 		}
 	}
 	f.Series = diffSeries(kept, legend)
+	f.Note = DiffCaption
 	if len(left) > 0 {
 		// Said in the legend, which is always drawn: a reader must not take
-		// a missing line for a policy that was not run.
-		f.Extra = []string{"unstable cells left out (in the CSV): " + strings.Join(sortedByLegend(left, legend), ", ")}
+		// a missing point for a cell that was not run. The caption, when
+		// drawn, names the policies.
+		f.Extra = []string{"unstable cells: not shown"}
+		f.Note += "\nNot shown, unstable in some cell: " + strings.Join(sortedByLegend(left, legend), ", ") + "."
 	}
-	f.Note = DiffCaption
 	return f.save(dir, file, format)
 }
 

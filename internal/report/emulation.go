@@ -190,7 +190,7 @@ func PlotComparison(dir Folder, file, format string, cs []Comparison, legend Leg
 		panels[k] = pl
 	}
 	return dir.WriteFile(filepath.Base(file), func(w io.Writer) error {
-		c, dc, legendH, err := whiteCanvas(format, len(entries), true, 0, 0)
+		c, dc, legendH, err := whiteCanvas(format, len(entries), 1, 0, 0)
 		if err != nil {
 			return err
 		}

@@ -154,7 +154,11 @@ func (f figure) render(w io.Writer, format string) error {
 	if f.Caption {
 		note = f.note()
 	}
-	c, dc, legendH, err := whiteCanvas(format, len(entries), note != "", f.Width, f.Height)
+	lines := 0
+	if note != "" {
+		lines = strings.Count(note, "\n") + 1
+	}
+	c, dc, legendH, err := whiteCanvas(format, len(entries), lines, f.Width, f.Height)
 	if err != nil {
 		return err
 	}
@@ -173,14 +177,14 @@ func legendArea(dc draw.Canvas, legendH vg.Length) draw.Canvas {
 }
 
 // whiteCanvas is a figure's canvas: the plot area on top and room under it
-// for a legend of n entries in legendCol columns (and a line of caption if
-// caption), on a white background. w and h are the image's size, 0 for the
+// for a legend of n entries in legendCol columns and captionLines lines of
+// caption, on a white background. w and h are the image's size, 0 for the
 // default (figWidth; plotH plus the legend).
-func whiteCanvas(format string, n int, caption bool, w, h vg.Length) (vg.CanvasWriterTo, draw.Canvas, vg.Length, error) {
+func whiteCanvas(format string, n, captionLines int, w, h vg.Length) (vg.CanvasWriterTo, draw.Canvas, vg.Length, error) {
 	rows := (n + legendCol - 1) / legendCol
 	legendH := vg.Length(rows)*vg.Points(15) + vg.Points(12)
-	if caption {
-		legendH += vg.Points(14)
+	if captionLines > 0 {
+		legendH += vg.Points(14) + vg.Length(captionLines-1)*vg.Points(11)
 	}
 	if w == 0 {
 		w = figWidth
