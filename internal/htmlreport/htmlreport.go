@@ -315,7 +315,7 @@ func (p *page) summaryTable(sums []results.Summary, param string) {
 		}
 	}
 	swept := param != "" && slices.ContainsFunc(sums, func(s results.Summary) bool { return isFinite(s.Value) })
-	p.b.WriteString("<div class=\"scroll\"><table class=\"summary\">\n<thead><tr>")
+	p.b.WriteString("<div class=\"scroll\"><table class=\"data\">\n<thead><tr>")
 	if swept {
 		p.b.WriteString("<th class=\"num\">" + html.EscapeString(param) + "</th>")
 	}
@@ -389,7 +389,7 @@ func csvTable(data []byte, param string) (string, error) {
 		}
 	}
 	var b strings.Builder
-	b.WriteString("<div class=\"scroll\"><table>\n<thead><tr>")
+	b.WriteString("<div class=\"scroll\"><table class=\"data\">\n<thead><tr>")
 	for _, j := range show {
 		h := head[j]
 		if h == "value" && param != "" {

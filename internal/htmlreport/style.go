@@ -28,6 +28,7 @@ dl.prov dd { margin: 0; overflow-wrap: anywhere; }
 table { border-collapse: collapse; width: 100%; font-size: .9rem; }
 th, td { padding: .3rem .6rem; border-bottom: 1px solid var(--rule); text-align: left; vertical-align: top; }
 thead th { background: var(--band); position: sticky; top: 0; }
+table.data th, table.data td { white-space: nowrap; }
 th.num, td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 tbody tr:nth-child(even) { background: #fafafa; }
 tr.cell td { border-top: 2px solid var(--rule); }
