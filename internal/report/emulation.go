@@ -190,7 +190,7 @@ func PlotComparison(dir Folder, file, format string, cs []Comparison, legend Leg
 		panels[k] = pl
 	}
 	return dir.WriteFile(filepath.Base(file), func(w io.Writer) error {
-		c, dc, legendH, err := whiteCanvas(format, len(entries))
+		c, dc, legendH, err := whiteCanvas(format, len(entries), 1, 0, 0)
 		if err != nil {
 			return err
 		}
@@ -198,7 +198,7 @@ func PlotComparison(dir Folder, file, format string, cs []Comparison, legend Leg
 		half := (top.Max.X - top.Min.X) / 2
 		panels[0].Draw(draw.Crop(top, 0, -half, 0, 0))
 		panels[1].Draw(draw.Crop(top, half, 0, 0, 0))
-		drawLegend(draw.Crop(dc, vg.Points(12), -vg.Points(12), vg.Points(4), -(plotH+vg.Points(4))), entries,
+		drawLegend(legendArea(dc, legendH), entries,
 			"One point per policy: mean over replicates. Dashed: emulated = simulated; above it, the emulation is slower.")
 		_, err = c.WriteTo(w)
 		return err

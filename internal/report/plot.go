@@ -6,6 +6,8 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -40,7 +42,8 @@ var Formats = []string{"png", "svg", "pdf"}
 // positive are then left out, and error bars reaching zero are cut at the
 // bottom of the axis. Unstable points (Summary.Unstable) are ringed. It
 // returns an error wrapping ErrNoData when no summary has both a swept
-// value and this metric.
+// value and this metric. The figure is the experiments' own: default size,
+// with the caption (SweepCaption) under the legend.
 func PlotMetric(dir Folder, file, format string, sums []results.Summary, legend Legend, metric, title, xlabel, ylabel string, logY bool) error {
 	return PlotMetricX(dir, file, format, sums, legend, metric, title, xlabel, ylabel, false, logY)
 }
@@ -49,12 +52,41 @@ func PlotMetric(dir Folder, file, format string, sums []results.Summary, legend 
 // orders of magnitude, such as an observation period); points at x ≤ 0 are
 // then left out of the figure.
 func PlotMetricX(dir Folder, file, format string, sums []results.Summary, legend Legend, metric, title, xlabel, ylabel string, logX, logY bool) error {
+	return PlotMetricWith(dir, file, format, sums, legend, metric,
+		FigureOptions{Title: title, XLabel: xlabel, YLabel: ylabel, LogY: logY, LogX: logX, Caption: true})
+}
+
+// FigureOptions are how a figure is presented, beyond its data. The zero
+// value is a figure of the default size with no title, labels or caption.
+type FigureOptions struct {
+	Title, XLabel, YLabel string
+	LogY                  bool
+	// Caption draws the figure's note (what lines, bars and rings mean)
+	// under the legend, inside the image. It is opt-in: where the figure
+	// sits in a page (the HTML report, a paper) the caption belongs in the
+	// text around it, where it can be read, searched and translated.
+	Caption bool
+	// LogX puts x on a log scale (a sweep over orders of magnitude, such
+	// as an observation period); points at x ≤ 0 are left out.
+	LogX bool
+	// Width and Height are the whole image's size; 0 keeps the default
+	// (7 in wide; a 4.6 in plot plus the legend under it).
+	Width, Height vg.Length
+}
+
+// MinFigureSize is the smallest Width or Height FigureOptions accepts:
+// below it the axes' labels leave no room for the data.
+const MinFigureSize = 2 * vg.Inch
+
+// PlotMetricWith is PlotMetric with every presentation choice in o.
+func PlotMetricWith(dir Folder, file, format string, sums []results.Summary, legend Legend, metric string, o FigureOptions) error {
 	if len(sums) > 0 && results.Index(sums[0].Cols, metric) < 0 {
 		return fmt.Errorf("plot %s: unknown metric %q", file, metric)
 	}
-	f := figure{Title: title, XLabel: xlabel, YLabel: ylabel, LogY: logY, LogX: logX, Legend: legend,
+	f := figure{FigureOptions: o, Legend: legend,
 		Fraction: strings.HasPrefix(metric, "share_"),
-		Series:   buildSeries(sums, legend, pickColumn(metric), logY)}
+		Series:   buildSeries(sums, legend, pickColumn(metric), o.LogY),
+		XTicks:   sweptValues(sums)}
 	return f.save(dir, file, format)
 }
 
@@ -63,10 +95,14 @@ func PlotMetricX(dir Folder, file, format string, sums []results.Summary, legend
 // the same conventions as PlotMetric. An estimator takes the colour and
 // marker of the policy it is named after (hybrid, model-only, queue-only).
 func PlotMAPE(dir Folder, file, format string, sums []results.Summary, legend Legend, title, xlabel string, logY bool) error {
-	f := figure{Title: title, XLabel: xlabel, YLabel: "MAPE (%)", LogY: logY, Legend: legend,
-		Series: buildSeries(sums, legend, pickColumn(results.ColMAPE), logY)}
+	f := figure{FigureOptions: FigureOptions{Title: title, XLabel: xlabel, YLabel: "MAPE (%)", LogY: logY, Caption: true}, Legend: legend,
+		Series: buildSeries(sums, legend, pickColumn(results.ColMAPE), logY), XTicks: sweptValues(sums)}
 	return f.save(dir, file, format)
 }
+
+// SweepCaption is the note the sweep figures carry: what their marks mean.
+const SweepCaption = "Lines: mean over replicates; bars: 95% Student-t confidence interval; " +
+	"points slightly offset sideways so that bars do not hide one another."
 
 // SuggestLogY reports whether a metric's positive means span more than a
 // factor of 10, where a linear axis would flatten the low-load points.
@@ -82,12 +118,21 @@ func SuggestLogY(sums []results.Summary, metric string) bool {
 
 // figure is everything a plot shows, gathered before any drawing.
 type figure struct {
-	Title, XLabel, YLabel string
-	LogY                  bool
-	LogX                  bool // x on a log scale; points at x ≤ 0 are left out
-	Fraction              bool // a share: the Y axis shows all of [0, 1]
-	Legend                Legend
-	Series                []series
+	FigureOptions
+	Fraction bool // a share: the Y axis shows all of [0, 1]
+	Legend   Legend
+	Series   []series
+	// XTicks are the swept values: labelled ticks go exactly there (when
+	// they fit), so that a reader sees which values were run. XLabels, if
+	// set, names the ticks instead (a categorical axis: one tick per name at
+	// 0, 1, 2, …).
+	XTicks  []float64
+	XLabels []string
+	// Extra are legend entries of text alone, after the series'.
+	Extra []string
+	// Zero draws the line y = 0 (a difference plot: which side of it a
+	// point's interval lies on is the finding).
+	Zero bool
 	// Time series: shaded X intervals (bursts), a marker only every MarkEvery
 	// points, no sideways offset, and a note of their own.
 	Shade     []results.Interval
@@ -115,24 +160,53 @@ func (f figure) render(w io.Writer, format string) error {
 	if err != nil {
 		return err
 	}
-	c, dc, legendH, err := whiteCanvas(format, len(entries))
+	note := ""
+	if f.Caption {
+		note = f.note()
+	}
+	lines := 0
+	if note != "" {
+		lines = strings.Count(note, "\n") + 1
+	}
+	c, dc, legendH, err := whiteCanvas(format, len(entries), lines, f.Width, f.Height)
 	if err != nil {
 		return err
 	}
 	// Margins keep the title and the markers at the last swept value inside
 	// the image; gonum pads only for what lies inside the data area.
 	p.Draw(draw.Crop(dc, vg.Points(4), -vg.Points(14), legendH, -vg.Points(8)))
-	drawLegend(draw.Crop(dc, vg.Points(12), -vg.Points(12), vg.Points(4), -(plotH+vg.Points(4))), entries, f.note())
+	drawLegend(legendArea(dc, legendH), entries, note)
 	_, err = c.WriteTo(w)
 	return err
 }
 
+// legendArea is the strip under the plot that holds the legend.
+func legendArea(dc draw.Canvas, legendH vg.Length) draw.Canvas {
+	h := dc.Max.Y - dc.Min.Y
+	return draw.Crop(dc, vg.Points(12), -vg.Points(12), vg.Points(4), -(h - legendH + vg.Points(4)))
+}
+
 // whiteCanvas is a figure's canvas: the plot area on top and room under it
-// for a legend of n entries in legendCol columns, on a white background.
-func whiteCanvas(format string, n int) (vg.CanvasWriterTo, draw.Canvas, vg.Length, error) {
+// for a legend of n entries in legendCol columns and captionLines lines of
+// caption, on a white background. w and h are the image's size, 0 for the
+// default (figWidth; plotH plus the legend).
+func whiteCanvas(format string, n, captionLines int, w, h vg.Length) (vg.CanvasWriterTo, draw.Canvas, vg.Length, error) {
 	rows := (n + legendCol - 1) / legendCol
-	legendH := vg.Length(rows)*vg.Points(15) + vg.Points(26)
-	c, err := newCanvas(format, figWidth, plotH+legendH)
+	legendH := vg.Length(rows)*vg.Points(15) + vg.Points(12)
+	if captionLines > 0 {
+		legendH += vg.Points(14) + vg.Length(captionLines-1)*vg.Points(11)
+	}
+	if w == 0 {
+		w = figWidth
+	}
+	if h == 0 {
+		h = plotH + legendH
+	}
+	if w < MinFigureSize || h < MinFigureSize || h-legendH < MinFigureSize/2 {
+		return nil, draw.Canvas{}, 0, fmt.Errorf("figure size %.3g × %.3g in: too small for the plot and its legend of %d entries (at least %.3g in each way)",
+			float64(w/vg.Inch), float64(h/vg.Inch), n, float64(MinFigureSize/vg.Inch))
+	}
+	c, err := newCanvas(format, w, h)
 	if err != nil {
 		return nil, draw.Canvas{}, 0, err
 	}
@@ -147,7 +221,7 @@ func newCanvas(format string, w, h vg.Length) (vg.CanvasWriterTo, error) {
 	case "png":
 		return vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(pngDPI))}, nil
 	case "svg":
-		return vgsvg.New(w, h), nil
+		return outlinedSVG{vgsvg.New(w, h)}, nil
 	case "pdf":
 		return vgpdf.New(w, h), nil
 	}
@@ -170,6 +244,9 @@ func (f figure) plot() (*plot.Plot, []legendEntry, error) {
 		a.Label.TextStyle.Font.Size = vg.Points(12)
 		a.Tick.Label.Font.Size = vg.Points(10)
 		a.Tick.Marker = linearTicks{}
+	}
+	if t := f.xTicks(); t != nil {
+		p.X.Tick.Marker = t
 	}
 	grid := plotter.NewGrid()
 	grid.Vertical.Color, grid.Horizontal.Color = color.Gray{Y: 225}, color.Gray{Y: 225}
@@ -196,8 +273,13 @@ func (f figure) plot() (*plot.Plot, []legendEntry, error) {
 		}
 		entries = append(entries, legendEntry{"burst", []plot.Thumbnailer{shadeThumb()}})
 	}
-	if f.MarkEvery == 0 && !f.LogX {
+	if f.MarkEvery == 0 && len(f.XLabels) == 0 && !f.LogX {
 		ss = dodge(ss)
+	}
+	if f.Zero {
+		zero := plotter.NewFunction(func(float64) float64 { return 0 })
+		zero.Color, zero.Width, zero.Dashes = color.Gray{Y: 60}, vg.Points(1), []vg.Length{vg.Points(4), vg.Points(3)}
+		p.Add(zero)
 	}
 	for _, s := range ss {
 		e, err := addSeries(p, s, st.style(s.Name), f.MarkEvery)
@@ -208,6 +290,9 @@ func (f figure) plot() (*plot.Plot, []legendEntry, error) {
 		for _, u := range s.Unstable {
 			anyUnstable = anyUnstable || u
 		}
+	}
+	for _, e := range f.Extra {
+		entries = append(entries, legendEntry{Text: e})
 	}
 	if anyUnstable {
 		ring, _ := plotter.NewScatter(plotter.XYs{})
@@ -225,6 +310,10 @@ func (f figure) plot() (*plot.Plot, []legendEntry, error) {
 		// decade around it rather than a zero-width axis.
 		p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, logTicks{}
 		p.X.Min, p.X.Max = lo/1.25, hi*1.25
+	} else if n := len(f.XLabels); n > 0 {
+		// Half a column of room on each side: the first and last points
+		// stay off the frame.
+		p.X.Min, p.X.Max = -0.5, float64(n)-0.5
 	}
 	// Headroom above the highest bar keeps its marker off the frame.
 	if f.LogY {
@@ -234,12 +323,58 @@ func (f figure) plot() (*plot.Plot, []legendEntry, error) {
 		// A linear axis starts at zero (or below, for negative data) so that
 		// heights compare as ratios.
 		p.Y.Min = math.Min(p.Y.Min, 0)
+		if f.Zero {
+			p.Y.Max = math.Max(p.Y.Max, 0)
+		}
 		if f.Fraction {
 			p.Y.Max = math.Max(p.Y.Max, 1)
 		}
 		p.Y.Max += 0.04 * (p.Y.Max - p.Y.Min)
 	}
 	return p, entries, nil
+}
+
+// xTicks is the X axis's ticker when the figure fixes its ticks: one per
+// category, or labelled ticks at the swept values when there are few enough
+// and none crowds its neighbour (gaps of at least 4% of the range: about
+// 0.25 in on a 7 in figure, room for a label of three digits). nil keeps
+// the automatic round values, which suit a long or dense sweep better.
+func (f figure) xTicks() plot.Ticker {
+	if len(f.XLabels) > 0 {
+		ticks := make([]plot.Tick, len(f.XLabels))
+		for i, l := range f.XLabels {
+			ticks[i] = plot.Tick{Value: float64(i), Label: l}
+		}
+		return plot.ConstantTicks(ticks)
+	}
+	xs := f.XTicks
+	if len(xs) < 2 || len(xs) > 15 {
+		return nil
+	}
+	span := xs[len(xs)-1] - xs[0]
+	for i := 1; i < len(xs); i++ {
+		if xs[i]-xs[i-1] < 0.04*span {
+			return nil
+		}
+	}
+	ticks := make([]plot.Tick, len(xs))
+	for i, x := range xs {
+		ticks[i] = plot.Tick{Value: x, Label: strconv.FormatFloat(x, 'g', 4, 64)}
+	}
+	return plot.ConstantTicks(ticks)
+}
+
+// sweptValues lists the distinct finite swept values of the summaries,
+// sorted.
+func sweptValues(sums []results.Summary) []float64 {
+	var xs []float64
+	for _, s := range sums {
+		if isFinite(s.Value) {
+			xs = append(xs, s.Value)
+		}
+	}
+	slices.Sort(xs)
+	return slices.Compact(xs)
 }
 
 // addSeries adds a policy's line, markers, error bars and unstable rings.
@@ -297,8 +432,7 @@ func (f figure) note() string {
 	if f.Note != "" {
 		return f.Note
 	}
-	return "Lines: mean over replicates; bars: 95% Student-t confidence interval; " +
-		"points slightly offset sideways so that bars do not hide one another."
+	return SweepCaption
 }
 
 // drawLegend lays the entries out in legendCol columns, row by row, with the
@@ -317,6 +451,9 @@ func drawLegend(c draw.Canvas, entries []legendEntry, note string) {
 		cc.Min.X = c.Min.X + vg.Length(col)*colW
 		cc.Max.X = cc.Min.X + colW
 		l.Draw(cc)
+	}
+	if note == "" {
+		return
 	}
 	sty := plot.NewLegend().TextStyle
 	sty.Font = font.From(sty.Font, vg.Points(9))

@@ -105,3 +105,122 @@ func parseInt(col, s string) (int, error) {
 	}
 	return n, nil
 }
+
+// ReadSummary parses a summary.csv as WriteSummary writes it, for any
+// columns: the metrics are named by the header (every name followed by its
+// <name>_ci95, between the key columns and unstable), so a file of another
+// scenario's tiers, of an emulation or of a future column reads too. An
+// empty cell is NaN. The summaries share one Cols slice, whose columns have
+// only a Name.
+func ReadSummary(r io.Reader) ([]results.Summary, error) {
+	cr := csv.NewReader(r)
+	header, err := cr.Read()
+	if errors.Is(err, io.EOF) {
+		return nil, errors.New("summary.csv: empty file, no header")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("summary.csv: %w", err)
+	}
+	cols, err := summaryColumns(header)
+	if err != nil {
+		return nil, fmt.Errorf("summary.csv: %w", err)
+	}
+	var sums []results.Summary
+	for {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			return sums, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("summary.csv: %w", err)
+		}
+		line, _ := cr.FieldPos(0)
+		s, err := parseSummary(rec, cols)
+		if err != nil {
+			return nil, fmt.Errorf("summary.csv line %d: %w", line, err)
+		}
+		sums = append(sums, s)
+	}
+}
+
+// summaryColumns checks a summary.csv header's shape and names its metrics.
+func summaryColumns(h []string) ([]results.Column, error) {
+	n := len(summaryKeys)
+	if len(h) < n+1 || !slices.Equal(h[:n], summaryKeys) || h[len(h)-1] != "unstable" || (len(h)-n-1)%2 != 0 {
+		return nil, fmt.Errorf("header %q is not %s, <metric>,<metric>_ci95 pairs, unstable", strings.Join(h, ","), strings.Join(summaryKeys, ","))
+	}
+	var cols []results.Column
+	for i := n; i < len(h)-1; i += 2 {
+		if h[i+1] != h[i]+"_ci95" {
+			return nil, fmt.Errorf("header: %s is followed by %s, not %s_ci95", h[i], h[i+1], h[i])
+		}
+		cols = append(cols, results.Column{Name: h[i]})
+	}
+	return cols, nil
+}
+
+func parseSummary(rec []string, cols []results.Column) (results.Summary, error) {
+	s := results.Summary{Experiment: rec[0], Param: rec[1], Policy: rec[3], Cols: cols,
+		Mean: make([]float64, len(cols)), CI95: make([]float64, len(cols))}
+	var err error
+	if s.Value, err = parseFloat("value", rec[2]); err != nil {
+		return s, err
+	}
+	if s.Runs, err = parseInt("runs", rec[4]); err != nil {
+		return s, err
+	}
+	for j, c := range cols {
+		if s.Mean[j], err = parseFloat(c.Name, rec[5+2*j]); err != nil {
+			return s, err
+		}
+		if s.CI95[j], err = parseFloat(c.Name+"_ci95", rec[6+2*j]); err != nil {
+			return s, err
+		}
+	}
+	switch u := rec[len(rec)-1]; u {
+	case "0", "1":
+		s.Unstable = u == "1"
+	default:
+		return s, fmt.Errorf("unstable: %q is not 0 or 1", u)
+	}
+	return s, nil
+}
+
+// ReadRunsAny parses a runs.csv whatever its columns: the key columns,
+// then metrics named by the header (an emulation's accounting columns
+// included, valid read as 1 or 0). An empty cell is NaN. For --resume,
+// ReadRuns, which insists on the expected header, is the right reader;
+// this one serves tools that read a folder they did not plan (compare).
+func ReadRunsAny(r io.Reader) ([]results.Run, error) {
+	cr := csv.NewReader(r)
+	header, err := cr.Read()
+	if errors.Is(err, io.EOF) {
+		return nil, errors.New("runs.csv: empty file, no header")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("runs.csv: %w", err)
+	}
+	if len(header) < len(runKeys) || !slices.Equal(header[:len(runKeys)], runKeys) {
+		return nil, fmt.Errorf("runs.csv: header %q does not start with %s", strings.Join(header, ","), strings.Join(runKeys, ","))
+	}
+	var cols []results.Column
+	for _, n := range header[len(runKeys):] {
+		cols = append(cols, results.Column{Name: n})
+	}
+	var runs []results.Run
+	for {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			return runs, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("runs.csv: %w", err)
+		}
+		line, _ := cr.FieldPos(0)
+		run, err := parseRun(rec, cols)
+		if err != nil {
+			return nil, fmt.Errorf("runs.csv line %d: %w", line, err)
+		}
+		runs = append(runs, run)
+	}
+}

@@ -41,7 +41,7 @@ var policyStyles = map[string]style{
 	"hybrid-age": {rgb(0x88, 0x22, 0x55), draw.TriangleGlyph{}, nil},
 	"lwl":        {rgb(0xAA, 0x44, 0x99), draw.RingGlyph{}, []vg.Length{vg.Points(3), vg.Points(2)}},
 	"sita-e":     {rgb(0x44, 0xAA, 0x99), draw.SquareGlyph{}, []vg.Length{vg.Points(3), vg.Points(2)}},
-	"sita-opt":   {rgb(0x11, 0x55, 0x88), draw.TriangleGlyph{}, []vg.Length{vg.Points(3), vg.Points(2)}},
+	"sita-opt":   {rgb(0x00, 0x44, 0x44), draw.TriangleGlyph{}, []vg.Length{vg.Points(3), vg.Points(2)}},
 	"static-opt": {rgb(0x99, 0x44, 0x22), draw.SquareGlyph{}, nil},
 	"jiq":        {rgb(0x66, 0x66, 0x00), draw.TriangleGlyph{}, nil},
 }

@@ -174,3 +174,24 @@ func folderReader(dir string) reader {
 func OpenFolder(dir, hash, experiment string, force bool, writes []string) (*store.Dir, error) {
 	return openDir(dir, hash, experiment, force, false, false, false, writes, nil)
 }
+
+// addToFolder opens a results folder to add files to it (a report, a
+// comparison, a re-plot) under its own manifest: the same guard and lock
+// as an experiment's, but nothing is removed, since the folder's results
+// are what the new files are made from. writes are the names to be
+// written; a foreign file of one of them refuses the folder. The caller
+// writes, then calls WriteManifest with Old() to record the new files.
+func addToFolder(dir string, writes []string) (*store.Dir, error) {
+	m, err := ReadManifest(dir)
+	if err != nil {
+		return nil, badInputf("%s: no offload manifest (%v): not a results folder", dir, err)
+	}
+	d, err := store.Open(dir, store.Options{Hash: m.ScenarioHash, Experiment: m.Experiment, Writes: writes})
+	if err != nil {
+		if errors.Is(err, store.ErrRefused) || errors.Is(err, store.ErrLocked) || errors.Is(err, store.ErrForeign) {
+			return nil, BadInput(err)
+		}
+		return nil, err
+	}
+	return d, nil
+}

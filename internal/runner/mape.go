@@ -47,7 +47,7 @@ func mapeOutputs(r *Result) ([]string, error) {
 	written := []string{fmtPath(dir, "runs.csv"), fmtPath(dir, "summary.csv"), fmtPath(dir, "mape.csv"), fmtPath(dir, "mape_summary.csv")}
 	format := r.Opts.Format
 	if plan.Scenario.Sweep != nil {
-		xlabel := paramLabel(plan.Scenario.Sweep.Param)
+		xlabel := report.ParamLabel(plan.Scenario.Sweep.Param)
 		if err := report.PlotMAPE(r.Dir, "mape", format, esums, estimatorLegend(), "Prediction error vs "+xlabel+" (router: "+router+")", xlabel, report.SuggestLogY(esums, results.ColMAPE)); err != nil {
 			return nil, err
 		}

@@ -121,7 +121,7 @@ func Reproduce(ctx context.Context, ro ReproduceOptions, opts Options) ([]claims
 	if sharded && ro.Emulate != nil {
 		return nil, badInputf("--shard with --emulate: the HTTP emulation runs on wall-clock timers and cannot be split; run it on one machine")
 	}
-	d, err := openDir(root, hash, reproduceName, opts.Force, opts.Resume, false, false, []string{"claims.md"}, nil)
+	d, err := openDir(root, hash, reproduceName, opts.Force, opts.Resume, false, false, []string{"claims.md", ReportFile}, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -181,6 +181,19 @@ func Reproduce(ctx context.Context, ro ReproduceOptions, opts Options) ([]claims
 	if err := d.WriteManifest(m); err != nil {
 		return nil, err
 	}
+	// The report last, once the manifest it shows says complete; the
+	// manifest is written again to record it.
+	page, err := renderReport(root)
+	if err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	if err := d.WriteFile(ReportFile, func(w io.Writer) error { _, err := w.Write(page); return err }); err != nil {
+		return nil, err
+	}
+	if err := d.WriteManifest(m); err != nil {
+		return nil, err
+	}
+	fmt.Fprintln(opts.Out, "wrote", filepath.Join(root, ReportFile))
 	if failed && ro.Strict {
 		return cs, ErrClaimFailed
 	}

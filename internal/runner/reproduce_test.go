@@ -66,6 +66,10 @@ func TestReproduceRunsWhatItSays(t *testing.T) {
 	if err != nil || !root.Complete || root.Seed != 7 || root.Seeds != 2 {
 		t.Errorf("root manifest %+v (%v): want complete with master seed 7, 2 replicates", root, err)
 	}
+	page, err := os.ReadFile(filepath.Join(dir, "report.html"))
+	if err != nil || !strings.Contains(string(page), "The paper&#39;s claims") || strings.Count(string(page), "<svg") < 10 {
+		t.Errorf("report.html: %v; want the claims and the experiments' figures", err)
+	}
 	md, _ := os.ReadFile(filepath.Join(dir, "claims.md"))
 	for i := 1; i <= 6; i++ {
 		if !strings.Contains(string(md), "## Claim "+string(rune('0'+i))+": ") {

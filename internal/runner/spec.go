@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strings"
+	"slices"
 	"text/tabwriter"
 
 	"github.com/offload-sim/offload/internal/experiment"
@@ -65,7 +65,7 @@ func (s Spec) runFiles(side *sidecar) []string {
 func (s Spec) writes(plan *experiment.Plan, side *sidecar, o Options) []string {
 	names := append(s.runFiles(side), "summary.csv", "scenario.yaml", "mape_summary.csv", "timeseries.csv", "bursts.csv")
 	for _, p := range []string{"mean_latency", "p95_latency", "p99_latency", "p95_large", "mean_latency_stable", "p95_large_stable",
-		"mape", "mae_wait", "burst_latency", "burst_p95", "burst_cloud_share"} {
+		"mape", "mae_wait", "burst_latency", "burst_p95", "burst_cloud_share", diffPlot} {
 		names = append(names, p+"."+o.Format)
 	}
 	for _, t := range plan.Tiers() {
@@ -180,6 +180,11 @@ func sweepOutputs(r *Result) ([]string, error) {
 			return nil, err
 		}
 		written = append(written, plots...)
+		p, err := sweepDiff(r.Dir, r.Opts.Format, plan, outcomeRuns(r.Outcomes))
+		if err != nil {
+			return nil, err
+		}
+		written = append(written, p...)
 	}
 	printTable(r.Opts.Out, plan, sums)
 	return written, nil
@@ -188,7 +193,7 @@ func sweepOutputs(r *Result) ([]string, error) {
 // sweepPlots draws the latency metrics against the swept parameter.
 func sweepPlots(d *store.Dir, format string, plan *experiment.Plan, sums []results.Summary) ([]string, error) {
 	dir := d.Path()
-	xlabel := paramLabel(plan.Scenario.Sweep.Param)
+	xlabel := report.ParamLabel(plan.Scenario.Sweep.Param)
 	var paths []string
 	plot := func(file, metric, title, ylabel string, sums []results.Summary, logY bool) error {
 		err := report.PlotMetric(d, file, format, sums, legendOf(plan), metric, title, xlabel, ylabel, logY)
@@ -233,15 +238,29 @@ func sweepPlots(d *store.Dir, format string, plan *experiment.Plan, sums []resul
 	return paths, nil
 }
 
-// paramLabel names a sweep parameter with its unit for axis titles.
-func paramLabel(param string) string {
-	switch {
-	case param == "arrivals.rate":
-		return "arrival rate (tasks/s)"
-	case strings.HasPrefix(param, "tiers.") && strings.HasSuffix(param, ".servers"):
-		return strings.TrimSuffix(strings.TrimPrefix(param, "tiers."), ".servers") + " servers"
+// diffPlot is the file stem of a sweep's difference plot.
+const diffPlot = "diff_mean_latency"
+
+// sweepDiff draws, when jsq-s runs in the sweep, every policy's paired
+// mean-latency difference against it: jsq-s, with no estimator at all, has
+// the lowest mean latency of the deployable policies in the paper-scale run
+// (README), so the gap to it is what a policy has to explain.
+func sweepDiff(d *store.Dir, format string, plan *experiment.Plan, runs []results.Run) ([]string, error) {
+	if !slices.Contains(plan.Labels(), policies.NameJSQS) {
+		return nil, nil
 	}
-	return param
+	ds, err := results.CompareTo(runs, policies.NameJSQS, results.ColMeanLatency)
+	if err != nil {
+		return nil, err
+	}
+	err = report.PlotDiffs(d, diffPlot, format, ds, legendOf(plan), diffFigure(results.ColMeanLatency, policies.NameJSQS, plan.Scenario.Sweep.Param))
+	if errors.Is(err, report.ErrNoData) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return []string{fmtPath(d.Path(), diffPlot+"."+format)}, nil
 }
 
 // printTable writes the headline numbers of each (cell, policy) to w.

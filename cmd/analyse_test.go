@@ -1,0 +1,106 @@
+package cmd
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestReportPlotCompare runs a small sweep, then the three commands that
+// read a results folder, and checks that they add their files beside the
+// results without removing any, refuse a user's file in their way, and
+// name what is allowed when a name is wrong.
+func TestReportPlotCompare(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "sl")
+	args := []string{"sweep-load", "-o", dir, "--set", "sweep.values=[20, 120]", "--policy", "hybrid,jsq-s,edge-first"}
+	if code, _, stderr := run(t, context.Background(), append(args, short...)...); code != 0 {
+		t.Fatalf("sweep-load: exit %d: %s", code, stderr)
+	}
+	checkPNG(t, filepath.Join(dir, "diff_mean_latency.png"))
+	before := visible(t, dir)
+
+	code, stdout, stderr := run(t, context.Background(), "compare", dir, "--baseline", "jsq-s")
+	if code != 0 || !strings.Contains(stdout, "mean_latency_s − jsq-s") || !strings.Contains(stdout, "edge-first") {
+		t.Fatalf("compare: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if _, rows := readTable(t, filepath.Join(dir, "compare_mean_latency.csv")); len(rows) != 2*2 {
+		t.Errorf("compare_mean_latency.csv: %d rows, want 2 cells × 2 policies", len(rows))
+	}
+	code, _, stderr = run(t, context.Background(), "plot", dir, "--y", "p99_latency_s", "--policy", "hybrid", "-o", filepath.Join(dir, "p99.svg"), "--format", "svg", "--size", "5x4")
+	if code != 0 {
+		t.Fatalf("plot: exit %d: %s", code, stderr)
+	}
+	if svg, _ := os.ReadFile(filepath.Join(dir, "p99.svg")); strings.Contains(string(svg), "<text") || !strings.Contains(string(svg), `width="360pt"`) {
+		t.Errorf("p99.svg: want 5 in (360 pt) wide and its text as outlines")
+	}
+	if code, _, stderr = run(t, context.Background(), "report", dir); code != 0 {
+		t.Fatalf("report: exit %d: %s", code, stderr)
+	}
+	page, _ := os.ReadFile(filepath.Join(dir, "report.html"))
+	for _, want := range []string{"<h1", "Summary", "<svg", "jsq-s", "arrivals.rate"} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("report.html lacks %q", want)
+		}
+	}
+	after := visible(t, dir)
+	if len(after) != len(before)+3 { // compare_mean_latency.csv, p99.svg, report.html (diff_mean_latency.png is redrawn)
+		t.Errorf("%d files before, %d after; want the four new ones and every old one kept", len(before), len(after))
+	}
+	m, _ := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	for _, f := range []string{"report.html", "p99.svg", "compare_mean_latency.csv", "runs.csv"} {
+		if !strings.Contains(string(m), `"`+f+`"`) {
+			t.Errorf("manifest.json does not record %s as offload's", f)
+		}
+	}
+
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"plot", dir, "--y", "nope", "-o", filepath.Join(dir, "x.png")}, "allowed: tasks, mean_latency_s"},
+		{[]string{"plot", dir, "--y", "mape", "--policy", "oracle", "-o", filepath.Join(dir, "x.png")}, "allowed: hybrid, jsq-s, edge-first"},
+		{[]string{"plot", dir, "--y", "mape", "-o", filepath.Join(dir, "x.svg")}, "must end in .png"},
+		{[]string{"compare", dir, "--baseline", "oracle"}, "allowed: hybrid, jsq-s, edge-first"},
+		{[]string{"compare", dir, "--baseline", "hybrid", "--metric", "speed"}, "allowed: tasks"},
+		{[]string{"report", filepath.Dir(dir)}, "not an offload results folder"},
+	} {
+		code, _, stderr := run(t, context.Background(), c.args...)
+		if code != ExitUsage || !strings.Contains(stderr, c.want) {
+			t.Errorf("%q: exit %d, %q; want %d and %q", c.args, code, stderr, ExitUsage, c.want)
+		}
+	}
+	// A report.html of the user's is never overwritten.
+	other := filepath.Join(t.TempDir(), "run")
+	if code, _, stderr := run(t, context.Background(), append([]string{"run", "-o", other, "--policy", "hybrid,jsq-s"}, short...)...); code != 0 {
+		t.Fatalf("run: exit %d: %s", code, stderr)
+	}
+	_ = os.WriteFile(filepath.Join(other, "report.html"), []byte("mine"), 0o644)
+	if code, _, stderr := run(t, context.Background(), "report", other); code != ExitUsage || !strings.Contains(stderr, "report.html") {
+		t.Errorf("report over a user's report.html: exit %d, %q", code, stderr)
+	}
+	if b, _ := os.ReadFile(filepath.Join(other, "report.html")); string(b) != "mine" {
+		t.Error("the user's report.html was overwritten")
+	}
+	out := filepath.Join(t.TempDir(), "elsewhere.html")
+	if code, _, stderr := run(t, context.Background(), "report", other, "-o", out); code != 0 {
+		t.Errorf("report -o elsewhere: exit %d: %s", code, stderr)
+	}
+}
+
+// visible lists a folder's entries but offload's control files (.offload.*).
+func visible(t *testing.T, dir string) []string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range ents {
+		if !strings.HasPrefix(e.Name(), ".") {
+			names = append(names, e.Name())
+		}
+	}
+	return names
+}

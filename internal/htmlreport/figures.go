@@ -1,0 +1,352 @@
+package htmlreport
+
+import (
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"html"
+	"io"
+	"io/fs"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot/plotter"
+	"gopkg.in/yaml.v3"
+
+	"github.com/offload-sim/offload/internal/report"
+	"github.com/offload-sim/offload/internal/results"
+)
+
+// memFolder is a report.Folder in memory: the figures are drawn into it
+// and embedded, never written to disk.
+type memFolder map[string][]byte
+
+// WriteFile implements report.Folder.
+func (m memFolder) WriteFile(name string, write func(io.Writer) error) error {
+	var b bytes.Buffer
+	if err := write(&b); err != nil {
+		return err
+	}
+	m[name] = b.Bytes()
+	return nil
+}
+
+// scenarioFacts reads what the figures need from scenario.yaml: the
+// legend, the swept parameter and the tiers (name and kind). A folder
+// without one (a reproduction's root) has none of them.
+func scenarioFacts(fsys fs.FS) (report.Legend, string, []tier, error) {
+	b, err := fs.ReadFile(fsys, "scenario.yaml")
+	if errors.Is(err, fs.ErrNotExist) {
+		return report.Legend{}, "", nil, nil
+	}
+	if err != nil {
+		return report.Legend{}, "", nil, err
+	}
+	legend, param, err := report.ScenarioLegend(b)
+	if err != nil {
+		return report.Legend{}, "", nil, err
+	}
+	var doc struct {
+		Tiers []tier `yaml:"tiers"`
+	}
+	if err := yaml.Unmarshal(b, &doc); err != nil {
+		return report.Legend{}, "", nil, fmt.Errorf("scenario.yaml: %w", err)
+	}
+	return legend, param, doc.Tiers, nil
+}
+
+// tier is a scenario tier as the figures need it.
+type tier struct {
+	Name string `yaml:"name"`
+	Kind string `yaml:"kind"`
+}
+
+// figure is one figure to draw: its title and caption (HTML text beside
+// the image, so that they can be read, searched and printed sharply) and
+// the drawing into a Folder as SVG.
+type figure struct {
+	title, caption string
+	draw           func(dir report.Folder, file string) error
+}
+
+// figures draws the folder's figures, as the experiment that made it drew
+// them, and returns each as a <figure> element. A figure without data
+// (report.ErrNoData: a run without a sweep, no stable point) is left out.
+func figures(fsys fs.FS, sums []results.Summary, legend report.Legend, param string, tiers []tier) ([]string, error) {
+	var figs []figure
+	xlabel := report.ParamLabel(param)
+	_, isMAPE := fs.Stat(fsys, "mape_summary.csv")
+	if isMAPE == nil {
+		f, err := mapeFigures(fsys, xlabel)
+		if err != nil {
+			return nil, err
+		}
+		figs = append(figs, f...)
+	} else if param != "" {
+		figs = append(figs, sweepFigures(sums, legend, xlabel, tiers)...)
+	}
+	if ts, err := fs.ReadFile(fsys, "timeseries.csv"); err == nil {
+		f, err := burstFigures(ts, fsys, legend, tiers)
+		if err != nil {
+			return nil, err
+		}
+		figs = append(figs, f...)
+	}
+	if cmp, err := fs.ReadFile(fsys, "comparison.csv"); err == nil {
+		cs, err := readComparison(cmp)
+		if err != nil {
+			return nil, err
+		}
+		figs = append(figs, figure{"Emulated against simulated latency", "",
+			func(d report.Folder, file string) error { return report.PlotComparison(d, file, "svg", cs, legend) }})
+	}
+	if runs, err := fs.ReadFile(fsys, "runs.csv"); err == nil && slices.Contains(legend.Labels, "jsq-s") {
+		rs, err := report.ReadRunsAny(bytes.NewReader(runs))
+		if err != nil {
+			return nil, err
+		}
+		rs = slices.DeleteFunc(rs, func(r results.Run) bool { return r.Get("valid") == 0 })
+		ds, err := results.CompareTo(rs, "jsq-s", results.ColMeanLatency)
+		if err != nil {
+			return nil, err
+		}
+		o := report.FigureOptions{YLabel: "difference in mean latency (s)"}
+		if param != "" {
+			o.XLabel = xlabel
+		}
+		figs = append(figs, figure{"Mean latency: each policy − jsq-s, paired by replicate", report.DiffCaption,
+			func(d report.Folder, file string) error { return report.PlotDiffs(d, file, "svg", ds, legend, o) }})
+	}
+	var out []string
+	for i, f := range figs {
+		dir := memFolder{}
+		file := fmt.Sprintf("f%d.svg", i)
+		err := f.draw(dir, file)
+		if errors.Is(err, report.ErrNoData) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("figure %q: %w", f.title, err)
+		}
+		out = append(out, embed(dir[file], f.title, f.caption))
+	}
+	return out, nil
+}
+
+// sweepFigures are sweepPlots' figures (internal/runner), with their
+// titles and captions in the page rather than in the image.
+func sweepFigures(sums []results.Summary, legend report.Legend, xlabel string, tiers []tier) []figure {
+	var stable []results.Summary
+	anyUnstable := false
+	for _, s := range sums {
+		if s.Unstable {
+			anyUnstable = true
+		} else {
+			stable = append(stable, s)
+		}
+	}
+	var figs []figure
+	add := func(f figure, metric string) {
+		// A summary.csv of another offload may lack a column: its figure goes.
+		if len(sums) > 0 && results.Index(sums[0].Cols, metric) >= 0 {
+			figs = append(figs, f)
+		}
+	}
+	metric := func(title, metric string, sums []results.Summary) figure {
+		o := report.FigureOptions{XLabel: xlabel, YLabel: report.MetricLabel(metric), LogY: report.SuggestLogY(sums, metric)}
+		caption := report.SweepCaption
+		if anyUnstable && len(sums) == len(stable) {
+			caption = "Stable points only. " + caption
+		} else if anyUnstable {
+			caption += " Ringed: unstable (a tier's offered load ≥ 1)."
+		}
+		return figure{title, caption, func(d report.Folder, file string) error {
+			return report.PlotMetricWith(d, file, "svg", sums, legend, metric, o)
+		}}
+	}
+	add(metric("Mean latency vs "+xlabel, results.ColMeanLatency, sums), results.ColMeanLatency)
+	if anyUnstable {
+		add(metric("Mean latency vs "+xlabel+" (stable points only)", results.ColMeanLatency, stable), results.ColMeanLatency)
+	}
+	add(metric("P95 latency vs "+xlabel, results.ColP95Latency, sums), results.ColP95Latency)
+	add(metric("P99 latency vs "+xlabel, results.ColP99Latency, sums), results.ColP99Latency)
+	if anyUnstable {
+		add(metric("P95 latency of large tasks vs "+xlabel+" (stable points only)", results.ColP95Large, stable), results.ColP95Large)
+	} else {
+		add(metric("P95 latency of large tasks vs "+xlabel, results.ColP95Large, sums), results.ColP95Large)
+	}
+	for _, t := range tiers {
+		add(metric("Share of tasks sent to "+t.Name+" vs "+xlabel, results.ShareCol(t.Name), sums), results.ShareCol(t.Name))
+	}
+	return figs
+}
+
+// mapeFigures re-draw the mape experiment's figures from mape_summary.csv.
+func mapeFigures(fsys fs.FS, xlabel string) ([]figure, error) {
+	b, err := fs.ReadFile(fsys, "mape_summary.csv")
+	if err != nil {
+		return nil, err
+	}
+	recs, err := records(b, report.MAPESummaryHeader)
+	if err != nil {
+		return nil, fmt.Errorf("mape_summary.csv: %w", err)
+	}
+	cols := []results.Column{{Name: results.ColMAPE}, {Name: results.ColMAEWait}}
+	var sums []results.Summary
+	router := ""
+	for _, r := range recs {
+		s := results.Summary{Experiment: r["experiment"], Param: r["param"], Value: float(r["value"]), Policy: r["estimator"], Cols: cols,
+			Mean: []float64{float(r["mape"]), float(r["mae_wait_s"])}, CI95: []float64{float(r["mape_ci95"]), float(r["mae_wait_s_ci95"])}}
+		s.Runs, _ = strconv.Atoi(r["runs"])
+		router = r["router"]
+		sums = append(sums, s)
+	}
+	legend := report.Legend{Labels: []string{"hybrid", "model-only", "queue-only"}, Policies: []string{"hybrid", "model-only", "queue-only"}}
+	return []figure{
+		{"Prediction error vs " + xlabel + " (router: " + router + ")", report.SweepCaption, func(d report.Folder, file string) error {
+			return report.PlotMetricWith(d, file, "svg", sums, legend, results.ColMAPE,
+				report.FigureOptions{XLabel: xlabel, YLabel: "MAPE (%)", LogY: report.SuggestLogY(sums, results.ColMAPE)})
+		}},
+		{"Mean absolute error of the predicted wait vs " + xlabel, report.SweepCaption, func(d report.Folder, file string) error {
+			return report.PlotMetricWith(d, file, "svg", sums, legend, results.ColMAEWait,
+				report.FigureOptions{XLabel: xlabel, YLabel: "MAE of the wait (s)", LogY: report.SuggestLogY(sums, results.ColMAEWait)})
+		}},
+	}, nil
+}
+
+// burstFigures re-draw the burst experiment's time series from
+// timeseries.csv, the bursts shaded from bursts.csv.
+func burstFigures(ts []byte, fsys fs.FS, legend report.Legend, tiers []tier) ([]figure, error) {
+	cr := csv.NewReader(bytes.NewReader(ts))
+	recs, err := cr.ReadAll()
+	if err != nil || len(recs) == 0 {
+		return nil, fmt.Errorf("timeseries.csv: %v", err)
+	}
+	head := recs[0]
+	col := func(name string) int { return slices.Index(head, name) }
+	cloud := -1
+	for _, t := range tiers {
+		if t.Kind == "cloud" {
+			cloud = col(results.ShareCol(t.Name))
+			break
+		}
+	}
+	start, end, pol := col("window_start_s"), col("window_end_s"), col("policy")
+	if start < 0 || end < 0 || pol < 0 {
+		return nil, errors.New("timeseries.csv: no window_start_s, window_end_s or policy column")
+	}
+	lines := func(y int) []report.TimeSeries {
+		var out []report.TimeSeries
+		for _, r := range recs[1:] {
+			if y < 0 {
+				break
+			}
+			i := slices.IndexFunc(out, func(t report.TimeSeries) bool { return t.Policy == r[pol] })
+			if i < 0 {
+				out = append(out, report.TimeSeries{Policy: r[pol]})
+				i = len(out) - 1
+			}
+			x := (float(r[start]) + float(r[end])) / 2
+			out[i].Points = append(out[i].Points, plotter.XY{X: x, Y: float(r[y])})
+		}
+		return out
+	}
+	var bursts []results.Interval
+	if b, err := fs.ReadFile(fsys, "bursts.csv"); err == nil {
+		recs, err := records(b, report.BurstsHeader)
+		if err != nil {
+			return nil, fmt.Errorf("bursts.csv: %w", err)
+		}
+		for _, r := range recs {
+			iv := results.Interval{Start: float(r["start_s"]), End: float(r["end_s"])}
+			if !slices.Contains(bursts, iv) {
+				bursts = append(bursts, iv)
+			}
+		}
+	}
+	ts2 := func(title, ylabel string, y int, logY, frac bool) figure {
+		l := lines(y)
+		return figure{title, "", func(d report.Folder, file string) error {
+			return report.PlotTimeSeries(d, file, "svg", l, legend, bursts, "", ylabel, logY, frac)
+		}}
+	}
+	figs := []figure{
+		ts2("Windowed mean latency through the bursts", "mean latency (s)", col("mean_latency_s"), true, false),
+		ts2("Windowed P95 latency through the bursts", "P95 latency (s)", col("p95_latency_s"), true, false),
+	}
+	if cloud >= 0 {
+		figs = append(figs, ts2("Share of tasks sent to the cloud through the bursts", "cloud share", cloud, false, true))
+	}
+	return figs, nil
+}
+
+// readComparison parses comparison.csv by its header (a file from before
+// invalid_runs was added reads too).
+func readComparison(b []byte) ([]report.Comparison, error) {
+	recs, err := records(b, []string{"policy", "runs", "emulated_mean_s", "simulated_mean_s", "emulated_p95_s", "simulated_p95_s"})
+	if err != nil {
+		return nil, fmt.Errorf("comparison.csv: %w", err)
+	}
+	var cs []report.Comparison
+	for _, r := range recs {
+		c := report.Comparison{Policy: r["policy"], EmuMean: float(r["emulated_mean_s"]), SimMean: float(r["simulated_mean_s"]),
+			EmuP95: float(r["emulated_p95_s"]), SimP95: float(r["simulated_p95_s"])}
+		c.Runs, _ = strconv.Atoi(r["runs"])
+		cs = append(cs, c)
+	}
+	return cs, nil
+}
+
+// records reads a CSV into maps by header name; the header must have every
+// name in need.
+func records(b []byte, need []string) ([]map[string]string, error) {
+	recs, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
+	if err != nil {
+		return nil, err
+	}
+	if len(recs) == 0 {
+		return nil, errors.New("empty file")
+	}
+	for _, n := range need {
+		if !slices.Contains(recs[0], n) {
+			return nil, fmt.Errorf("no %s column", n)
+		}
+	}
+	var out []map[string]string
+	for _, r := range recs[1:] {
+		m := map[string]string{}
+		for j, h := range recs[0] {
+			m[h] = at(r, j)
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// float parses a CSV number; an empty or bad cell is NaN (missing).
+func float(s string) float64 {
+	x, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return math.NaN()
+	}
+	return x
+}
+
+// embed turns an SVG file into a <figure>: the XML prelude goes (it is not
+// allowed inside HTML), the image gets a role and a label for screen
+// readers, and the title and caption become HTML text under it.
+func embed(svg []byte, title, caption string) string {
+	s := string(svg)
+	if i := strings.Index(s, "<svg"); i >= 0 {
+		s = s[i:]
+	}
+	s = strings.Replace(s, "<svg", `<svg role="img" aria-label="`+html.EscapeString(title)+`"`, 1)
+	cap := "<strong>" + html.EscapeString(title) + ".</strong>"
+	if caption != "" {
+		cap += " " + html.EscapeString(caption)
+	}
+	return "<figure>\n" + s + "<figcaption>" + cap + "</figcaption>\n</figure>\n"
+}

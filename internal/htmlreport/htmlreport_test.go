@@ -1,0 +1,67 @@
+package htmlreport
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+func TestMarkdown(t *testing.T) {
+	src := "# Title\n\nSome `code <b>` and **bold** and [a link](x.csv) and [bad](javascript:alert(1)).\n" +
+		"<script>alert(1)</script>\n\n| # | claim | verdict |\n| --- | ---: | --- |\n| 1 | a < b | **PASS** |\n| 2 | c | FAIL (note) |\n\n" +
+		"```\nraw <tag>\n```\n\n- one\n- two\n"
+	got := markdown(src, 1, "c-")
+	for _, want := range []string{`<h2 id="c-title">Title</h2>`, "<code>code &lt;b&gt;</code>", "<strong>bold</strong>", `<a href="x.csv">a link</a>`,
+		"&lt;script&gt;", `<td class="num">a &lt; b</td>`, `<td class="verdict pass"><strong>PASS</strong></td>`, `<td class="verdict fail">FAIL (note)</td>`,
+		"<pre><code>raw &lt;tag&gt;</code></pre>", "<li>two</li>"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("markdown lacks %s\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "javascript:") && strings.Contains(got, `href="javascript`) {
+		t.Error("a javascript: link became a link")
+	}
+	if strings.Contains(got, "<script") {
+		t.Error("raw HTML passed through")
+	}
+}
+
+// A small sweep folder: its report has the provenance, the summary table
+// with the unstable row marked, the figures inline with no <text>, the
+// scenario, and nothing that loads.
+func TestWriteSweepFolder(t *testing.T) {
+	summary := "experiment,param,value,policy,runs,mean_latency_s,mean_latency_s_ci95,p95_latency_s,p95_latency_s_ci95,share_edge,share_edge_ci95,util_edge,util_edge_ci95,unstable\n" +
+		"s,arrivals.rate,10,hybrid,2,0.05,0.001,0.1,0.01,0.9,0.01,0.1,0,0\n" +
+		"s,arrivals.rate,10,jsq-s,2,0.04,0.001,0.09,0.01,0.8,0.01,0.1,0,0\n" +
+		"s,arrivals.rate,100,hybrid,2,0.07,0.002,0.2,0.01,0.7,0.01,0.9,0,0\n" +
+		"s,arrivals.rate,100,jsq-s,2,9.5,1,20,2,0.95,0.01,1.2,0,1\n"
+	fsys := fstest.MapFS{
+		"manifest.json": {Data: []byte(`{"tool":"offload","version":"v1","command":["offload","sweep-load"],"experiment":"s","seed":1,"seeds":2,"scenario_sha256":"abc","started":"2026-01-01T00:00:00Z","finished":"2026-01-01T00:00:05Z","complete":true,"runs":8,"runs_done":8}`)},
+		"scenario.yaml": {Data: []byte("name: s\ntiers:\n  - {name: edge, kind: edge}\npolicies: [hybrid, jsq-s]\nsweep: {param: arrivals.rate, values: [10, 100]}\n")},
+		"summary.csv":   {Data: []byte(summary)},
+	}
+	var b bytes.Buffer
+	if err := Write(&b, fsys, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, want := range []string{"<!DOCTYPE html>", "offload results: s", "offload sweep-load", "5s)", `<tr class="cell">`, `<tr class="unstable">`,
+		"0.05<span class=\"ci\"> ± 0.001</span>", "<figure>", "Share of tasks sent to edge", "<pre class=\"scenario\">name: s", "@media print"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	if n := strings.Count(page, "<svg"); n != 4 { // mean, mean of the stable points, P95, share (no P99 or large-task column)
+		t.Errorf("%d figures, want 4", n)
+	}
+	for _, bad := range []string{"<text", "<script", "src=", "url(", "@import", `href="http`, "<link"} {
+		if strings.Contains(page, bad) {
+			t.Errorf("page contains %q: it must load nothing", bad)
+		}
+	}
+	if err := Write(&b, fstest.MapFS{"x": {}}, Options{}); !errors.Is(err, ErrNotResults) {
+		t.Errorf("a folder without manifest: %v", err)
+	}
+}

@@ -1,0 +1,103 @@
+package report
+
+import (
+	"cmp"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/offload-sim/offload/internal/results"
+)
+
+// CompareHeader is the header of compare_<metric>.csv: one row per (cell,
+// policy), the paired difference policy − baseline and its 95% half-width.
+var CompareHeader = []string{"experiment", "param", "value", "policy", "baseline", "metric", "pairs",
+	"policy_mean", "baseline_mean", "diff", "diff_ci95", "verdict", "unstable"}
+
+// WriteCompare writes the differences under CompareHeader.
+func WriteCompare(w io.Writer, ds []results.Difference) error {
+	return writeTable(w, CompareHeader, len(ds), func(i int) []string {
+		d := ds[i]
+		return []string{d.Experiment, d.Param, formatFloat(d.Value), d.Policy, d.Baseline, d.Metric, strconv.Itoa(d.Pairs),
+			formatFloat(d.PolicyMean), formatFloat(d.BaselineMean), formatFloat(d.Diff), formatFloat(d.CI95), d.Verdict(), formatBool(d.Unstable)}
+	})
+}
+
+// DiffCaption is the note of a difference plot: what its marks mean.
+const DiffCaption = "Points: mean paired per-replicate difference, policy − baseline; bars: its 95% Student-t interval; " +
+	"below the dashed line, lower."
+
+// PlotDiffs draws each policy's paired difference against the baseline
+// with its 95% interval bars and the zero line, and writes it atomically
+// to dir/file.<format>: against the swept value when the differences span
+// two or more cells, else one column per policy. Cells where either side is
+// unstable are left out (their differences, of hundreds of seconds, would
+// flatten every other; the CSV keeps them), and the legend says so. It
+// returns an error wrapping ErrNoData when nothing is left to draw.
+func PlotDiffs(dir Folder, file, format string, ds []results.Difference, legend Legend, o FigureOptions) error {
+	f := figure{FigureOptions: o, Legend: legend, Zero: true}
+	var kept []results.Difference
+	var left []string
+	for _, d := range ds {
+		if d.Unstable {
+			if !slices.Contains(left, d.Policy) {
+				left = append(left, d.Policy)
+			}
+			continue
+		}
+		kept = append(kept, d)
+	}
+	var sums []results.Summary
+	for _, d := range kept {
+		sums = append(sums, results.Summary{Value: d.Value, Policy: d.Policy})
+	}
+	xs := sweptValues(sums)
+	if len(xs) >= 2 {
+		f.XTicks = xs
+	} else {
+		// One cell: policies side by side, in the legend's order.
+		var names []string
+		for _, d := range kept {
+			names = append(names, d.Policy)
+		}
+		names = sortedByLegend(names, legend)
+		f.XLabels = names
+		for i := range kept {
+			kept[i].Value = float64(slices.Index(names, kept[i].Policy))
+		}
+	}
+	f.Series = diffSeries(kept, legend)
+	f.Note = DiffCaption
+	if len(left) > 0 {
+		// Said in the legend, which is always drawn: a reader must not take
+		// a missing point for a cell that was not run. The caption, when
+		// drawn, names the policies.
+		f.Extra = []string{"unstable cells: not shown"}
+		f.Note += "\nNot shown, unstable in some cell: " + strings.Join(sortedByLegend(left, legend), ", ") + "."
+	}
+	return f.save(dir, file, format)
+}
+
+// diffSeries turns differences into one series per policy.
+func diffSeries(ds []results.Difference, legend Legend) []series {
+	var sums []results.Summary
+	cols := []results.Column{{Name: "diff"}}
+	for _, d := range ds {
+		sums = append(sums, results.Summary{Value: d.Value, Policy: d.Policy, Cols: cols,
+			Mean: []float64{d.Diff}, CI95: []float64{d.CI95}})
+	}
+	return buildSeries(sums, legend, pickColumn("diff"), false)
+}
+
+// sortedByLegend orders distinct names as the legend lists them.
+func sortedByLegend(names []string, legend Legend) []string {
+	var uniq []string
+	for _, n := range names {
+		if !slices.Contains(uniq, n) {
+			uniq = append(uniq, n)
+		}
+	}
+	slices.SortStableFunc(uniq, func(a, b string) int { return cmp.Compare(legend.rank(a), legend.rank(b)) })
+	return uniq
+}

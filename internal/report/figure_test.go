@@ -1,0 +1,150 @@
+package report
+
+import (
+	"bytes"
+	"io"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/offload-sim/offload/internal/results"
+)
+
+// TestReadSummaryRoundTrip: what WriteSummary writes, ReadSummary reads
+// back, value for value (NaN as missing), whatever the columns.
+func TestReadSummaryRoundTrip(t *testing.T) {
+	sums := sweepSummaries()
+	var b bytes.Buffer
+	if err := WriteSummary(&b, cols, sums); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadSummary(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(sums) {
+		t.Fatalf("%d summaries back, want %d", len(got), len(sums))
+	}
+	for i, s := range sums {
+		g := got[i]
+		if g.Policy != s.Policy || g.Value != s.Value || g.Unstable != s.Unstable || g.Runs != s.Runs || len(g.Cols) != len(cols) {
+			t.Fatalf("row %d: %+v, want %+v", i, g, s)
+		}
+		for j := range cols {
+			if !sameNum(g.Mean[j], s.Mean[j]) || !sameNum(g.CI95[j], s.CI95[j]) {
+				t.Fatalf("row %d column %s: %v ± %v, want %v ± %v", i, cols[j].Name, g.Mean[j], g.CI95[j], s.Mean[j], s.CI95[j])
+			}
+		}
+	}
+	for _, bad := range []string{"", "experiment,param\n", "experiment,param,value,policy,runs,a,b,unstable\n",
+		"experiment,param,value,policy,runs,a,a_ci95,unstable\ne,,,p,2,1,x,0\n"} {
+		if _, err := ReadSummary(strings.NewReader(bad)); err == nil {
+			t.Errorf("ReadSummary(%q): no error", bad)
+		}
+	}
+}
+
+func sameNum(a, b float64) bool { return a == b || (math.IsNaN(a) && math.IsNaN(b)) }
+
+// TestSVGTextIsOutlined: an SVG figure carries no <text> (whose look would
+// depend on the viewer's fonts) but the glyphs' paths; the default figure
+// keeps its caption, the options leave it out and set the size.
+func TestSVGTextIsOutlined(t *testing.T) {
+	d := memFolder{}
+	if err := PlotMetric(d, "a", "svg", sweepSummaries(), testLegend, results.ColMeanLatency, "Mean latency", "rate", "s", true); err != nil {
+		t.Fatal(err)
+	}
+	o := FigureOptions{XLabel: "rate", YLabel: "s", Width: 5 * 72, Height: 4 * 72}
+	if err := PlotMetricWith(d, "b", "svg", sweepSummaries(), testLegend, results.ColMeanLatency, o); err != nil {
+		t.Fatal(err)
+	}
+	a, b := string(d["a.svg"]), string(d["b.svg"])
+	for name, s := range map[string]string{"a": a, "b": b} {
+		if strings.Contains(s, "<text") || strings.Count(s, "<path") < 200 {
+			t.Errorf("%s.svg: %d <text>, %d <path>; want text as paths", name, strings.Count(s, "<text"), strings.Count(s, "<path"))
+		}
+	}
+	if !strings.Contains(b, `width="360pt" height="288pt"`) {
+		t.Errorf("b.svg is not 5 × 4 in: %.200s", b)
+	}
+	if len(b) >= len(a) {
+		t.Errorf("the figure without caption and title (%d bytes) is not smaller than the default (%d)", len(b), len(a))
+	}
+	if err := PlotMetricWith(d, "c", "svg", sweepSummaries(), testLegend, results.ColMeanLatency, FigureOptions{Width: 72, Height: 72}); err == nil {
+		t.Error("a 1 × 1 in figure: no error")
+	}
+}
+
+// TestXTicksAtSweptValues: ticks sit at the swept values when they fit,
+// and fall back to round values when the sweep is too dense.
+func TestXTicksAtSweptValues(t *testing.T) {
+	f := figure{XTicks: []float64{10, 20, 40, 60, 80, 100, 120, 150, 200}}
+	ticks := f.xTicks().Ticks(0, 210)
+	if len(ticks) != 9 || ticks[2].Value != 40 || ticks[2].Label != "40" {
+		t.Errorf("ticks %v, want one at each of the 9 swept values", ticks)
+	}
+	f.XTicks = []float64{1, 1.5, 2, 100}
+	if f.xTicks() != nil {
+		t.Error("crowded values: want the automatic ticks")
+	}
+}
+
+// TestPlotDiffs draws a sweep's and a single cell's differences and leaves
+// unstable cells out.
+func TestPlotDiffs(t *testing.T) {
+	d := memFolder{}
+	ds := []results.Difference{
+		{Value: 10, Policy: "hybrid", Diff: 0.001, CI95: 0.0002, Pairs: 5},
+		{Value: 20, Policy: "hybrid", Diff: -0.002, CI95: 0.0005, Pairs: 5},
+		{Value: 20, Policy: "random", Diff: 300, CI95: 5, Pairs: 5, Unstable: true},
+	}
+	if err := PlotDiffs(d, "sweep.svg", "svg", ds, testLegend, FigureOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	one := []results.Difference{{Value: math.NaN(), Policy: "jsq", Diff: 1, CI95: 0.1, Pairs: 3}, {Value: math.NaN(), Policy: "hybrid", Diff: -1, CI95: 0.1, Pairs: 3}}
+	if err := PlotDiffs(d, "one.png", "png", one, testLegend, FigureOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := PlotDiffs(d, "none.png", "png", ds[2:], testLegend, FigureOptions{}); err == nil {
+		t.Error("only unstable cells: no error")
+	}
+	var b bytes.Buffer
+	if err := WriteCompare(&b, ds); err != nil || !strings.Contains(b.String(), ",20,random,,,5,0,0,300,5,higher,1\n") {
+		t.Errorf("compare CSV: %v\n%s", err, b.String())
+	}
+}
+
+// memFolder is a Folder in memory.
+type memFolder map[string][]byte
+
+func (m memFolder) WriteFile(name string, write func(io.Writer) error) error {
+	var b bytes.Buffer
+	if err := write(&b); err != nil {
+		return err
+	}
+	m[name] = b.Bytes()
+	return nil
+}
+
+// TestPolicyColoursDistinct: every policy's colour is told apart from
+// every other's (RGB distance ≥ 60 of 441), so no two lines of a plot of the
+// registry's policies look alike; the markers and dashes tell them apart in
+// greyscale.
+func TestPolicyColoursDistinct(t *testing.T) {
+	names := make([]string, 0, len(policyStyles))
+	for n := range policyStyles {
+		names = append(names, n)
+	}
+	for i, a := range names {
+		for _, b := range names[i+1:] {
+			ra, ga, ba, _ := policyStyles[a].Color.RGBA()
+			rb, gb, bb, _ := policyStyles[b].Color.RGBA()
+			d := math.Sqrt(sq(float64(ra>>8)-float64(rb>>8)) + sq(float64(ga>>8)-float64(gb>>8)) + sq(float64(ba>>8)-float64(bb>>8)))
+			if d < 60 {
+				t.Errorf("%s and %s: colours %.0f apart", a, b, d)
+			}
+		}
+	}
+}
+
+func sq(x float64) float64 { return x * x }

@@ -1,0 +1,200 @@
+package runner
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/offload-sim/offload/internal/report"
+	"github.com/offload-sim/offload/internal/results"
+	"github.com/offload-sim/offload/internal/store"
+)
+
+// CompareOptions are `offload compare`'s settings.
+type CompareOptions struct {
+	Dir      string // the results folder whose runs.csv is compared
+	Out      string // where the files go; "" for Dir itself
+	Baseline string // the policy label every other is compared with
+	Metric   string // a runs.csv column; "" for mean_latency_s
+	Format   string // plot format; "" for png
+	Force    bool   // -o: write into a folder holding another scenario's results
+	Command  []string
+	Stdout   io.Writer // the table and the paths written
+}
+
+// maxResultFile bounds the read of a results file (runs.csv of a
+// paper-scale sweep is about 300 kB; a trace is never read here).
+const maxResultFile = 1 << 30
+
+// Compare pairs, in every cell of dir's runs.csv, each policy's replicates
+// with the baseline's (common random numbers make them comparable pair by
+// pair) and writes compare_<stem>.csv and the difference plot
+// diff_<stem>.<format> (stem: report.FileStem of the metric) into the
+// folder, or into Out, through internal/store: only files offload owns are
+// replaced there. It prints a table of the differences. Unknown metrics and
+// baselines are bad input, with the allowed values in the message.
+func Compare(o CompareOptions) ([]results.Difference, error) {
+	if o.Metric == "" {
+		o.Metric = results.ColMeanLatency
+	}
+	if o.Format == "" {
+		o.Format = "png"
+	}
+	if !slices.Contains(report.Formats, o.Format) {
+		return nil, badInputf("--format %q: allowed: %s", o.Format, strings.Join(report.Formats, ", "))
+	}
+	runs, legend, param, err := readRunsFolder(o.Dir)
+	if err != nil {
+		return nil, err
+	}
+	if len(runs) == 0 {
+		return nil, badInputf("%s: runs.csv has no runs", o.Dir)
+	}
+	if results.Index(runs[0].Cols, o.Metric) < 0 {
+		return nil, badInputf("--metric %q: not a column of %s (allowed: %s)", o.Metric, filepath.Join(o.Dir, "runs.csv"), strings.Join(results.Names(runs[0].Cols), ", "))
+	}
+	ds, err := results.CompareTo(runs, o.Baseline, o.Metric)
+	if err != nil {
+		return nil, badInputf("--baseline: %w", err)
+	}
+	stem := report.FileStem(o.Metric)
+	csvName, plotName := "compare_"+stem+".csv", "diff_"+stem+"."+o.Format
+	m, err := ReadManifest(o.Dir)
+	if err != nil {
+		return nil, badInputf("%s: no offload manifest (%v): compare reads a results folder", o.Dir, err)
+	}
+	var d *store.Dir
+	target := o.Dir
+	if o.Out == "" {
+		// The folder's own results: opened for its own scenario, so that the
+		// new files join the ones it records and nothing else is touched.
+		d, err = addToFolder(o.Dir, []string{csvName, plotName})
+	} else {
+		target = o.Out
+		if prev, perr := ReadManifest(o.Out); perr == nil && prev.ScenarioHash == m.ScenarioHash {
+			// Comparisons of the same results: keep those of other metrics.
+			d, err = addToFolder(o.Out, []string{csvName, plotName})
+		} else {
+			d, err = OpenFolder(o.Out, m.ScenarioHash, "compare", o.Force, []string{csvName, plotName})
+		}
+		m = Manifest{Tool: "offload", Version: Version(), Command: o.Command, Experiment: "compare", Seed: m.Seed, Seeds: m.Seeds,
+			ScenarioHash: m.ScenarioHash, Started: time.Now().UTC()}
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	if o.Out != "" {
+		if err := d.WriteManifest(m); err != nil {
+			return nil, err
+		}
+	}
+	if err := d.WriteFile(csvName, func(w io.Writer) error { return report.WriteCompare(w, ds) }); err != nil {
+		return nil, err
+	}
+	written := []string{filepath.Join(target, csvName)}
+	err = report.PlotDiffs(d, plotName, o.Format, ds, legend, diffFigure(o.Metric, o.Baseline, param))
+	switch {
+	case err == nil:
+		written = append(written, filepath.Join(target, plotName))
+	case !errors.Is(err, report.ErrNoData):
+		return nil, err
+	}
+	if o.Out != "" {
+		m.Complete, m.Finished = true, time.Now().UTC()
+	} else if old, ok := d.Old(); ok {
+		m = old // the folder's record, with the new files added
+	}
+	if err := d.WriteManifest(m); err != nil {
+		return nil, err
+	}
+	printDiffs(o.Stdout, ds, param)
+	noteWritten(o.Stdout, written...)
+	return ds, nil
+}
+
+// diffFigure is the presentation of a difference plot.
+func diffFigure(metric, baseline, param string) report.FigureOptions {
+	label := report.MetricLabel(metric)
+	o := report.FigureOptions{Title: strings.ToUpper(label[:1]) + label[1:] + ": each policy − " + baseline + ", paired by replicate",
+		YLabel: "difference in " + report.MetricLabel(metric), Caption: true}
+	if param != "" {
+		o.XLabel = report.ParamLabel(param)
+	}
+	return o
+}
+
+// readRunsFolder reads a results folder's runs.csv (emulated runs marked
+// invalid are left out, as in the emulation's own summary) and its legend
+// from scenario.yaml (the runs' order of policies without one).
+func readRunsFolder(dir string) ([]results.Run, report.Legend, string, error) {
+	b, err := store.ReadRegular(filepath.Join(dir, "runs.csv"), maxResultFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		hint := ""
+		if _, e := os.Stat(filepath.Join(dir, "claims.md")); e == nil {
+			hint = " (a reproduction: compare one of its experiment folders, e.g. " + filepath.Join(dir, "sweep-load") + ")"
+		}
+		return nil, report.Legend{}, "", badInputf("%s has no runs.csv%s", dir, hint)
+	}
+	if err != nil {
+		return nil, report.Legend{}, "", err
+	}
+	all, err := report.ReadRunsAny(bytes.NewReader(b))
+	if err != nil {
+		return nil, report.Legend{}, "", badInputf("%s: %w", dir, err)
+	}
+	var runs []results.Run
+	for _, r := range all {
+		if v := r.Get("valid"); v == 0 {
+			continue
+		}
+		runs = append(runs, r)
+	}
+	var legend report.Legend
+	param := ""
+	if y, err := store.ReadRegular(filepath.Join(dir, "scenario.yaml"), maxResultFile); err == nil {
+		if legend, param, err = report.ScenarioLegend(y); err != nil {
+			return nil, report.Legend{}, "", badInputf("%s: %w", dir, err)
+		}
+	}
+	if len(legend.Labels) == 0 {
+		for _, r := range runs {
+			if !slices.Contains(legend.Labels, r.Policy) {
+				legend.Labels = append(legend.Labels, r.Policy)
+			}
+		}
+		legend.Policies = legend.Labels
+	}
+	return runs, legend, param, nil
+}
+
+// printDiffs writes the differences as a table.
+func printDiffs(w io.Writer, ds []results.Difference, param string) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	head := ""
+	if param != "" {
+		head = param + "\t"
+	}
+	if len(ds) > 0 {
+		fmt.Fprintf(tw, "%spolicy\tpairs\t%s − %s\t± 95%% CI\tverdict\t\n", head, ds[0].Metric, ds[0].Baseline)
+	}
+	for _, d := range ds {
+		if param != "" {
+			fmt.Fprintf(tw, "%s\t", Num(d.Value))
+		}
+		v := d.Verdict()
+		if d.Unstable {
+			v += " (unstable)"
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t\n", d.Policy, d.Pairs, Num(d.Diff), Num(d.CI95), v)
+	}
+	_ = tw.Flush()
+}

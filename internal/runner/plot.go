@@ -1,0 +1,179 @@
+package runner
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot/vg"
+
+	"github.com/offload-sim/offload/internal/report"
+	"github.com/offload-sim/offload/internal/results"
+	"github.com/offload-sim/offload/internal/store"
+)
+
+// PlotOptions are `offload plot`'s settings.
+type PlotOptions struct {
+	Dir      string   // the results folder whose summary.csv is plotted
+	Y        string   // a summary.csv metric column
+	X        string   // the swept parameter ("" or its path) or another metric column
+	Policies []string // labels to draw; nil for all
+	Format   string   // png, svg or pdf
+	Size     string   // "WxH" in in (default), cm or px (at the PNG's 150 dpi); "" for the default
+	LogY     *bool    // nil: as the experiments choose (report.SuggestLogY)
+	Caption  bool     // draw the caption inside the image
+	Title    *string  // nil: "<metric> vs <x>"
+	Out      string   // the file to write
+	Stdout   io.Writer
+}
+
+// Plot re-draws one column of a results folder's summary.csv against the
+// swept value (or another column), for a subset of its policies, and
+// writes it to o.Out: through internal/store when that is inside the
+// folder (only offload's own files are replaced there), atomically
+// anywhere else. Unknown metrics and policies are bad input, with what is
+// allowed.
+func Plot(o PlotOptions) (string, error) {
+	if !slices.Contains(report.Formats, o.Format) {
+		return "", badInputf("--format %q: allowed: %s", o.Format, strings.Join(report.Formats, ", "))
+	}
+	if o.Out == "" {
+		return "", badInputf("-o FILE: where to write the plot")
+	}
+	if ext := strings.TrimPrefix(filepath.Ext(o.Out), "."); ext != o.Format {
+		return "", badInputf("-o %s: the name must end in .%s (--format %s)", o.Out, o.Format, o.Format)
+	}
+	w, h, err := ParseSize(o.Size)
+	if err != nil {
+		return "", badInputf("--size %q: %v", o.Size, err)
+	}
+	b, err := store.ReadRegular(filepath.Join(o.Dir, "summary.csv"), maxResultFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", badInputf("%s has no summary.csv (a reproduction: plot one of its experiment folders)", o.Dir)
+	}
+	if err != nil {
+		return "", err
+	}
+	sums, err := report.ReadSummary(bytes.NewReader(b))
+	if err != nil {
+		return "", badInputf("%s: %w", o.Dir, err)
+	}
+	if len(sums) == 0 {
+		return "", badInputf("%s: summary.csv has no rows", o.Dir)
+	}
+	names := results.Names(sums[0].Cols)
+	if !slices.Contains(names, o.Y) {
+		return "", badInputf("--y %q: not a column of %s (allowed: %s)", o.Y, filepath.Join(o.Dir, "summary.csv"), strings.Join(names, ", "))
+	}
+	legend, param := report.Legend{}, ""
+	if y, err := store.ReadRegular(filepath.Join(o.Dir, "scenario.yaml"), maxResultFile); err == nil {
+		if legend, param, err = report.ScenarioLegend(y); err != nil {
+			return "", badInputf("%s: %w", o.Dir, err)
+		}
+	}
+	xlabel := report.ParamLabel(param)
+	switch {
+	case o.X == "" || o.X == param || o.X == "value":
+		if param == "" && !slices.ContainsFunc(sums, func(s results.Summary) bool { return isFinite(s.Value) }) {
+			return "", badInputf("%s has no sweep: give --x a column to plot against (allowed: %s)", o.Dir, strings.Join(names, ", "))
+		}
+	case slices.Contains(names, o.X):
+		xlabel = report.MetricLabel(o.X)
+		for i := range sums {
+			sums[i].Value = sums[i].Get(o.X)
+		}
+	default:
+		allowed := names
+		if param != "" {
+			allowed = append([]string{param}, names...)
+		}
+		return "", badInputf("--x %q: allowed: %s", o.X, strings.Join(allowed, ", "))
+	}
+	var labels []string
+	for _, s := range sums {
+		if !slices.Contains(labels, s.Policy) {
+			labels = append(labels, s.Policy)
+		}
+	}
+	if len(o.Policies) > 0 {
+		for _, p := range o.Policies {
+			if !slices.Contains(labels, p) {
+				return "", badInputf("--policy %q: allowed: %s", p, strings.Join(labels, ", "))
+			}
+		}
+		sums = slices.DeleteFunc(sums, func(s results.Summary) bool { return !slices.Contains(o.Policies, s.Policy) })
+	}
+	fo := report.FigureOptions{XLabel: xlabel, YLabel: report.MetricLabel(o.Y), LogY: report.SuggestLogY(sums, o.Y),
+		Caption: o.Caption, Width: w, Height: h}
+	if o.LogY != nil {
+		fo.LogY = *o.LogY
+	}
+	fo.Title = report.MetricLabel(o.Y) + " vs " + xlabel
+	if o.Title != nil {
+		fo.Title = *o.Title
+	}
+	var folder report.Folder = report.Dir(filepath.Dir(o.Out))
+	if same, _ := sameDir(filepath.Dir(o.Out), o.Dir); same {
+		d, err := addToFolder(o.Dir, []string{filepath.Base(o.Out)})
+		if err != nil {
+			return "", err
+		}
+		defer d.Close()
+		folder = d
+		defer func() {
+			if old, ok := d.Old(); ok {
+				_ = d.WriteManifest(old) // records the plot; the file itself is complete
+			}
+		}()
+	}
+	err = report.PlotMetricWith(folder, filepath.Base(o.Out), o.Format, sums, legend, o.Y, fo)
+	if errors.Is(err, report.ErrNoData) {
+		return "", badInputf("--y %s: no point to draw: every selected row's value (or swept value) is missing, or not positive on a log axis", o.Y)
+	}
+	if err != nil {
+		return "", err
+	}
+	noteWritten(o.Stdout, o.Out)
+	return o.Out, nil
+}
+
+// ParseSize reads a figure size "WxH": numbers in inches, or with a unit
+// suffix in, cm or px (pixels of the PNG's 150 dpi). "" is the default
+// size (0, 0).
+func ParseSize(s string) (w, h vg.Length, err error) {
+	if s == "" {
+		return 0, 0, nil
+	}
+	unit, scale := "in", vg.Inch
+	for _, u := range []struct {
+		suffix string
+		len    vg.Length
+	}{{"in", vg.Inch}, {"cm", vg.Centimeter}, {"px", vg.Inch / 150}} {
+		if strings.HasSuffix(s, u.suffix) {
+			unit, scale, s = u.suffix, u.len, strings.TrimSuffix(s, u.suffix)
+		}
+	}
+	ws, hs, ok := strings.Cut(s, "x")
+	if !ok {
+		return 0, 0, errors.New(`want WxH, e.g. 7x4.6 (inches), 18x12cm or 1200x800px`)
+	}
+	wf, err1 := strconv.ParseFloat(ws, 64)
+	hf, err2 := strconv.ParseFloat(hs, 64)
+	if err1 != nil || err2 != nil || !(wf > 0) || !(hf > 0) || !isFinite(wf) || !isFinite(hf) {
+		return 0, 0, fmt.Errorf("want two positive numbers W and H (in %s)", unit)
+	}
+	w, h = vg.Length(wf)*scale, vg.Length(hf)*scale
+	if w < report.MinFigureSize || h < report.MinFigureSize || w > 100*vg.Inch || h > 100*vg.Inch {
+		return 0, 0, fmt.Errorf("each side must be %g–100 in", float64(report.MinFigureSize/vg.Inch))
+	}
+	return w, h, nil
+}
+
+func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
