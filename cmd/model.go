@@ -1,15 +1,12 @@
 package cmd
 
 import (
-	"encoding/csv"
-	"fmt"
 	"math"
-	"strconv"
-	"text/tabwriter"
+
+	"github.com/spf13/cobra"
 
 	"github.com/offload-sim/offload/internal/estimators"
-	"github.com/offload-sim/offload/internal/experiment"
-	"github.com/spf13/cobra"
+	"github.com/offload-sim/offload/internal/runner"
 )
 
 // modelOptions are the flags of `offload model`.
@@ -61,78 +58,16 @@ are empty and "unstable" goes to stderr; the exit status stays 0).`,
 	return c
 }
 
-// queueRow is one queue of the calculator's output.
-type queueRow struct {
-	tier    string
-	servers int
-	rate    float64
-	mu      float64
-	cs2     float64
-}
-
 func runModel(o *modelOptions) error {
 	rows, err := o.rows()
 	if err != nil {
 		return err
 	}
-	if o.csv {
-		return o.writeCSV(rows)
-	}
-	tw := tabwriter.NewWriter(o.io.Out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	head := "servers\trate (1/s)\tmu (1/s)\tcs2\trho\terlang C\tWq M/M/c (s)\tWq Allen–Cunneen (s)\t"
-	if o.sf.file != "" {
-		head = "tier\t" + head
-	}
-	fmt.Fprintln(tw, head)
-	for _, r := range rows {
-		if o.sf.file != "" {
-			fmt.Fprintf(tw, "%s\t", r.tier)
-		}
-		rho := r.rate / (float64(r.servers) * r.mu)
-		fmt.Fprintf(tw, "%d\t%g\t%g\t%.4g\t%.4g\t", r.servers, r.rate, r.mu, r.cs2, rho)
-		if rho >= 1 {
-			fmt.Fprintf(tw, "unstable\tunstable\tunstable\t\n")
-			continue
-		}
-		fmt.Fprintf(tw, "%.6g\t%.6g\t%.6g\t\n", estimators.ErlangC(r.servers, r.rate/r.mu),
-			estimators.MMcWait(r.servers, r.rate, r.mu), estimators.AllenCunneen(r.servers, r.rate, r.mu, estimators.PoissonCa2, r.cs2))
-	}
-	return tw.Flush()
-}
-
-func (o *modelOptions) writeCSV(rows []queueRow) error {
-	w := csv.NewWriter(o.io.Out)
-	head := []string{"servers", "rate", "mu", "cs2", "rho", "erlang_c", "wq_mmc_s", "wq_allen_cunneen_s"}
-	if o.sf.file != "" {
-		head = append([]string{"tier"}, head...)
-	}
-	_ = w.Write(head)
-	g := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
-	for _, r := range rows {
-		rho := r.rate / (float64(r.servers) * r.mu)
-		rec := []string{strconv.Itoa(r.servers), g(r.rate), g(r.mu), g(r.cs2), g(rho), "", "", ""}
-		if rho < 1 {
-			rec[5] = g(estimators.ErlangC(r.servers, r.rate/r.mu))
-			rec[6] = g(estimators.MMcWait(r.servers, r.rate, r.mu))
-			rec[7] = g(estimators.AllenCunneen(r.servers, r.rate, r.mu, estimators.PoissonCa2, r.cs2))
-		} else {
-			name := "the queue"
-			if r.tier != "" {
-				name = "tier " + r.tier
-			}
-			fmt.Fprintf(o.io.Err, "offload model: %s is unstable (rho = %g ≥ 1)\n", name, rho)
-		}
-		if o.sf.file != "" {
-			rec = append([]string{r.tier}, rec...)
-		}
-		_ = w.Write(rec)
-	}
-	w.Flush()
-	return w.Error()
+	return runner.WriteModel(o.io.Out, o.io.Err, rows, o.sf.file != "", o.csv)
 }
 
 // rows turns the flags into the queues to compute, checking every argument.
-func (o *modelOptions) rows() ([]queueRow, error) {
+func (o *modelOptions) rows() ([]runner.Queue, error) {
 	fl := o.cmd.Flags()
 	if o.sf.file != "" && !fl.Changed("rate") {
 		o.rate = -1 // the scenario's, once it is read
@@ -157,7 +92,7 @@ func (o *modelOptions) rows() ([]queueRow, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []queueRow{{servers: o.servers, rate: o.rate, mu: o.mu, cs2: cs2}}, nil
+	return []runner.Queue{{Servers: o.servers, Rate: o.rate, Mu: o.mu, Cs2: cs2}}, nil
 }
 
 // scv reads exactly one of --cs2 and --alpha.
@@ -181,21 +116,13 @@ func (o *modelOptions) scv() (float64, error) {
 	return 0, badInputf("need --cs2 X or --alpha A (the service-time variability)")
 }
 
-func (o *modelOptions) scenarioRows() ([]queueRow, error) {
+func (o *modelOptions) scenarioRows() ([]runner.Queue, error) {
 	sc, err := o.sf.load("default", o.sf.sets)
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := experiment.Config(sc)
-	if err != nil {
-		return nil, badInput(err)
-	}
 	if o.rate < 0 {
 		o.rate = sc.Arrivals.Rate
 	}
-	var rows []queueRow
-	for _, t := range cfg.Tiers {
-		rows = append(rows, queueRow{tier: t.Name, servers: t.Servers, rate: o.rate, mu: t.Mu, cs2: t.Cs2})
-	}
-	return rows, nil
+	return runner.ScenarioQueues(sc, o.rate)
 }
