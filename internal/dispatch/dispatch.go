@@ -67,11 +67,21 @@ type View struct {
 	Now    float64 // decision instant, s (simulated or wall-clock since start)
 	Tiers  []Tier
 	States []State // States[i] describes Tiers[i]: as observed (docs/design.md §1.9)
-	// Ages[i] is how old the observation behind States[i] is, s (0 for a
-	// fresh one; nil where the caller does not say, e.g. a hand-made view).
-	Ages []float64
+	// Observed[i] is when the state in States[i] was observed, s: nil
+	// for a fresh view (observed now). A board's view changes only when the
+	// board does, so its cost is per refresh, not per decision; Age derives
+	// the age.
+	Observed []float64
 	// Oracle is non-nil only for a policy that implements Clairvoyant.
 	Oracle Oracle
+}
+
+// Age is how old the observation of tier i is, s (0 for a fresh view).
+func (v *View) Age(i int) float64 {
+	if v.Observed == nil {
+		return 0
+	}
+	return v.Now - v.Observed[i]
 }
 
 // Oracle gives a clairvoyant policy what others may not see.

@@ -68,6 +68,13 @@ type Observation struct {
 // true state, noiseless, is what every device sees.
 func (o *Observation) fastFresh() bool { return o.Model == Fresh && o.Noise == 0 }
 
+// board reports a board model: views change when the board is posted (and
+// on own sends), so they cost O(tiers) per refresh, not per decision.
+func (o *Observation) board() bool { return o.Model == Periodic || o.Model == Individual }
+
+// perDecision reports a model whose view is drawn at every decision.
+func (o *Observation) perDecision() bool { return !o.fastFresh() && !o.board() }
+
 // board is a tier's last posted state, for Periodic and Individual.
 type boardEntry struct {
 	n  int     // tasks present when posted

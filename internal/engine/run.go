@@ -175,7 +175,9 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 		dv.src = workload.NewSource(spec, devs[d].Streams, cfg.Cancel)
 		dv.view.Tiers = make([]dispatch.Tier, nt)
 		dv.view.States = make([]dispatch.State, nt)
-		dv.view.Ages = make([]float64, nt)
+		if !s.obs.fastFresh() {
+			dv.view.Observed = make([]float64, nt)
+		}
 		dv.sentSince, dv.sent = make([]int, nt), make([]int, nt)
 		if s.obs.Model == Delayed && s.obs.CountOwn {
 			dv.sendLog = make([]history, nt)
@@ -359,7 +361,7 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 	s.now, dv.view.Now = t, t
 	dv.src.Next(&s.task)
 	s.curSize = s.task.Size
-	if !s.obs.fastFresh() {
+	if s.obs.perDecision() {
 		s.observe(dv, t)
 	}
 	dec := dv.pol.Decide(&dv.view)
@@ -383,6 +385,9 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 	}
 	dv.sentSince[i]++
 	dv.sent[i]++
+	if s.obs.board() && s.obs.CountOwn { // its own send, on its own view of the board
+		s.show(dv, i, s.tiers[p].board.n+dv.sentSince[i])
+	}
 	if dv.sendLog != nil {
 		dv.sendLog[i].add(t, dv.sent[i], s.horizon)
 	}
@@ -489,8 +494,11 @@ func (s *sim) refresh(e event) {
 	post := func(p int) {
 		ts := &s.tiers[p]
 		ts.board = boardEntry{n: noisy(ts.n, s.noise, s.obsRand), at: e.t}
-		for _, w := range ts.watchers {
-			s.devs[w.dev].sentSince[w.tier] = 0
+		for _, w := range ts.watchers { // a board's views change here only
+			dv := &s.devs[w.dev]
+			dv.sentSince[w.tier] = 0
+			dv.view.Observed[w.tier] = e.t
+			s.show(dv, w.tier, ts.board.n)
 		}
 	}
 	if e.tier < 0 {
@@ -507,7 +515,16 @@ func (s *sim) refresh(e event) {
 	s.events.push(event{t: e.t + s.obsRand.ExpFloat64()*s.obs.Period, kind: evRefresh, tier: e.tier})
 }
 
-// observe fills device dv's view with what it sees of every tier at t.
+// show sets tier i of device dv's view to n tasks present.
+func (s *sim) show(dv *device, i, n int) {
+	c := s.tiers[dv.phys[i]].servers
+	st := &dv.view.States[i]
+	st.Busy = min(n, c)
+	st.Queued = max(0, n-c)
+}
+
+// observe fills device dv's view with what it sees of every tier at t, for
+// the models whose view is drawn per decision (fresh with noise, delayed).
 func (s *sim) observe(dv *device, t float64) {
 	for i, p := range dv.phys {
 		ts := &s.tiers[p]
@@ -516,11 +533,6 @@ func (s *sim) observe(dv *device, t float64) {
 		switch s.obs.Model {
 		case Fresh:
 			n = noisy(ts.n, s.noise, dv.rng)
-		case Periodic, Individual:
-			n, age = ts.board.n, t-ts.board.at
-			if s.obs.CountOwn {
-				n += dv.sentSince[i]
-			}
 		case Delayed:
 			age = s.obs.Delay.Mean()
 			if s.obs.Delay.Random() {
@@ -531,9 +543,7 @@ func (s *sim) observe(dv *device, t float64) {
 				n += dv.sent[i] - dv.sendLog[i].at(t-age)
 			}
 		}
-		st := &dv.view.States[i]
-		st.Busy = min(n, ts.servers)
-		st.Queued = max(0, n-ts.servers)
-		dv.view.Ages[i] = age
+		s.show(dv, i, n)
+		dv.view.Observed[i] = t - age
 	}
 }

@@ -171,8 +171,8 @@ func (e *Estimator) Components(v *dispatch.View, tier int) Components {
 	c.LambdaHat = lam
 	c.Rho = lam / t.cmu
 	c.Beta = e.beta(s.Queued, t.c)
-	if e.cfg.Mode == ModeAge && v.Ages != nil && v.Ages[tier] > 0 && c.Beta > 0 {
-		c.Beta *= math.Exp(-v.Ages[tier] / RelaxationTime(t.c, lam, t.mu, e.cfg.RhoMax))
+	if age := v.Age(tier); e.cfg.Mode == ModeAge && age > 0 && c.Beta > 0 {
+		c.Beta *= math.Exp(-age / RelaxationTime(t.c, lam, t.mu, e.cfg.RhoMax))
 	}
 	c.Model = e.model(t, lam, t.window.total)
 	c.Queue = QueueWait(s.Queued, s.Busy, t.c, t.mu)

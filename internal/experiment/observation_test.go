@@ -155,7 +155,7 @@ type recorder struct {
 
 func (r *recorder) Decide(v *dispatch.View) dispatch.Decision {
 	r.now = append(r.now, v.Now)
-	r.ages = append(r.ages, v.Ages[0])
+	r.ages = append(r.ages, v.Age(0))
 	r.seen = append(r.seen, v.States[0].Present())
 	return dispatch.Decision{Tier: 0}
 }
@@ -228,7 +228,7 @@ func TestDelayedSeesThePast(t *testing.T) {
 				want++
 			}
 		}
-		if rec.ages[i] != d || rec.seen[i] != want {
+		if math.Abs(rec.ages[i]-d) > 1e-12 || rec.seen[i] != want {
 			t.Fatalf("decision at %v: age %v, saw %d tasks; want age %v and the %d present at %v", now, rec.ages[i], rec.seen[i], d, want, at)
 		}
 	}
