@@ -72,6 +72,9 @@ type sim struct {
 	res       *Result
 	rec       TaskRecord
 	obs       Observation
+	fresh     bool          // obs.fastFresh(), read on every change of a tier
+	ownBoard  bool          // a board model counting own sends
+	drawView  bool          // obs.perDecision()
 	obsRand   *rand.Rand    // the board's draws (Individual epochs, noise at posting)
 	noise     workload.Dist // the lognormal factor of Observation.Noise
 	horizon   float64       // Delayed: how far back a look may go
@@ -135,6 +138,8 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 	nt := len(cfg.Tiers)
 	k := len(devs)
 	s := &sim{cfg: cfg, obs: cfg.Observe, obsRand: board, nShadows: len(devs[0].Shadows)}
+	s.fresh, s.drawView = s.obs.fastFresh(), s.obs.perDecision()
+	s.ownBoard = s.obs.board() && s.obs.CountOwn
 	if s.obs.Noise > 0 {
 		s.noise, _ = workload.LognormalDelay(1, s.obs.Noise)
 	}
@@ -231,6 +236,9 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 // nextArrival is the device whose next arrival comes first (the lowest
 // index at a tie, so that the order is deterministic) and its time.
 func (s *sim) nextArrival() (int, float64) {
+	if len(s.devs) == 1 {
+		return 0, s.devs[0].src.Peek()
+	}
 	best, t := 0, s.devs[0].src.Peek()
 	for d := 1; d < len(s.devs); d++ {
 		if u := s.devs[d].src.Peek(); u < t {
@@ -241,6 +249,9 @@ func (s *sim) nextArrival() (int, float64) {
 }
 
 func (s *sim) stopped() bool {
+	if len(s.devs) == 1 {
+		return s.devs[0].src.Stopped()
+	}
 	for d := range s.devs {
 		if s.devs[d].src.Stopped() {
 			return true
@@ -361,7 +372,7 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 	s.now, dv.view.Now = t, t
 	dv.src.Next(&s.task)
 	s.curSize = s.task.Size
-	if s.obs.perDecision() {
+	if s.drawView {
 		s.observe(dv, t)
 	}
 	dec := dv.pol.Decide(&dv.view)
@@ -383,13 +394,15 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 	for _, o := range dv.observers {
 		o.Dispatched(t, i)
 	}
-	dv.sentSince[i]++
-	dv.sent[i]++
-	if s.obs.board() && s.obs.CountOwn { // its own send, on its own view of the board
-		s.show(dv, i, s.tiers[p].board.n+dv.sentSince[i])
-	}
-	if dv.sendLog != nil {
-		dv.sendLog[i].add(t, dv.sent[i], s.horizon)
+	if !s.fresh { // what a dispatcher knows it sent, for its observations
+		dv.sentSince[i]++
+		dv.sent[i]++
+		if s.ownBoard { // its own send, on its own view of the board
+			s.show(dv, i, s.tiers[p].board.n+dv.sentSince[i])
+		}
+		if dv.sendLog != nil {
+			dv.sendLog[i].add(t, dv.sent[i], s.horizon)
+		}
 	}
 	if x.delay <= 0 {
 		s.reach(slot)
@@ -471,7 +484,7 @@ func (s *sim) reach(slot int32) {
 // shows it (fresh observation), or in its history (delayed).
 func (s *sim) setState(p int) {
 	ts := &s.tiers[p]
-	if s.obs.fastFresh() {
+	if s.fresh {
 		c, n := ts.servers, ts.n
 		for _, w := range ts.watchers {
 			st := &s.devs[w.dev].view.States[w.tier]
