@@ -27,7 +27,7 @@ var allowed = map[string][]string{
 	"internal/estimators":            {"internal/dispatch"},
 	"internal/experiment":            {"internal/dispatch", "internal/engine", "internal/policies", "internal/results", "internal/scenario", "internal/workload"},
 	"internal/policies":              {"internal/dispatch", "internal/estimators", "internal/fcfs", "internal/workload"},
-	"internal/report":                {"internal/results"},
+	"internal/report":                {"internal/results", "internal/store"},
 	"internal/results":               {},
 	"internal/runner":                {"experiments", "internal/claims", "internal/estimators", "internal/dispatch", "internal/engine", "internal/experiment", "internal/htmlreport", "internal/policies", "internal/report", "internal/results", "internal/scenario", "internal/store", "internal/testbed", "internal/workload"},
 	"internal/scenario":              {},

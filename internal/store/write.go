@@ -360,19 +360,34 @@ func (d *Dir) WriteManifest(m Manifest) error {
 }
 
 // writeAtomic writes a small file of the folder itself.
-func writeAtomic(dir, name string, b []byte) (err error) {
+func writeAtomic(dir, name string, b []byte) error {
+	return WriteAtomic(dir, name, func(w io.Writer) error { _, err := w.Write(b); return err })
+}
+
+// WriteAtomic writes dir/name through write so that a reader (or a
+// --resume after a crash) sees either the old file or the complete new one,
+// never a prefix: a temporary file in dir (same file system, so the rename
+// is atomic), synced, renamed over name, the folder synced. On any error the
+// temporary file is removed and an existing dir/name is left as it was. The
+// file gets mode 0644, like results a user will share. It is the one atomic
+// write of the module; Dir adds the ownership record on top.
+func WriteAtomic(dir, name string, write func(io.Writer) error) (err error) {
 	tmp, err := os.CreateTemp(dir, "."+name+".tmp-*")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", filepath.Join(dir, name), err)
 	}
 	defer func() {
 		if err != nil {
-			_ = tmp.Close()
+			_ = tmp.Close() // already failed; the first error is the one to report
 			_ = os.Remove(tmp.Name())
 			err = fmt.Errorf("write %s: %w", filepath.Join(dir, name), err)
 		}
 	}()
-	if _, err := tmp.Write(b); err != nil {
+	bw := bufio.NewWriter(tmp)
+	if err := write(bw); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
 		return err
 	}
 	if err := tmp.Chmod(0o644); err != nil {
