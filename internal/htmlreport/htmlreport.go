@@ -306,7 +306,15 @@ func (p *page) experiment(fsys fs.FS, id string, level int) error {
 // summaryTable writes the headline columns per cell and policy.
 func (p *page) summaryTable(sums []results.Summary, param string) {
 	var cols []string
-	for _, c := range headline {
+	want := slices.Clone(headline)
+	if len(sums) > 0 { // SLO misses and energy, where the scenario asks for them
+		for _, c := range sums[0].Cols {
+			if strings.HasPrefix(c.Name, "slo_miss_") || strings.HasPrefix(c.Name, "energy_") {
+				want = append(want, c.Name)
+			}
+		}
+	}
+	for _, c := range want {
 		for _, s := range sums {
 			if isFinite(s.Get(c)) {
 				cols = append(cols, c)

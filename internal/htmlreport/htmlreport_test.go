@@ -65,3 +65,20 @@ func TestWriteSweepFolder(t *testing.T) {
 		t.Errorf("a folder without manifest: %v", err)
 	}
 }
+
+// A scenario with slo: its SLO-miss columns are in the report's table.
+func TestSummaryTableShowsSLOMisses(t *testing.T) {
+	summary := "experiment,param,value,policy,runs,mean_latency_s,mean_latency_s_ci95,slo_miss_100ms,slo_miss_100ms_ci95,unstable\n" +
+		"s,,,hybrid,2,0.05,0.001,0.125,0.01,0\n"
+	fsys := fstest.MapFS{
+		"manifest.json": {Data: []byte(`{"tool":"offload","version":"v1","command":["offload","run"],"experiment":"s","seed":1,"seeds":2,"scenario_sha256":"abc","started":"2026-01-01T00:00:00Z","complete":true,"runs":1,"runs_done":1}`)},
+		"summary.csv":   {Data: []byte(summary)},
+	}
+	var b bytes.Buffer
+	if err := Write(&b, fsys, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if page := b.String(); !strings.Contains(page, "slo_miss_100ms") || !strings.Contains(page, "0.125") {
+		t.Error("the report's table lacks the slo_miss_100ms column")
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"slices"
 	"text/tabwriter"
 
@@ -233,6 +234,13 @@ func sweepPlots(d *store.Dir, format string, plan *experiment.Plan, sums []resul
 		col := results.ShareCol(t)
 		if err := plot(col, col, "Share of tasks sent to "+t+" vs "+xlabel, "share of tasks", sums, false); err != nil {
 			return paths, err
+		}
+	}
+	for _, c := range plan.Columns() { // SLO misses, where the scenario sets slo
+		if strings.HasPrefix(c.Name, "slo_miss_") {
+			if err := plot(c.Name, c.Name, "Share of tasks missing the SLO ("+c.Name+") vs "+xlabel, "share of tasks over the SLO", sums, false); err != nil && !errors.Is(err, report.ErrNoData) {
+				return paths, err
+			}
 		}
 	}
 	return paths, nil
