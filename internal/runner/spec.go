@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strings"
 	"slices"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/offload-sim/offload/internal/experiment"
