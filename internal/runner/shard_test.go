@@ -26,6 +26,7 @@ func TestShardedReproduce(t *testing.T) {
 		"mape":          {"sweep.values=[40, 120]", "tasks=1000", "warmup=0"},
 		"burst":         {"duration=150", "warmup_time=10", "arrivals.bursts=[{start: 40, every: 60, length: 15, factor: 3}]", "policies=[hybrid, edge-first, random]"},
 		"decision":      {"tasks=1000", "warmup=0"},
+		"exploration":   {"sweep.values=[40, 120]", "tasks=1000", "warmup=0"},
 	}
 	dir := t.TempDir()
 	rep := func(out string, sh experiment.Shard) {
