@@ -168,8 +168,8 @@ func TestRefusesOtherScenario(t *testing.T) {
 	}
 	before := readFile(t, filepath.Join(out, "runs.csv"))
 	code, _, stderr := run(t, context.Background(), "run", "-f", f, "-o", out, "--policy", "random", "--seeds", "1")
-	if code != ExitUsage || !strings.Contains(stderr, "another scenario") {
-		t.Errorf("exit %d, stderr %q; want 2 and a refusal", code, stderr)
+	if code != ExitUsage || !strings.Contains(stderr, "another scenario") || !strings.Contains(stderr, "the scenarios differ in: policies\n") {
+		t.Errorf("exit %d, stderr %q; want 2 and a refusal naming the field that differs (policies)", code, stderr)
 	}
 	if readFile(t, filepath.Join(out, "runs.csv")) != before {
 		t.Error("runs.csv changed")

@@ -97,6 +97,9 @@ func Run(ctx context.Context, spec Spec, plan *experiment.Plan, a Args, opts Opt
 	d, err := openDir(opts.Dir, plan.Scenario.Hash(), plan.Name, opts.Force, opts.Resume, opts.Trace, opts.TimeDecisions,
 		spec.writes(plan, side, opts), spec.runFiles(side))
 	if err != nil {
+		if resolved, merr := plan.Scenario.Marshal(); merr == nil {
+			err = explainRefusal(err, opts.Dir, resolved)
+		}
 		return nil, err
 	}
 	defer d.Close()
