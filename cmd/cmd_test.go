@@ -334,3 +334,22 @@ func TestTwoWritersOneFolder(t *testing.T) {
 		t.Errorf("the first run's manifest %+v, %v: want it complete, 3 replicates", m, err)
 	}
 }
+
+// TestErrorsSayOffloadOnce: a message names the program once, and a bad
+// value given with --set is blamed on the flag, not on the embedded file.
+func TestErrorsSayOffloadOnce(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"mape", "--scale", "x"}, "offload: mape: unknown flag: --scale"},
+		{[]string{"--bogus"}, "offload: unknown flag: --bogus"},
+		{[]string{"report", "a", "b"}, "offload: report takes one results folder"},
+		{[]string{"mape", "--set", "tasks=-1", "-o", t.TempDir()}, "offload: --set tasks: -1 is not allowed"},
+	} {
+		code, _, stderr := run(t, context.Background(), c.args...)
+		if code != ExitUsage || !strings.HasPrefix(stderr, c.want) || strings.Contains(stderr, "offload: offload") {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and a message starting %q", c.args, code, stderr, c.want)
+		}
+	}
+}

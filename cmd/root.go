@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -35,7 +36,10 @@ func NewRoot(io IO) *cobra.Command {
 	root.SetOut(io.Out)
 	root.SetErr(io.Err)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return badInputf("%s: %w (see '%s --help')", c.CommandPath(), err, c.CommandPath())
+		if c == c.Root() { // Execute's "offload:" already names it
+			return badInputf("%w (see '%s --help')", err, c.CommandPath())
+		}
+		return badInputf("%s: %w (see '%s --help')", subPath(c), err, c.CommandPath())
 	})
 	for _, spec := range runner.Specs() {
 		root.AddCommand(newExperimentCmd(io, spec, nil))
@@ -98,4 +102,10 @@ func noArgs(c *cobra.Command, args []string) error {
 		return badInputf("%s takes no arguments, got %q%s", c.CommandPath(), args, hint)
 	}
 	return nil
+}
+
+// subPath is c's command path without the root's name: Execute prefixes
+// every message with "offload:", and "offload: offload mape:" says it twice.
+func subPath(c *cobra.Command) string {
+	return strings.TrimPrefix(c.CommandPath(), c.Root().Name()+" ")
 }

@@ -74,7 +74,14 @@ func Parse(filename string, data []byte, sets []string, pols Policies) (*Scenari
 			if anyPrefix(e.segs, bad) || (e.at != nil && anyPrefix(e.at, bad)) {
 				continue // the decode error already explains this value
 			}
-			if len(e.segs) > 0 && !overridden(e.segs, setSegs) {
+			if len(e.segs) > 0 && overridden(e.segs, setSegs) {
+				// The value came from --set: blame the flag, not a file
+				// that does not hold it.
+				e.Field = "--set " + e.Field
+				errs = append(errs, e)
+				continue
+			}
+			if len(e.segs) > 0 {
 				n := loc.locate(root, e.at)
 				if e.at == nil || n == nil {
 					n = loc.locate(root, e.segs)
