@@ -345,6 +345,8 @@ func TestErrorsSayOffloadOnce(t *testing.T) {
 		{[]string{"mape", "--scale", "x"}, "offload: mape: unknown flag: --scale"},
 		{[]string{"--bogus"}, "offload: unknown flag: --bogus"},
 		{[]string{"report", "a", "b"}, "offload: report takes one results folder"},
+		{[]string{"validate", "x.yaml"}, "offload: validate takes no arguments"},
+		{[]string{"merge"}, "offload: merge: give the shard folders"},
 		{[]string{"mape", "--set", "tasks=-1", "-o", t.TempDir()}, "offload: --set tasks: -1 is not allowed"},
 	} {
 		code, _, stderr := run(t, context.Background(), c.args...)

@@ -99,7 +99,7 @@ func noArgs(c *cobra.Command, args []string) error {
 		if c.Flags().Lookup("file") != nil {
 			hint = " (a scenario goes after -f)"
 		}
-		return badInputf("%s takes no arguments, got %q%s", c.CommandPath(), args, hint)
+		return badInputf("%s takes no arguments, got %q%s", subPath(c), args, hint)
 	}
 	return nil
 }
