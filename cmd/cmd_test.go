@@ -355,3 +355,20 @@ func TestErrorsSayOffloadOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestRegularFileNotFolder: a regular file where a folder is wanted is said
+// to be one, whether it is -o, a parent of -o or a folder to read.
+func TestRegularFileNotFolder(t *testing.T) {
+	file := writeFile(t, t.TempDir(), "notes.txt", "mine")
+	for _, args := range [][]string{
+		{"run", "--seeds", "1", "--tasks", "100", "-o", file},
+		{"run", "--seeds", "1", "--tasks", "100", "-o", filepath.Join(file, "sub")},
+		{"report", file},
+		{"compare", file, "--baseline", "hybrid"},
+	} {
+		code, _, stderr := run(t, context.Background(), args...)
+		if code != ExitUsage || !strings.Contains(stderr, file+" is a regular file, not a") {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and the file named as a regular file", args, code, stderr)
+		}
+	}
+}
