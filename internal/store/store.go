@@ -10,9 +10,9 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"syscall"
 	"strings"
 	"sync"
+	"syscall"
 )
 
 // Options say what a command is about to write into a folder.
