@@ -3,13 +3,16 @@ package cmd
 import (
 	"bytes"
 	"context"
-	"github.com/offload-sim/offload/internal/runner"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/offload-sim/offload/internal/runner"
 )
 
 // small is a quick three-tier scenario with a two-point sweep.
@@ -369,6 +372,48 @@ func TestRegularFileNotFolder(t *testing.T) {
 		code, _, stderr := run(t, context.Background(), args...)
 		if code != ExitUsage || !strings.Contains(stderr, file+" is a regular file, not a") {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and the file named as a regular file", args, code, stderr)
+		}
+	}
+}
+
+// TestEveryCommandHasAnExample: --help of every command shows how to call
+// it, the first thing a newcomer looks for.
+func TestEveryCommandHasAnExample(t *testing.T) {
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		if !c.Hidden && c.Name() != "help" && c.Name() != "completion" && c.Runnable() && strings.TrimSpace(c.Example) == "" {
+			t.Errorf("%s has no Example", c.CommandPath())
+		}
+		for _, s := range c.Commands() {
+			walk(s)
+		}
+	}
+	walk(NewRoot(IO{}))
+}
+
+// TestCompletion: shell completion offers policy names for --policy (the
+// last item of a list), the scales for --scale and folders for report.
+func TestCompletion(t *testing.T) {
+	for _, c := range []struct {
+		args      []string
+		want, not []string
+	}{
+		{[]string{"__complete", "sweep-load", "--policy", "hybrid,j"}, []string{"hybrid,jsq\n", "hybrid,jsq-s\n"}, []string{"hybrid,hybrid"}},
+		{[]string{"__complete", "emulate", "--policy", "edge"}, []string{"edge-first\n"}, nil},
+		{[]string{"__complete", "mape", "--router", ""}, []string{"hybrid\n", "oracle\n"}, nil},
+		{[]string{"__complete", "reproduce", "--scale", ""}, []string{"ci\n", "paper\n"}, nil},
+		{[]string{"__complete", "compare", "x", "--baseline", "hy"}, []string{"hybrid\n"}, nil},
+	} {
+		code, stdout, stderr := run(t, context.Background(), c.args...)
+		for _, w := range c.want {
+			if code != 0 || !strings.Contains(stdout, w) {
+				t.Errorf("%v: exit %d, completions %q (%s); want %q", c.args, code, stdout, stderr, w)
+			}
+		}
+		for _, w := range c.not {
+			if strings.Contains(stdout, w) {
+				t.Errorf("%v: completions %q offer %q again", c.args, stdout, w)
+			}
 		}
 	}
 }
