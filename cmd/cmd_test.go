@@ -417,3 +417,23 @@ func TestCompletion(t *testing.T) {
 		}
 	}
 }
+
+// TestTableMarksUnstable: the printed table marks a row whose policy
+// overloads a tier, and only that row.
+func TestTableMarksUnstable(t *testing.T) {
+	code, stdout, stderr := run(t, context.Background(), "sweep-load", "--tasks", "2000", "--seeds", "2", "--set", "warmup=0",
+		"--set", "sweep.values=[150]", "--policy", "hybrid,edge-first", "--quiet", "-o", t.TempDir())
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	lines := strings.Split(stdout, "\n")
+	if !strings.HasSuffix(lines[0], "  unstable") {
+		t.Errorf("header %q lacks the unstable column", lines[0])
+	}
+	for _, l := range lines[1:3] {
+		edgeFirst := strings.Contains(l, "edge-first")
+		if strings.HasSuffix(l, "  yes") != edgeFirst {
+			t.Errorf("row %q: marked %v, want %v (edge-first alone is unstable at 150 tasks/s)", l, !edgeFirst, edgeFirst)
+		}
+	}
+}

@@ -273,13 +273,20 @@ func printTable(w io.Writer, plan *experiment.Plan, sums []results.Summary) {
 	if plan.Scenario.Sweep != nil {
 		param = plan.Scenario.Sweep.Param + "\t"
 	}
-	fmt.Fprintf(tw, "%spolicy\truns\tmean latency (s)\t± 95%% CI\tP95 (s)\tP95 large (s)\tMAPE (%%)\t\n", param)
+	// The last column marks a row whose policy overloads some tier (mean
+	// offered load ≥ 1): its latency grows with the run length, so the
+	// number is not a steady state and must not be read as one.
+	fmt.Fprintf(tw, "%spolicy\truns\tmean latency (s)\t± 95%% CI\tP95 (s)\tP95 large (s)\tMAPE (%%)\t  unstable\n", param)
 	for _, s := range sums {
 		if param != "" {
 			fmt.Fprintf(tw, "%g\t", s.Value)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t\n", s.Policy, s.Runs, Num(s.Get(results.ColMeanLatency)), Num(s.CI(results.ColMeanLatency)),
-			Num(s.Get(results.ColP95Latency)), Num(s.Get(results.ColP95Large)), Num(s.Get(results.ColMAPE)))
+		unstable := "" // unterminated, so that a stable row ends without padding
+		if s.Unstable {
+			unstable = "  yes"
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", s.Policy, s.Runs, Num(s.Get(results.ColMeanLatency)), Num(s.CI(results.ColMeanLatency)),
+			Num(s.Get(results.ColP95Latency)), Num(s.Get(results.ColP95Large)), Num(s.Get(results.ColMAPE)), unstable)
 	}
 	_ = tw.Flush()
 }
