@@ -437,3 +437,12 @@ func TestTableMarksUnstable(t *testing.T) {
 		}
 	}
 }
+
+// TestWarnsOfShortRuns: a run too short to mean anything is said so on
+// stderr, and it still runs.
+func TestWarnsOfShortRuns(t *testing.T) {
+	code, _, stderr := run(t, context.Background(), "run", "--tasks", "500", "--seeds", "1", "--quiet", "-o", t.TempDir())
+	if code != 0 || !strings.Contains(stderr, "offload: warning: default: 500 measured tasks per run: fewer than 1000") {
+		t.Errorf("exit %d, stderr %q; want 0 and the short-run warning", code, stderr)
+	}
+}

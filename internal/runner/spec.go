@@ -90,6 +90,11 @@ func Run(ctx context.Context, spec Spec, plan *experiment.Plan, a Args, opts Opt
 	if err := checkMemory(plan, opts.Workers, opts.MaxMemory); err != nil {
 		return nil, err
 	}
+	if opts.Err != nil {
+		for _, w := range PlanWarnings(plan, opts.Workers, opts.Shard) {
+			fmt.Fprintln(opts.Err, "offload: warning:", w)
+		}
+	}
 	var side *sidecar
 	if spec.side != nil {
 		side = spec.side(a)
