@@ -351,6 +351,7 @@ func TestErrorsSayOffloadOnce(t *testing.T) {
 		{[]string{"validate", "x.yaml"}, "offload: validate takes no arguments"},
 		{[]string{"merge"}, "offload: merge: give the shard folders"},
 		{[]string{"mape", "--set", "tasks=-1", "-o", t.TempDir()}, "offload: --set tasks: -1 is not allowed"},
+		{[]string{"run", "--tasks", "99999999999", "-o", t.TempDir()}, "offload: --tasks: 99999999999 is out of range"},
 	} {
 		code, _, stderr := run(t, context.Background(), c.args...)
 		if code != ExitUsage || !strings.HasPrefix(stderr, c.want) || strings.Contains(stderr, "offload: offload") {
