@@ -81,6 +81,23 @@ func TestShardedReproduce(t *testing.T) {
 	if err != nil || !bytes.Contains(md, []byte("## Claim 4: ")) {
 		t.Errorf("merged claims.md: %v", err)
 	}
+	if !bytes.Contains(md, []byte("hybrid − hybrid-eps0")) {
+		t.Errorf("merged claims.md lacks claim 1's exploration evidence:\n%s", md)
+	}
+	// Shards from before the exploration experiment still merge: without
+	// it, claim 1 has no evidence, and nothing else changes.
+	for _, s := range shards {
+		if err := os.RemoveAll(filepath.Join(s, explorationName)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := filepath.Join(dir, "merged-old")
+	if err := Merge(shards, Options{Dir: old, Format: "png", Out: &buf, Err: &buf}); err != nil {
+		t.Fatalf("shards without %s: %v", explorationName, err)
+	}
+	if md, err := os.ReadFile(filepath.Join(old, "claims.md")); err != nil || bytes.Contains(md, []byte("hybrid-eps0")) {
+		t.Errorf("claims.md of shards without %s: %v; want it without the evidence", explorationName, err)
+	}
 	var m Manifest
 	b, _ := os.ReadFile(filepath.Join(merged, ManifestFile))
 	if err := json.Unmarshal(b, &m); err != nil || !m.Complete || m.Extra[extraShards] == nil {
