@@ -226,3 +226,38 @@ func Ranking(emu, sim []results.Run) Claim {
 	cs := []Comparison{c}
 	return Claim{ID: 6, Text: texts[6], Comparisons: cs, Verdict: verdictOf(cs)}
 }
+
+// ExplainByExploration names the loads where claim 1 finds hybrid slower
+// than edge-first (comparison 0 FAILs there) and the evidence says why:
+// hybrid is slower than its ε = 0 variant, which is not slower than
+// edge-first — the loss is what exploring costs when the edge is rarely
+// busy. "" when no FAIL cell is explained that way.
+func ExplainByExploration(c Claim) string {
+	if c.ID != 1 || len(c.Comparisons) == 0 || len(c.Evidence) < 2 {
+		return ""
+	}
+	find := func(cells []Cell, label string) (Cell, bool) {
+		for _, x := range cells {
+			if x.Label == label {
+				return x, true
+			}
+		}
+		return Cell{}, false
+	}
+	var labels []string
+	for _, x := range c.Comparisons[0].Cells {
+		if x.Verdict != Fail {
+			continue
+		}
+		explore, ok1 := find(c.Evidence[0].Cells, x.Label)
+		eps0, ok2 := find(c.Evidence[1].Cells, x.Label)
+		if ok1 && ok2 && explore.Verdict == Fail && eps0.Verdict != Fail {
+			labels = append(labels, x.Label)
+		}
+	}
+	if len(labels) == 0 {
+		return ""
+	}
+	return "Where hybrid is slower than edge-first (" + strings.Join(labels, ", ") + "), it is also slower than " + EpsZero +
+		", and " + EpsZero + " is not slower than edge-first: the difference is the cost of exploring with ε > 0, not of the estimator."
+}

@@ -126,3 +126,26 @@ func TestMeanLatencyEvidence(t *testing.T) {
 		t.Error("Exploration(nil) should be nil: no runs, no evidence")
 	}
 }
+
+// ExplainByExploration names a load where hybrid loses to edge-first only
+// because it explores.
+func TestExplainByExploration(t *testing.T) {
+	var runs, explore []results.Run
+	for seed := range 3 {
+		d := 0.01 * float64(seed)
+		runs = append(runs, run(10, "hybrid", seed, 1.1+d, 1, 0.1), run(10, "edge-first", seed, 1+d, 1, 0.1), run(10, "model-only", seed, 1.2+d, 1, 0.1),
+			run(80, "hybrid", seed, 1+d, 1, 0.5), run(80, "edge-first", seed, 2+d, 1, 0.5), run(80, "model-only", seed, 3+d, 1, 0.5))
+		explore = append(explore, run(10, "hybrid", seed, 1.1+d, 1, 0.1), run(10, EpsZero, seed, 1+d, 1, 0.1), run(10, "edge-first", seed, 1+d, 1, 0.1),
+			run(80, "hybrid", seed, 1+d, 1, 0.5), run(80, EpsZero, seed, 1+d, 1, 0.5), run(80, "edge-first", seed, 2+d, 1, 0.5))
+	}
+	c := MeanLatency(runs)
+	c.Evidence = Exploration(explore)
+	why := ExplainByExploration(c)
+	if c.Verdict != Fail || !strings.Contains(why, "(arrivals.rate = 10)") {
+		t.Errorf("claim 1 %s, explanation %q; want FAIL explained at rate 10 alone", c.Verdict, why)
+	}
+	c.Evidence = nil
+	if why := ExplainByExploration(c); why != "" {
+		t.Errorf("without evidence: %q", why)
+	}
+}

@@ -258,6 +258,9 @@ func judgeClaims(got map[string]*Result) []claims.Claim {
 		c1.Notes = append(c1.Notes, "The exploration runs (folder "+explorationName+", sweep-load's scenario under the same seeds) add "+claims.EpsZero+
 			", hybrid with ε = 0: hybrid − "+claims.EpsZero+" is what ε-exploration costs or gains at each load, and "+claims.EpsZero+
 			" − edge-first what the estimator does without exploring (paired, 95%). They explain the verdict and do not count toward it.")
+		if why := claims.ExplainByExploration(c1); why != "" {
+			c1.Notes = append(c1.Notes, why)
+		}
 	}
 	return []claims.Claim{
 		c1,
