@@ -10,7 +10,7 @@ import (
 // oneFolder takes exactly one positional argument, the results folder.
 func oneFolder(c *cobra.Command, args []string) error {
 	if len(args) != 1 {
-		return badInputf("%s takes one results folder, got %d arguments (see '%s --help')", c.CommandPath(), len(args), c.CommandPath())
+		return badInputf("%s takes one results folder, got %d arguments (see '%s --help')", subPath(c), len(args), c.CommandPath())
 	}
 	return nil
 }

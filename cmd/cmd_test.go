@@ -3,13 +3,16 @@ package cmd
 import (
 	"bytes"
 	"context"
-	"github.com/offload-sim/offload/internal/runner"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/offload-sim/offload/internal/runner"
 )
 
 // small is a quick three-tier scenario with a two-point sweep.
@@ -168,8 +171,8 @@ func TestRefusesOtherScenario(t *testing.T) {
 	}
 	before := readFile(t, filepath.Join(out, "runs.csv"))
 	code, _, stderr := run(t, context.Background(), "run", "-f", f, "-o", out, "--policy", "random", "--seeds", "1")
-	if code != ExitUsage || !strings.Contains(stderr, "another scenario") {
-		t.Errorf("exit %d, stderr %q; want 2 and a refusal", code, stderr)
+	if code != ExitUsage || !strings.Contains(stderr, "another scenario") || !strings.Contains(stderr, "the scenarios differ in: policies\n") {
+		t.Errorf("exit %d, stderr %q; want 2 and a refusal naming the field that differs (policies)", code, stderr)
 	}
 	if readFile(t, filepath.Join(out, "runs.csv")) != before {
 		t.Error("runs.csv changed")
@@ -332,5 +335,115 @@ func TestTwoWritersOneFolder(t *testing.T) {
 	}
 	if m, err := runner.ReadManifest(out); err != nil || !m.Complete || m.Seeds != 3 {
 		t.Errorf("the first run's manifest %+v, %v: want it complete, 3 replicates", m, err)
+	}
+}
+
+// TestErrorsSayOffloadOnce: a message names the program once, and a bad
+// value given with --set is blamed on the flag, not on the embedded file.
+func TestErrorsSayOffloadOnce(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"mape", "--scale", "x"}, "offload: mape: unknown flag: --scale"},
+		{[]string{"--bogus"}, "offload: unknown flag: --bogus"},
+		{[]string{"report", "a", "b"}, "offload: report takes one results folder"},
+		{[]string{"validate", "x.yaml"}, "offload: validate takes no arguments"},
+		{[]string{"merge"}, "offload: merge: give the shard folders"},
+		{[]string{"mape", "--set", "tasks=-1", "-o", t.TempDir()}, "offload: --set tasks: -1 is not allowed"},
+		{[]string{"run", "--tasks", "99999999999", "-o", t.TempDir()}, "offload: --tasks: 99999999999 is out of range"},
+	} {
+		code, _, stderr := run(t, context.Background(), c.args...)
+		if code != ExitUsage || !strings.HasPrefix(stderr, c.want) || strings.Contains(stderr, "offload: offload") {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and a message starting %q", c.args, code, stderr, c.want)
+		}
+	}
+}
+
+// TestRegularFileNotFolder: a regular file where a folder is wanted is said
+// to be one, whether it is -o, a parent of -o or a folder to read.
+func TestRegularFileNotFolder(t *testing.T) {
+	file := writeFile(t, t.TempDir(), "notes.txt", "mine")
+	for _, args := range [][]string{
+		{"run", "--seeds", "1", "--tasks", "100", "-o", file},
+		{"run", "--seeds", "1", "--tasks", "100", "-o", filepath.Join(file, "sub")},
+		{"report", file},
+		{"compare", file, "--baseline", "hybrid"},
+	} {
+		code, _, stderr := run(t, context.Background(), args...)
+		if code != ExitUsage || !strings.Contains(stderr, file+" is a regular file, not a") {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and the file named as a regular file", args, code, stderr)
+		}
+	}
+}
+
+// TestEveryCommandHasAnExample: --help of every command shows how to call
+// it, the first thing a newcomer looks for.
+func TestEveryCommandHasAnExample(t *testing.T) {
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		if !c.Hidden && c.Name() != "help" && c.Name() != "completion" && c.Runnable() && strings.TrimSpace(c.Example) == "" {
+			t.Errorf("%s has no Example", c.CommandPath())
+		}
+		for _, s := range c.Commands() {
+			walk(s)
+		}
+	}
+	walk(NewRoot(IO{}))
+}
+
+// TestCompletion: shell completion offers policy names for --policy (the
+// last item of a list), the scales for --scale and folders for report.
+func TestCompletion(t *testing.T) {
+	for _, c := range []struct {
+		args      []string
+		want, not []string
+	}{
+		{[]string{"__complete", "sweep-load", "--policy", "hybrid,j"}, []string{"hybrid,jsq\n", "hybrid,jsq-s\n"}, []string{"hybrid,hybrid"}},
+		{[]string{"__complete", "emulate", "--policy", "edge"}, []string{"edge-first\n"}, nil},
+		{[]string{"__complete", "mape", "--router", ""}, []string{"hybrid\n", "oracle\n"}, nil},
+		{[]string{"__complete", "reproduce", "--scale", ""}, []string{"ci\n", "paper\n"}, nil},
+		{[]string{"__complete", "compare", "x", "--baseline", "hy"}, []string{"hybrid\n"}, nil},
+	} {
+		code, stdout, stderr := run(t, context.Background(), c.args...)
+		for _, w := range c.want {
+			if code != 0 || !strings.Contains(stdout, w) {
+				t.Errorf("%v: exit %d, completions %q (%s); want %q", c.args, code, stdout, stderr, w)
+			}
+		}
+		for _, w := range c.not {
+			if strings.Contains(stdout, w) {
+				t.Errorf("%v: completions %q offer %q again", c.args, stdout, w)
+			}
+		}
+	}
+}
+
+// TestTableMarksUnstable: the printed table marks a row whose policy
+// overloads a tier, and only that row.
+func TestTableMarksUnstable(t *testing.T) {
+	code, stdout, stderr := run(t, context.Background(), "sweep-load", "--tasks", "2000", "--seeds", "2", "--set", "warmup=0",
+		"--set", "sweep.values=[150]", "--policy", "hybrid,edge-first", "--quiet", "-o", t.TempDir())
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	lines := strings.Split(stdout, "\n")
+	if !strings.HasSuffix(lines[0], "  unstable") {
+		t.Errorf("header %q lacks the unstable column", lines[0])
+	}
+	for _, l := range lines[1:3] {
+		edgeFirst := strings.Contains(l, "edge-first")
+		if strings.HasSuffix(l, "  yes") != edgeFirst {
+			t.Errorf("row %q: marked %v, want %v (edge-first alone is unstable at 150 tasks/s)", l, !edgeFirst, edgeFirst)
+		}
+	}
+}
+
+// TestWarnsOfShortRuns: a run too short to mean anything is said so on
+// stderr, and it still runs.
+func TestWarnsOfShortRuns(t *testing.T) {
+	code, _, stderr := run(t, context.Background(), "run", "--tasks", "500", "--seeds", "1", "--quiet", "-o", t.TempDir())
+	if code != 0 || !strings.Contains(stderr, "offload: warning: default: 500 measured tasks per run: fewer than 1000") {
+		t.Errorf("exit %d, stderr %q; want 0 and the short-run warning", code, stderr)
 	}
 }

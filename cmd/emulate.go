@@ -84,10 +84,11 @@ scenario.yaml and manifest.json into -o.`
 func newEmulateCmd(io IO, runF func(*emulateOptions) error) *cobra.Command {
 	o := &emulateOptions{io: io}
 	c := &cobra.Command{
-		Use:   "emulate",
-		Short: "Run the policies against real HTTP tier servers and compare with the simulator",
-		Long:  emulateLong,
-		Args:  noArgs,
+		Use:     "emulate",
+		Example: "  offload emulate --policy hybrid,edge-first --duration 20s -o /tmp/emu\n  offload emulate --tier edge=http://10.0.0.2:8081 --tier cloud=http://10.0.0.3:8082 --rate 60",
+		Short:   "Run the policies against real HTTP tier servers and compare with the simulator",
+		Long:    emulateLong,
+		Args:    noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			o.args = cmdArgs(c.Context())
 			if runF != nil {

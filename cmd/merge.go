@@ -38,7 +38,7 @@ that a shard given twice has the same bytes both times. A failed check exits
 		Example: "  offload merge -o results/merged results/shard-*",
 		Args: func(c *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				return badInputf("%s: give the shard folders to merge (e.g. results/shard-*)", c.CommandPath())
+				return badInputf("%s: give the shard folders to merge (e.g. results/shard-*)", subPath(c))
 			}
 			return nil
 		},

@@ -25,8 +25,9 @@ type modelOptions struct {
 func newModelCmd(io IO, runF func(*modelOptions) error) *cobra.Command {
 	opts := &modelOptions{io: io}
 	c := &cobra.Command{
-		Use:   "model",
-		Short: "Queueing calculator: ρ, Erlang C, M/M/c and Allen–Cunneen waits",
+		Use:     "model",
+		Example: "  offload model --servers 4 --rate 80 --mu 25 --alpha 2.5\n  offload model -f experiments/sweep-load.yaml --rate 120 --csv",
+		Short:   "Queueing calculator: ρ, Erlang C, M/M/c and Allen–Cunneen waits",
 		Long: `A queueing calculator for one multi-server FCFS queue with Poisson arrivals:
   offload model --servers C --rate L --mu M (--cs2 X | --alpha A) [--csv]
 prints ρ = λ/(cμ), the Erlang C probability of waiting, the M/M/c mean wait

@@ -32,8 +32,9 @@ func newReproduceCmd(io IO) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "reproduce",
 		Short: "Run all four experiments and check the paper's claims",
-		Long: `Run sweep-load, edge-capacity, mape and burst (and a timed run of hybrid's
-decisions) into DIR/<experiment>/, then write DIR/claims.md: each claim of the
+		Long: `Run sweep-load, edge-capacity, mape, burst and staleness (and a timed run
+of hybrid's decisions, and an exploration run of hybrid with ε = 0 beside hybrid
+and edge-first) into DIR/<experiment>/, then write DIR/claims.md: each claim of the
 paper with its verdict (PASS, FAIL, INCONCLUSIVE, NOT RUN) by the paired rule
 and the numbers it rests on. --scale paper uses the embedded defaults (10
 seeds × 200,000 tasks); --scale ci uses 5 seeds and 50,000 tasks.

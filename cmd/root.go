@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -35,7 +36,10 @@ func NewRoot(io IO) *cobra.Command {
 	root.SetOut(io.Out)
 	root.SetErr(io.Err)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return badInputf("%s: %w (see '%s --help')", c.CommandPath(), err, c.CommandPath())
+		if c == c.Root() { // Execute's "offload:" already names it
+			return badInputf("%w (see '%s --help')", err, c.CommandPath())
+		}
+		return badInputf("%s: %w (see '%s --help')", subPath(c), err, c.CommandPath())
 	})
 	for _, spec := range runner.Specs() {
 		root.AddCommand(newExperimentCmd(io, spec, nil))
@@ -43,6 +47,7 @@ func NewRoot(io IO) *cobra.Command {
 	root.AddCommand(newValidateCmd(io, nil), newModelCmd(io, nil), newReproduceCmd(io), newMergeCmd(io))
 	root.AddCommand(testbedCommands(io)...)
 	root.AddCommand(analysisCommands(io)...)
+	registerCompletions(root)
 	return root
 }
 
@@ -95,7 +100,13 @@ func noArgs(c *cobra.Command, args []string) error {
 		if c.Flags().Lookup("file") != nil {
 			hint = " (a scenario goes after -f)"
 		}
-		return badInputf("%s takes no arguments, got %q%s", c.CommandPath(), args, hint)
+		return badInputf("%s takes no arguments, got %q%s", subPath(c), args, hint)
 	}
 	return nil
+}
+
+// subPath is c's command path without the root's name: Execute prefixes
+// every message with "offload:", and "offload: offload mape:" says it twice.
+func subPath(c *cobra.Command) string {
+	return strings.TrimPrefix(c.CommandPath(), c.Root().Name()+" ")
 }

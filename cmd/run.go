@@ -94,15 +94,27 @@ func (o *outputFlags) options(io IO, command []string) runner.Options {
 		Progress: func(name string, total int) (func(int, int), func()) { return newProgress(io, o.quiet, name, total) }}
 }
 
+// experimentExamples are the experiment commands' --help examples, by spec
+// name: cmd's, since they show flags, which are cmd's.
+var experimentExamples = map[string]string{
+	"run":           "  offload run -f scenario.yaml -o results/run\n  offload run --policy hybrid,jsq --seeds 3 --set arrivals.rate=80",
+	"sweep-load":    "  offload sweep-load -o results/sweep-load\n  offload sweep-load --policy hybrid,edge-first --seeds 3 --set 'sweep.values=[40, 120]'",
+	"edge-capacity": "  offload edge-capacity -o results/edge-capacity\n  offload edge-capacity --policy hybrid,jsq --tasks 50000",
+	"mape":          "  offload mape -o results/mape\n  offload mape --router jsq --seeds 3",
+	"burst":         "  offload burst -o results/burst\n  offload burst --window 2 --policy hybrid,edge-first",
+	"staleness":     "  offload staleness -o results/staleness\n  offload staleness --policy hybrid,queue-only --seeds 3",
+}
+
 // newExperimentCmd builds the command of one experiment spec. runF, if set,
 // replaces the run (tests capture the parsed options with it).
 func newExperimentCmd(io IO, spec runner.Spec, runF func(*runOptions) error) *cobra.Command {
 	o := &runOptions{io: io, spec: spec}
 	c := &cobra.Command{
-		Use:   spec.Name,
-		Short: spec.Short,
-		Long:  spec.Long + "\n\nPolicies (--policy selects entries by label):\n" + policies.Help(),
-		Args:  noArgs,
+		Use:     spec.Name,
+		Short:   spec.Short,
+		Example: experimentExamples[spec.Name],
+		Long:    spec.Long + "\n\nPolicies (--policy selects entries by label):\n" + policies.Help(),
+		Args:    noArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			o.command = cmdArgs(c.Context())
 			if runF != nil {

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
@@ -73,9 +74,28 @@ func (f *scenarioFlags) load(embedded string, extra []string) (*scenario.Scenari
 	}
 	sc, err := parseScenario(name, data, sets)
 	if err != nil {
-		return nil, err
+		return nil, blameFlags(err, fl.Changed)
 	}
 	return sc, checkSetsNotSwept(sc, f.sets)
+}
+
+// blameFlags renames a problem with a field that a flag set (--seed,
+// --seeds, --tasks: applied as the last --set of their field, so theirs is
+// the value in question) from "--set tasks" to "--tasks": the user typed
+// the flag, not the --set.
+func blameFlags(err error, changed func(name string) bool) error {
+	var es scenario.Errors
+	if !errors.As(err, &es) {
+		return err
+	}
+	for _, e := range es {
+		for _, name := range []string{"seed", "seeds", "tasks"} {
+			if changed(name) && e.Field == "--set "+name {
+				e.Field = "--" + name
+			}
+		}
+	}
+	return err
 }
 
 // selectPolicies narrows the scenario's policies to the labels given with

@@ -28,8 +28,9 @@ type serveTierOptions struct {
 func newServeTierCmd(io IO, runF func(*serveTierOptions) error) *cobra.Command {
 	o := &serveTierOptions{io: io}
 	c := &cobra.Command{
-		Use:   "serve-tier",
-		Short: "Serve one tier over HTTP for the emulation",
+		Use:     "serve-tier",
+		Example: "  offload serve-tier --name edge --servers 4 --speed 25 --listen 127.0.0.1:8081\n  curl -s -d '{\"id\": 1, \"size\": 2.5}' http://127.0.0.1:8081/tasks",
+		Short:   "Serve one tier over HTTP for the emulation",
 		Long: `Serve one tier: C workers behind one FIFO queue, over HTTP.
 
 POST /tasks with {"id": 1, "size": 2.5} runs the task (it waits

@@ -17,7 +17,8 @@ func newValidateCmd(io IO, runF func(*validateOptions) error) *cobra.Command {
 		Short: "Check a scenario and print it resolved (defaults filled in)",
 		Long: `Check a scenario file (or the embedded default) with its --set overrides,
 and print it fully resolved, or every problem found (exit status 2).`,
-		Args: noArgs,
+		Example: "  offload validate -f scenario.yaml\n  offload validate --set tiers.edge.servers=8 --set 'policies=[hybrid, jsq]'",
+		Args:    noArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(opts)

@@ -51,7 +51,11 @@ type Claim struct {
 	Text        string
 	Verdict     Verdict
 	Comparisons []Comparison
-	Notes       []string
+	// Evidence holds comparisons that explain the verdict without counting
+	// toward it (e.g. claim 1's ε = 0 variant of hybrid): a reader sees why
+	// a cell came out as it did from numbers the same run produced.
+	Evidence []Comparison
+	Notes    []string
 }
 
 // lower judges the claim mean(a) < mean(b) from paired replicates.

@@ -100,3 +100,52 @@ func TestRanking(t *testing.T) {
 		t.Errorf("a and b swapped: %s, want FAIL", c.Verdict)
 	}
 }
+
+// Claim 1 marks a cell against an unstable policy, and the exploration
+// evidence is rendered beside the verdict without counting toward it.
+func TestMeanLatencyEvidence(t *testing.T) {
+	var runs, explore []results.Run
+	for seed := range 3 {
+		d := 0.01 * float64(seed)
+		runs = append(runs, run(60, "hybrid", seed, 1+d, 1, 0.5), run(60, "edge-first", seed, 2+d, 1, 1.2), run(60, "model-only", seed, 3+d, 1, 0.5))
+		explore = append(explore, run(60, "hybrid", seed, 1+d, 1, 0.5), run(60, EpsZero, seed, 5-d, 1, 0.5), run(60, "edge-first", seed, 2+d, 1, 1.2))
+	}
+	c := MeanLatency(runs)
+	if c.Verdict != Pass || c.Comparisons[0].Cells[0].Note != UnstableNote("edge-first") || c.Comparisons[1].Cells[0].Note != "" {
+		t.Errorf("claim 1 %s, notes %q, %q; want PASS with edge-first marked unstable", c.Verdict, c.Comparisons[0].Cells[0].Note, c.Comparisons[1].Cells[0].Note)
+	}
+	c.Evidence = Exploration(explore)
+	if len(c.Evidence) != 2 || c.Evidence[1].Cells[0].Verdict != Fail {
+		t.Fatalf("evidence %+v; want two comparisons, hybrid-eps0 higher than edge-first", c.Evidence)
+	}
+	md := Markdown("t", "p", []Claim{c})
+	if !strings.Contains(md, "evidence, not counted") || !strings.Contains(md, "| first higher (edge-first unstable") || strings.Contains(md, "| FAIL") {
+		t.Errorf("markdown:\n%s", md)
+	}
+	if Exploration(nil) != nil {
+		t.Error("Exploration(nil) should be nil: no runs, no evidence")
+	}
+}
+
+// ExplainByExploration names a load where hybrid loses to edge-first only
+// because it explores.
+func TestExplainByExploration(t *testing.T) {
+	var runs, explore []results.Run
+	for seed := range 3 {
+		d := 0.01 * float64(seed)
+		runs = append(runs, run(10, "hybrid", seed, 1.1+d, 1, 0.1), run(10, "edge-first", seed, 1+d, 1, 0.1), run(10, "model-only", seed, 1.2+d, 1, 0.1),
+			run(80, "hybrid", seed, 1+d, 1, 0.5), run(80, "edge-first", seed, 2+d, 1, 0.5), run(80, "model-only", seed, 3+d, 1, 0.5))
+		explore = append(explore, run(10, "hybrid", seed, 1.1+d, 1, 0.1), run(10, EpsZero, seed, 1+d, 1, 0.1), run(10, "edge-first", seed, 1+d, 1, 0.1),
+			run(80, "hybrid", seed, 1+d, 1, 0.5), run(80, EpsZero, seed, 1+d, 1, 0.5), run(80, "edge-first", seed, 2+d, 1, 0.5))
+	}
+	c := MeanLatency(runs)
+	c.Evidence = Exploration(explore)
+	why := ExplainByExploration(c)
+	if c.Verdict != Fail || !strings.Contains(why, "(arrivals.rate = 10)") {
+		t.Errorf("claim 1 %s, explanation %q; want FAIL explained at rate 10 alone", c.Verdict, why)
+	}
+	c.Evidence = nil
+	if why := ExplainByExploration(c); why != "" {
+		t.Errorf("without evidence: %q", why)
+	}
+}

@@ -32,6 +32,16 @@ func Markdown(title, provenance string, cs []Claim) string {
 				fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %d | %s |\n", x.Label, g(x.A), g(x.B), g(x.Diff), g(x.CI95), x.N, v)
 			}
 		}
+		for _, cmp := range c.Evidence {
+			fmt.Fprintf(&b, "\n%s — evidence, not counted in the verdict\n\n| cell | first | second | difference | ± 95%% CI | pairs | reading |\n| --- | ---: | ---: | ---: | ---: | ---: | --- |\n", cmp.Title)
+			for _, x := range cmp.Cells {
+				v := reading(x)
+				if x.Note != "" {
+					v += " (" + x.Note + ")"
+				}
+				fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %d | %s |\n", x.Label, g(x.A), g(x.B), g(x.Diff), g(x.CI95), x.N, v)
+			}
+		}
 	}
 	return b.String()
 }
@@ -42,4 +52,18 @@ func g(x float64) string {
 		return "—"
 	}
 	return strconv.FormatFloat(x, 'g', 4, 64)
+}
+
+// reading says what an evidence cell shows, in words rather than a verdict:
+// evidence claims nothing, so PASS/FAIL would mislead.
+func reading(c Cell) string {
+	switch c.Verdict {
+	case Pass:
+		return "first lower"
+	case Fail:
+		return "first higher"
+	case Skipped:
+		return "skipped"
+	}
+	return "not separated"
 }

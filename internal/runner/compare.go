@@ -136,6 +136,9 @@ func diffFigure(metric, baseline, param string) report.FigureOptions {
 // invalid are left out, as in the emulation's own summary) and its legend
 // from scenario.yaml (the runs' order of policies without one).
 func readRunsFolder(dir string) ([]results.Run, report.Legend, string, error) {
+	if fi, err := os.Stat(dir); err == nil && fi.Mode().IsRegular() {
+		return nil, report.Legend{}, "", badInputf("%s is a regular file, not a results folder", dir)
+	}
 	b, err := store.ReadRegular(filepath.Join(dir, "runs.csv"), maxResultFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		hint := ""

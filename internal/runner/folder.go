@@ -85,7 +85,7 @@ func Version() string {
 func openDir(dir, hash, experiment string, force, resume, trace, timed bool, writes, runFiles []string) (*store.Dir, error) {
 	d, err := store.Open(dir, store.Options{Hash: hash, Force: force, Resume: resume, Experiment: experiment, Writes: writes})
 	if err != nil {
-		if errors.Is(err, store.ErrRefused) || errors.Is(err, store.ErrLocked) || errors.Is(err, store.ErrForeign) {
+		if errors.Is(err, store.ErrRefused) || errors.Is(err, store.ErrLocked) || errors.Is(err, store.ErrForeign) || errors.Is(err, store.ErrNotFolder) {
 			return nil, BadInput(err)
 		}
 		return nil, err
@@ -188,7 +188,7 @@ func addToFolder(dir string, writes []string) (*store.Dir, error) {
 	}
 	d, err := store.Open(dir, store.Options{Hash: m.ScenarioHash, Experiment: m.Experiment, Writes: writes})
 	if err != nil {
-		if errors.Is(err, store.ErrRefused) || errors.Is(err, store.ErrLocked) || errors.Is(err, store.ErrForeign) {
+		if errors.Is(err, store.ErrRefused) || errors.Is(err, store.ErrLocked) || errors.Is(err, store.ErrForeign) || errors.Is(err, store.ErrNotFolder) {
 			return nil, BadInput(err)
 		}
 		return nil, err

@@ -17,6 +17,11 @@ const ReportFile = "report.html"
 
 // renderReport makes the HTML report of the results folder dir.
 func renderReport(dir string) ([]byte, error) {
+	if fi, err := os.Stat(dir); err == nil && fi.Mode().IsRegular() {
+		// os.DirFS of a file fails on its first read with "not a
+		// directory" about manifest.json, which hides the slip.
+		return nil, badInputf("%s is a regular file, not a results folder", dir)
+	}
 	var b bytes.Buffer
 	err := htmlreport.Write(&b, os.DirFS(dir), htmlreport.Options{Generator: "offload " + Version()})
 	if errors.Is(err, htmlreport.ErrNotResults) || errors.Is(err, fs.ErrNotExist) {

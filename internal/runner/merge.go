@@ -433,6 +433,9 @@ func mergeReproduce(all []shardDir, opts Options) error {
 	// each experiment's merge; the first of each shard stands for it.
 	var jobs []*mergeJob
 	for _, e := range reproduceExperiments() {
+		if e.optional && !isDir(filepath.Join(all[0].dir, e.spec.Name)) {
+			continue // shards of a reproduction from before e was added
+		}
 		var dirs []string
 		for _, r := range all {
 			dirs = append(dirs, filepath.Join(r.dir, e.spec.Name))
@@ -481,4 +484,10 @@ func mergeReproduce(all []shardDir, opts Options) error {
 	}
 	m.Complete, m.Finished = true, time.Now().UTC()
 	return d.WriteManifest(m)
+}
+
+// isDir reports whether path is a directory.
+func isDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
 }

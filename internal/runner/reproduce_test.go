@@ -37,6 +37,7 @@ func TestReproduceRunsWhatItSays(t *testing.T) {
 		"burst":         {"duration=300", "warmup_time=20", "arrivals.bursts=[{start: 100, every: 100, length: 20, factor: 3}]"},
 		"decision":      {"tasks=2000", "warmup=0"},
 		"staleness":     {"sweep.values=[0, 1]", "tasks=2000", "warmup=0", "policies=[hybrid, queue-only, power-of-d]"},
+		"exploration":   {"sweep.values=[20, 150]", "tasks=2000", "warmup=0"},
 	}
 	dir := t.TempDir()
 	var out bytes.Buffer
@@ -51,6 +52,7 @@ func TestReproduceRunsWhatItSays(t *testing.T) {
 	want := map[string]int{ // cells × policies × replicates
 		"sweep-load": 2 * len(policies.Defaults()) * 2, "edge-capacity": 2 * len(policies.Defaults()) * 2,
 		"mape": 2 * 1 * 2, "burst": len(policies.Defaults()) * 2, "decision": 1 * 2, "staleness": 2 * 3 * 2,
+		"exploration": 2 * 3 * 2,
 	}
 	for name, runs := range want {
 		m, err := ReadManifest(filepath.Join(dir, name))
@@ -74,6 +76,12 @@ func TestReproduceRunsWhatItSays(t *testing.T) {
 	for i := 1; i <= 6; i++ {
 		if !strings.Contains(string(md), "## Claim "+string(rune('0'+i))+": ") {
 			t.Errorf("claims.md lacks claim %d", i)
+		}
+	}
+	for _, want := range []string{"hybrid − hybrid-eps0 (ε = 0), mean latency (s) — evidence", "hybrid-eps0 − edge-first",
+		"edge-first unstable: the difference measures the run length", "windows of 5 s", "below 7.4 µs"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("claims.md lacks %q:\n%s", want, md)
 		}
 	}
 	if !strings.Contains(string(md), "## Where the hybrid earns its keep") || !strings.Contains(string(md), "| 1 | ") {
@@ -105,6 +113,7 @@ func TestReproduceBaselines(t *testing.T) {
 		"mape":          append([]string{"sweep.values=[60]"}, tiny...),
 		"burst":         {"duration=60", "warmup_time=10", "arrivals.bursts=[{start: 20, every: 30, length: 5, factor: 2}]"},
 		"decision":      tiny,
+		"exploration":   append([]string{"sweep.values=[60]"}, tiny...),
 	}
 	dir := t.TempDir()
 	var out bytes.Buffer

@@ -26,6 +26,7 @@ func TestShardedReproduce(t *testing.T) {
 		"mape":          {"sweep.values=[40, 120]", "tasks=1000", "warmup=0"},
 		"burst":         {"duration=150", "warmup_time=10", "arrivals.bursts=[{start: 40, every: 60, length: 15, factor: 3}]", "policies=[hybrid, edge-first, random]"},
 		"decision":      {"tasks=1000", "warmup=0"},
+		"exploration":   {"sweep.values=[40, 120]", "tasks=1000", "warmup=0"},
 	}
 	dir := t.TempDir()
 	rep := func(out string, sh experiment.Shard) {
@@ -79,6 +80,23 @@ func TestShardedReproduce(t *testing.T) {
 	md, err := os.ReadFile(filepath.Join(merged, "claims.md"))
 	if err != nil || !bytes.Contains(md, []byte("## Claim 4: ")) {
 		t.Errorf("merged claims.md: %v", err)
+	}
+	if !bytes.Contains(md, []byte("hybrid − hybrid-eps0")) {
+		t.Errorf("merged claims.md lacks claim 1's exploration evidence:\n%s", md)
+	}
+	// Shards from before the exploration experiment still merge: without
+	// it, claim 1 has no evidence, and nothing else changes.
+	for _, s := range shards {
+		if err := os.RemoveAll(filepath.Join(s, explorationName)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := filepath.Join(dir, "merged-old")
+	if err := Merge(shards, Options{Dir: old, Format: "png", Out: &buf, Err: &buf}); err != nil {
+		t.Fatalf("shards without %s: %v", explorationName, err)
+	}
+	if md, err := os.ReadFile(filepath.Join(old, "claims.md")); err != nil || bytes.Contains(md, []byte("hybrid-eps0")) {
+		t.Errorf("claims.md of shards without %s: %v; want it without the evidence", explorationName, err)
 	}
 	var m Manifest
 	b, _ := os.ReadFile(filepath.Join(merged, ManifestFile))

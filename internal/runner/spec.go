@@ -91,6 +91,11 @@ func Run(ctx context.Context, spec Spec, plan *experiment.Plan, a Args, opts Opt
 	if err := checkMemory(plan, opts.Workers, opts.MaxMemory); err != nil {
 		return nil, err
 	}
+	if opts.Err != nil {
+		for _, w := range PlanWarnings(plan, opts.Workers, opts.Shard) {
+			fmt.Fprintln(opts.Err, "offload: warning:", w)
+		}
+	}
 	var side *sidecar
 	if spec.side != nil {
 		side = spec.side(a)
@@ -98,6 +103,9 @@ func Run(ctx context.Context, spec Spec, plan *experiment.Plan, a Args, opts Opt
 	d, err := openDir(opts.Dir, plan.Scenario.Hash(), plan.Name, opts.Force, opts.Resume, opts.Trace, opts.TimeDecisions,
 		spec.writes(plan, side, opts), spec.runFiles(side))
 	if err != nil {
+		if resolved, merr := plan.Scenario.Marshal(); merr == nil {
+			err = explainRefusal(err, opts.Dir, resolved)
+		}
 		return nil, err
 	}
 	defer d.Close()
@@ -278,13 +286,20 @@ func printTable(w io.Writer, plan *experiment.Plan, sums []results.Summary) {
 	if plan.Scenario.Sweep != nil {
 		param = plan.Scenario.Sweep.Param + "\t"
 	}
-	fmt.Fprintf(tw, "%spolicy\truns\tmean latency (s)\t± 95%% CI\tP95 (s)\tP95 large (s)\tMAPE (%%)\t\n", param)
+	// The last column marks a row whose policy overloads some tier (mean
+	// offered load ≥ 1): its latency grows with the run length, so the
+	// number is not a steady state and must not be read as one.
+	fmt.Fprintf(tw, "%spolicy\truns\tmean latency (s)\t± 95%% CI\tP95 (s)\tP95 large (s)\tMAPE (%%)\t  unstable\n", param)
 	for _, s := range sums {
 		if param != "" {
 			fmt.Fprintf(tw, "%g\t", s.Value)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t\n", s.Policy, s.Runs, Num(s.Get(results.ColMeanLatency)), Num(s.CI(results.ColMeanLatency)),
-			Num(s.Get(results.ColP95Latency)), Num(s.Get(results.ColP95Large)), Num(s.Get(results.ColMAPE)))
+		unstable := "" // unterminated, so that a stable row ends without padding
+		if s.Unstable {
+			unstable = "  yes"
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", s.Policy, s.Runs, Num(s.Get(results.ColMeanLatency)), Num(s.CI(results.ColMeanLatency)),
+			Num(s.Get(results.ColP95Latency)), Num(s.Get(results.ColP95Large)), Num(s.Get(results.ColMAPE)), unstable)
 	}
 	_ = tw.Flush()
 }

@@ -121,8 +121,8 @@ func TestParseSets(t *testing.T) {
 			want: []string{`--set tiers.edge.servers: "2.5" is not allowed: want an integer`,
 				`--set tiers.fog.speed: no tier "fog" in tiers (allowed: local, edge, cloud, or an index 0 to 2)`}},
 		{name: "no equals sign", sets: []string{"seeds"}, want: []string{"--set seeds: want path=value"}},
-		{name: "set makes it invalid, no line", sets: []string{"tiers.edge.servers=0"},
-			want: []string{"design-example.good.yaml: tiers[1] (edge).servers: 0 is not allowed: must be ≥ 1"}},
+		{name: "set makes it invalid: the flag is blamed", sets: []string{"tiers.edge.servers=0"},
+			want: []string{"--set tiers[1] (edge).servers: 0 is not allowed: must be ≥ 1"}},
 		{name: "both modes", sets: []string{"duration=60"},
 			want: []string{"tasks: 200000 is not allowed with duration 60"}},
 	}

@@ -156,7 +156,7 @@ func TestParseHostile(t *testing.T) {
 		sets             []string
 	}{
 		{"second document in a --set", minimal, `--set seeds: "3\n---\nx" is not allowed: a second YAML document`, []string{"seeds=3\n---\nx"}},
-		{"set out of range", minimal, `hostile.yaml: workload.size.cv: 1e+200 is out of range: must be ≤ 100`, []string{"workload.size={dist: lognormal, cv: 1e200}"}},
+		{"set out of range", minimal, `--set workload.size.cv: 1e+200 is out of range: must be ≤ 100`, []string{"workload.size={dist: lognormal, cv: 1e200}"}},
 		{"merge bomb", merges.String(), "the document expands to more than", nil},
 		{"self merge", "tasks: 1\nestimator: &e {<<: *e}\n", "estimator", nil},
 		{"alias cycle", "tiers: &t [*t]\n", `tiers[0]: a list is not allowed: want a mapping`, nil},

@@ -74,7 +74,14 @@ func Parse(filename string, data []byte, sets []string, pols Policies) (*Scenari
 			if anyPrefix(e.segs, bad) || (e.at != nil && anyPrefix(e.at, bad)) {
 				continue // the decode error already explains this value
 			}
-			if len(e.segs) > 0 && !overridden(e.segs, setSegs) {
+			if len(e.segs) > 0 && overridden(e.segs, setSegs) {
+				// The value came from --set: blame the flag, not a file
+				// that does not hold it.
+				e.Field = "--set " + e.Field
+				errs = append(errs, e)
+				continue
+			}
+			if len(e.segs) > 0 {
 				n := loc.locate(root, e.at)
 				if e.at == nil || n == nil {
 					n = loc.locate(root, e.segs)
@@ -105,7 +112,7 @@ func decode(data []byte, s *Scenario, loc *locator) (root *yaml.Node, errs Error
 	if err := dec.Decode(&doc); errors.Is(err, io.EOF) {
 		return &yaml.Node{Kind: yaml.MappingNode}, nil, nil // an empty file: every default
 	} else if err != nil {
-		return nil, yamlErrors(err), nil
+		return nil, tabHint(yamlErrors(err), data), nil
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
@@ -166,6 +173,43 @@ func yamlErrors(err error) Errors {
 			}
 		}
 		errs = append(errs, e)
+	}
+	return errs
+}
+
+// tabHint explains a syntax error on a line indented with a tab: yaml.v3
+// says "found character that cannot start any token", which does not tell
+// a user that YAML forbids tabs in indentation. The error moves to the
+// first tab-indented line when yaml.v3 reports it elsewhere.
+func tabHint(errs Errors, data []byte) Errors {
+	lines := strings.Split(string(data), "\n")
+	tabbed := func(n int) bool {
+		if n < 1 || n > len(lines) {
+			return false
+		}
+		l := lines[n-1]
+		indent := l[:len(l)-len(strings.TrimLeft(l, " \t"))]
+		return strings.Contains(indent, "\t")
+	}
+	first := 0
+	for i := range lines {
+		if tabbed(i + 1) {
+			first = i + 1
+			break
+		}
+	}
+	if first == 0 {
+		return errs
+	}
+	for _, e := range errs {
+		switch {
+		case tabbed(e.Line):
+		case strings.Contains(e.Msg, "cannot start any token"):
+			e.Line = first
+		default:
+			continue
+		}
+		e.Msg = "tabs are not allowed in YAML indentation; use spaces (" + e.Msg + ")"
 	}
 	return errs
 }

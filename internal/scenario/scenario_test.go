@@ -115,3 +115,12 @@ func TestMarshalStable(t *testing.T) {
 		t.Errorf("Hash() of the base scenario = %s, want %s", got, want)
 	}
 }
+
+// A tab in the indentation is named as such, on its line: yaml.v3's own
+// "cannot start any token" does not say what to fix.
+func TestParseTabIndentation(t *testing.T) {
+	_, err := scenario.Parse("tab.yaml", []byte("tasks: 1000\ntiers:\n\t- {name: edge, kind: edge, servers: 1, speed: 1}\n"), nil, catalog)
+	if err == nil || !strings.Contains(err.Error(), "tab.yaml:3: tabs are not allowed in YAML indentation; use spaces") {
+		t.Errorf("err = %v; want the tab named on line 3", err)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 )
 
 // Options say what a command is about to write into a folder.
@@ -138,6 +139,11 @@ func (d *Dir) sweepDebris(writes []string) {
 	}
 }
 
+// ErrNotFolder is matched by Open's error when the folder, or one of its
+// parents, exists as something else (a regular file, say): bad input,
+// with nothing written.
+var ErrNotFolder = errors.New("not a folder")
+
 // mkdirs creates dir and its missing parents, returning those it created,
 // outermost first, so that a failed Open can take them back.
 func mkdirs(dir string) ([]string, error) {
@@ -145,12 +151,18 @@ func mkdirs(dir string) ([]string, error) {
 	for p := filepath.Clean(dir); ; {
 		fi, err := os.Stat(p)
 		if err == nil {
+			if fi.Mode().IsRegular() {
+				// Said outright: -o naming an existing file is a slip
+				// (a typo, or the file meant for -f).
+				return nil, fmt.Errorf("output folder %s: %s is a regular file, %w: give -o a folder", dir, p, ErrNotFolder)
+			}
 			if !fi.IsDir() {
-				return nil, fmt.Errorf("output folder %s: %s is not a folder", dir, p)
+				return nil, fmt.Errorf("output folder %s: %s is %w", dir, p, ErrNotFolder)
 			}
 			break
 		}
-		if !errors.Is(err, fs.ErrNotExist) {
+		// ENOTDIR: some parent is a file; going up finds it and says so.
+		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
 			return nil, fmt.Errorf("output folder %s: %w", dir, err)
 		}
 		missing = append(missing, p)

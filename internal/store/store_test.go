@@ -275,8 +275,12 @@ func TestOpenCreatesNothingOnError(t *testing.T) {
 	}
 	file := filepath.Join(t.TempDir(), "f")
 	put(t, filepath.Dir(file), map[string]string{"f": "x"})
-	if _, err := Open(file, Options{Hash: hashA}); err == nil || !strings.Contains(err.Error(), "not a folder") {
+	if _, err := Open(file, Options{Hash: hashA}); err == nil || !strings.Contains(err.Error(), file+" is a regular file, not a folder") {
 		t.Fatalf("Open of a file: %v", err)
+	}
+	// A folder under a file: the file is named, not the stat error.
+	if _, err := Open(filepath.Join(file, "sub"), Options{Hash: hashA}); err == nil || !strings.Contains(err.Error(), file+" is a regular file, not a folder") {
+		t.Fatalf("Open under a file: %v", err)
 	}
 	if _, err := Open("", Options{}); err == nil {
 		t.Fatal("empty name accepted")

@@ -106,8 +106,46 @@ func Sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// ServeHTTP implements http.Handler.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+// ServeHTTP implements http.Handler. A request no route takes (the mux's
+// 404, or 405 with Allow) is answered in JSON like every other refusal,
+// so that a client reads one error format.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h, pattern := s.mux.Handler(r)
+	if pattern != "" {
+		h.ServeHTTP(w, r)
+		return
+	}
+	rec := &statusOnly{header: http.Header{}}
+	h.ServeHTTP(rec, r)
+	switch rec.status {
+	case http.StatusMethodNotAllowed:
+		allow := rec.header.Get("Allow")
+		w.Header().Set("Allow", allow)
+		writeJSON(w, rec.status, ErrorBody{"method_not_allowed", fmt.Sprintf("%s %s: allowed: %s", r.Method, r.URL.Path, allow)})
+	case http.StatusNotFound:
+		writeJSON(w, rec.status, ErrorBody{"not_found", fmt.Sprintf("%s: no such path (POST /tasks, GET /state)", r.URL.Path)})
+	default: // a redirect or the like: let the mux answer as it does
+		h.ServeHTTP(w, r)
+	}
+}
+
+// statusOnly records the status and headers a handler would answer with,
+// and drops the body: the mux's text body is replaced by JSON.
+type statusOnly struct {
+	header http.Header
+	status int
+}
+
+func (r *statusOnly) Header() http.Header { return r.header }
+func (r *statusOnly) WriteHeader(code int) {
+	if r.status == 0 {
+		r.status = code
+	}
+}
+func (r *statusOnly) Write(b []byte) (int, error) {
+	r.WriteHeader(http.StatusOK)
+	return len(b), nil
+}
 
 // State returns the tier's current state, as GET /state reports it.
 func (s *Server) State() State {

@@ -48,9 +48,10 @@ func TestServerRejectsHostileInput(t *testing.T) {
 		{"unknown field", "POST", "/tasks", `{"id": 1, "size": 1, "prio": 9}`, 400, "bad_json"},
 		{"trailing data", "POST", "/tasks", `{"id": 1, "size": 1} {"id": 2}`, 400, "bad_json"},
 		{"body over the cap", "POST", "/tasks", `{"id": 1, "size": 1` + strings.Repeat(" ", MaxBodyBytes) + `}`, 413, "too_large"},
-		{"wrong method", "GET", "/tasks", ``, 405, ""},
-		{"wrong path", "POST", "/task", `{"id": 1, "size": 1}`, 404, ""},
-		{"state by POST", "POST", "/state", ``, 405, ""},
+		{"missing id", "POST", "/tasks", `{"size": 1}`, 400, "bad_id"},
+		{"wrong method", "GET", "/tasks", ``, 405, "method_not_allowed"},
+		{"wrong path", "POST", "/task", `{"id": 1, "size": 1}`, 404, "not_found"},
+		{"state by POST", "POST", "/state", ``, 405, "method_not_allowed"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -58,6 +59,12 @@ func TestServerRejectsHostileInput(t *testing.T) {
 			s.ServeHTTP(w, httptest.NewRequest(c.method, c.path, strings.NewReader(c.body)))
 			if w.Code != c.status {
 				t.Fatalf("%s %s %q: status %d, want %d (body %s)", c.method, c.path, c.body, w.Code, c.status, w.Body)
+			}
+			if c.status == 405 && w.Header().Get("Allow") == "" {
+				t.Errorf("a 405 without Allow")
+			}
+			if ct := w.Header().Get("Content-Type"); ct != "application/json" {
+				t.Errorf("Content-Type %q, want JSON", ct)
 			}
 			if c.reason != "" {
 				var e ErrorBody

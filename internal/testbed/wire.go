@@ -52,7 +52,7 @@ type State struct {
 
 // ErrorBody is every non-2xx answer's body.
 type ErrorBody struct {
-	Reason string `json:"reason"` // a stable token: queue_full, bad_request, too_large, ...
+	Reason string `json:"reason"` // a stable token: queue_full, bad_id, too_large, not_found, method_not_allowed, ...
 	Error  string `json:"error"`  // a sentence for humans
 }
 
@@ -72,9 +72,20 @@ func badRequest(reason, format string, args ...any) *requestError {
 // 4xx with a reason, and none of them costs more than reading MaxBodyBytes.
 func decodeTask(w http.ResponseWriter, r *http.Request) (TaskRequest, *requestError) {
 	var t TaskRequest
+	// id through a pointer, so that a missing one is told from id 0: the
+	// answer echoes it, and a client matching answers by id needs one.
+	var raw struct {
+		ID   *uint64  `json:"id"`
+		Size *float64 `json:"size"`
+	}
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&t); err != nil {
+	err := dec.Decode(&raw)
+	t.Size = raw.Size
+	if raw.ID != nil {
+		t.ID = *raw.ID
+	}
+	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
 			return t, &requestError{http.StatusRequestEntityTooLarge, ErrorBody{"too_large", fmt.Sprintf("body over %d bytes", MaxBodyBytes)}}
@@ -85,6 +96,8 @@ func decodeTask(w http.ResponseWriter, r *http.Request) (TaskRequest, *requestEr
 		return t, badRequest("bad_json", "malformed task: data after the JSON object")
 	}
 	switch {
+	case raw.ID == nil:
+		return t, badRequest("bad_id", "id missing: send {\"id\": 1, \"size\": 2.5}")
 	case t.Size == nil:
 		return t, badRequest("bad_size", "size missing: send {\"id\": 1, \"size\": 2.5}")
 	case math.IsNaN(*t.Size) || math.IsInf(*t.Size, 0) || !(*t.Size > 0):

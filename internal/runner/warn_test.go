@@ -1,0 +1,41 @@
+package runner
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/offload-sim/offload/internal/experiment"
+)
+
+// PlanWarnings warns of a plan of hours and of runs too short to mean
+// anything, and says nothing of the paper's own sweep on many cores.
+func TestPlanWarnings(t *testing.T) {
+	plan := func(sets ...string) *experiment.Plan {
+		t.Helper()
+		sc, err := load("sweep-load", sets)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := experiment.NewPlan(sc.Name, sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	if ws := PlanWarnings(plan(), 16, experiment.Shard{}); len(ws) != 0 {
+		t.Errorf("the paper's sweep-load on 16 workers: %q, want no warning", ws)
+	}
+	if ws := PlanWarnings(plan("seeds=100"), 1, experiment.Shard{}); len(ws) != 1 || !strings.Contains(ws[0], "of simulation") {
+		t.Errorf("100 seeds on one worker: %q, want the long-run warning", ws)
+	}
+	if ws := PlanWarnings(plan("seeds=100"), 1, experiment.Shard{Index: 0, Count: 100}); len(ws) != 0 {
+		t.Errorf("one shard of 100: %q, want no warning", ws)
+	}
+	if ws := PlanWarnings(plan("tasks=500"), 16, experiment.Shard{}); len(ws) != 1 || !strings.Contains(ws[0], "500 measured tasks per run") {
+		t.Errorf("500 tasks: %q, want the short-run warning", ws)
+	}
+	ws := PlanWarnings(plan("tasks=0", "warmup=0", "duration=20"), 16, experiment.Shard{})
+	if len(ws) != 1 || !strings.Contains(ws[0], "200 measured tasks (about: 20 s at 10 tasks/s)") {
+		t.Errorf("20 s at a swept rate from 10/s: %q, want the short-run warning at the lowest rate", ws)
+	}
+}
