@@ -18,7 +18,7 @@ import (
 // Config turns a validated scenario into an engine configuration.
 func Config(sc *scenario.Scenario) (*engine.Config, error) {
 	ws := sc.Workload.Size
-	size, err := workload.New(ws.Dist, ws.Mean, ws.Alpha, ws.CV)
+	size, err := sizeDist(ws)
 	if err != nil {
 		return nil, fmt.Errorf("workload.size: %w", err)
 	}
@@ -38,6 +38,9 @@ func Config(sc *scenario.Scenario) (*engine.Config, error) {
 	}
 	for _, b := range sc.Arrivals.Bursts {
 		cfg.Arrivals.Bursts = append(cfg.Arrivals.Bursts, workload.Burst{Start: b.Start, Every: b.Every, Length: b.Length, Factor: b.Factor, Count: b.Count})
+	}
+	if cfg.Process, err = process(sc.Arrivals); err != nil {
+		return nil, err
 	}
 	for _, t := range sc.Tiers {
 		kind, err := dispatch.ParseKind(t.Kind)
