@@ -64,7 +64,7 @@ func Config(sc *scenario.Scenario) (*engine.Config, error) {
 func Params(sc *scenario.Scenario) policies.Params {
 	e := sc.Estimator
 	return policies.Params{Window: e.Window, Epsilon: e.Epsilon, RhoMax: e.RhoMax,
-		PenaltyThreshold: e.Penalty.Threshold, PenaltyK: e.Penalty.K}
+		PenaltyThreshold: e.Penalty.Threshold, PenaltyK: e.Penalty.K, OnlineCa2: e.Ca2 == "online"}
 }
 
 // PolicyBuild is what the registry's constructors get for a cell of

@@ -47,6 +47,9 @@ func lawNames() []string { return []string{"gamma", "lognormal", "weibull"} }
 // (the cell may have changed rates or sojourn) unless it sweeps
 // arrivals.rate itself, which Validate then refuses.
 func (s *Scenario) resolveProcess(rederive bool) {
+	if s.Estimator.Ca2 == "poisson" {
+		s.Estimator.Ca2 = "" // the default, left out like poisson arrivals
+	}
 	a := &s.Arrivals
 	if a.Process == "poisson" {
 		a.Process = ""

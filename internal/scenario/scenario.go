@@ -134,6 +134,9 @@ type Estimator struct {
 	Epsilon float64 `yaml:"epsilon"` // ε-greedy exploration probability, [0, 1]
 	RhoMax  float64 `yaml:"rho_max"` // cap on ρ̂ in the model component, (0, 1)
 	Penalty Penalty `yaml:"penalty"` // utilisation penalty of the routing score
+	// Ca2 is the model component's C_a²: poisson (1, omitted) or online,
+	// each tier's inter-dispatch SCV over the window (docs/design.md §2.13).
+	Ca2 string `yaml:"ca2,omitempty"`
 }
 
 // Penalty is the routing score's utilisation penalty: above Threshold the

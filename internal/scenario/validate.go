@@ -316,6 +316,9 @@ func (c *checker) estimator() {
 	c.num(at("penalty", "threshold"), p.Threshold, p.Threshold >= 0 && p.Threshold < 1, "must be in [0, 1)")
 	c.num(at("penalty", "k"), p.K, p.K >= 0, "must be ≥ 0 (0 switches the penalty off)")
 	c.upper(at("penalty", "k"), p.K, MaxPenaltyK, "")
+	if e.Ca2 != "" && e.Ca2 != "poisson" && e.Ca2 != "online" {
+		c.add(at("ca2"), "%q is not allowed: must be poisson or online", e.Ca2)
+	}
 }
 
 func (c *checker) observation() {
