@@ -137,7 +137,7 @@ func (c *checker) mmpp(a Arrivals) {
 	}
 	want := MMPPRate(a.Rates, a.Sojourn)
 	if math.Abs(a.Rate-want) > 1e-9*want {
-		c.add(at("rate"), "%s is not allowed with process mmpp: the rate is derived, the stationary rate π₀r₀ + π₁r₁ = %s tasks/s of rates and sojourn; leave it out", fmtNum(a.Rate), fmtNum(want))
+		c.add(at("rate"), "%s is not allowed with process mmpp: the rate is derived, the stationary rate π₀r₀ + π₁r₁ = %s tasks/s of rates and sojourn; leave it out (or give 0, e.g. --set arrivals.rate=0 over a file that has one)", fmtNum(a.Rate), fmtNum(want))
 		return
 	}
 	// Each phase change is a step of the sampler, like a burst edge.
