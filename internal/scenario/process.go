@@ -200,3 +200,16 @@ func restateBounded(d *Dist, size *yaml.Node) {
 		d.High = 0
 	}
 }
+
+// peakRate is the highest rate the process reaches before bursts: an
+// mmpp's faster phase, a diurnal's crest rate·(1 + amplitude), else rate.
+func (s *Scenario) peakRate() float64 {
+	a := s.Arrivals
+	switch {
+	case a.Process == "mmpp" && len(a.Rates) == 2:
+		return max(a.Rates[0], a.Rates[1])
+	case a.Process == "diurnal":
+		return a.Rate * (1 + a.Amplitude)
+	}
+	return a.Rate
+}

@@ -73,6 +73,7 @@ func TestProcessErrors(t *testing.T) {
 		{"{process: mmpp, rates: [1, 2], sojourn: [1, -1]}", "arrivals.sojourn[1]: -1 is not allowed"},
 		{"{rate: 10, process: diurnal, amplitude: 1, period: 60}", "arrivals.amplitude: 1 is not allowed: must be in [0, 1)"},
 		{"{rate: 10, process: diurnal, amplitude: 0.5}", "arrivals.period: 0 is not allowed: diurnal needs period > 0"},
+		{"{process: mmpp, rates: [1, 1e9], sojourn: [1e6, 1], bursts: [{start: 0, length: 1, factor: 2}]}", "arrivals.rate: 1e+09 × the bursts' factors"},
 	} {
 		if _, err := parseProc(t, c.arrivals, ""); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got %v, want %q", c.arrivals, err, c.want)
