@@ -163,6 +163,9 @@ func (e *Estimator) Tiers() int { return len(e.tiers) }
 // Mode returns the estimator's β rule.
 func (e *Estimator) Mode() Mode { return e.cfg.Mode }
 
+// Ca2 returns the estimator's C_a² mode.
+func (e *Estimator) Ca2() Ca2Mode { return e.cfg.Ca2 }
+
 // Observe records that a task was dispatched to tier at time now. Call it
 // after deciding, so that a decision never counts its own task.
 func (e *Estimator) Observe(now float64, tier int) {
