@@ -19,7 +19,10 @@ type TierConfig struct {
 type Config struct {
 	Tiers    []TierConfig
 	Arrivals workload.Schedule
-	Size     workload.Dist // task size, work units
+	// Process is the arrival process over Arrivals, relative to its rate
+	// (the zero value: Poisson).
+	Process workload.ProcessSpec
+	Size    workload.Dist // task size, work units
 	// Large is the size above which a task counts as large (docs/design.md §4).
 	Large float64
 
@@ -72,7 +75,7 @@ func (c *Config) Workload() workload.Spec {
 	for i := range c.Tiers {
 		delays[i] = c.Tiers[i].Delay
 	}
-	return workload.Spec{Arrivals: c.Arrivals, Size: c.Size, Delays: delays}
+	return workload.Spec{Arrivals: c.Arrivals, Process: c.Process, Size: c.Size, Delays: delays}
 }
 
 func (c *Config) validate() error {

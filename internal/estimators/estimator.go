@@ -34,6 +34,7 @@ type Config struct {
 	Mode             Mode    // β rule
 	PenaltyThreshold float64 // θ ∈ [0, 1) [0.9]
 	PenaltyK         float64 // k ≥ 0; 0 switches the penalty off [1]
+	Ca2              Ca2Mode // C_a² of the model component [poisson]
 }
 
 // Components is everything an Estimator derives for one tier at one instant.
@@ -53,6 +54,7 @@ const memoSize = 16
 
 type memoEntry struct {
 	lambda float64 // key: λ̂ exactly (NaN when empty)
+	ca2    float64 // and C_a²
 	wait   float64 // ModelWait at that λ̂
 }
 
@@ -63,6 +65,7 @@ type tierEst struct {
 	fixed  float64 // 1/μ + D̄, the part of the routing score that never changes
 	cs2    float64
 	window RateWindow
+	ca2    Ca2Window // online C_a² (Ca2Online only)
 	memo   [memoSize]memoEntry
 }
 
@@ -108,6 +111,8 @@ func (cfg *Config) validate() error {
 		return fmt.Errorf("estimator penalty threshold %g: must be in [0, 1)", cfg.PenaltyThreshold)
 	case !(cfg.PenaltyK >= 0) || math.IsInf(cfg.PenaltyK, 1):
 		return fmt.Errorf("estimator penalty k %g: must be finite and ≥ 0", cfg.PenaltyK)
+	case cfg.Ca2 > Ca2Online:
+		return fmt.Errorf("estimator ca2 mode %d: unknown", cfg.Ca2)
 	case cfg.Mode > ModeAge:
 		return fmt.Errorf("estimator mode %d: unknown", cfg.Mode)
 	}
@@ -125,6 +130,9 @@ func (e *Estimator) initTier(i int, t *dispatch.Tier) error {
 	te := &e.tiers[i]
 	*te = tierEst{c: t.Servers, mu: t.Mu, cmu: float64(t.Servers) * t.Mu,
 		fixed: 1/t.Mu + t.MeanDelay, cs2: t.Cs2, window: w}
+	if e.cfg.Ca2 == Ca2Online {
+		te.ca2 = NewCa2Window(e.cfg.Window)
+	}
 	for j := range te.memo {
 		te.memo[j].lambda = math.NaN()
 	}
@@ -155,10 +163,16 @@ func (e *Estimator) Tiers() int { return len(e.tiers) }
 // Mode returns the estimator's β rule.
 func (e *Estimator) Mode() Mode { return e.cfg.Mode }
 
+// Ca2 returns the estimator's C_a² mode.
+func (e *Estimator) Ca2() Ca2Mode { return e.cfg.Ca2 }
+
 // Observe records that a task was dispatched to tier at time now. Call it
 // after deciding, so that a decision never counts its own task.
 func (e *Estimator) Observe(now float64, tier int) {
 	e.tiers[tier].window.Add(now)
+	if e.cfg.Ca2 == Ca2Online {
+		e.tiers[tier].ca2.Add(now)
+	}
 }
 
 // Components computes λ̂, ρ̂, β, W^model, W^queue and Ŵ for one tier from
@@ -174,7 +188,11 @@ func (e *Estimator) Components(v *dispatch.View, tier int) Components {
 	if age := v.Age(tier); e.cfg.Mode == ModeAge && age > 0 && c.Beta > 0 {
 		c.Beta *= math.Exp(-age / RelaxationTime(t.c, lam, t.mu, e.cfg.RhoMax))
 	}
-	c.Model = e.model(t, lam, t.window.total)
+	ca2 := PoissonCa2
+	if e.cfg.Ca2 == Ca2Online {
+		ca2 = t.ca2.Ca2(v.Now)
+	}
+	c.Model = e.model(t, lam, ca2, t.window.total)
 	c.Queue = QueueWait(s.Queued, s.Busy, t.c, t.mu)
 	c.Wait = Hybrid(c.Beta, c.Model, c.Queue)
 	return c
@@ -210,12 +228,12 @@ func (e *Estimator) beta(q, c int) float64 {
 // model returns ModelWait at lam through the tier's memo; count (the window
 // count behind lam) picks the slot. The key is compared with == on purpose:
 // the memo must return exactly what ModelWait would.
-func (e *Estimator) model(t *tierEst, lam float64, count int) float64 {
+func (e *Estimator) model(t *tierEst, lam, ca2 float64, count int) float64 {
 	m := &t.memo[count&(memoSize-1)]
-	if m.lambda == lam {
+	if m.lambda == lam && m.ca2 == ca2 {
 		return m.wait
 	}
-	w := ModelWait(t.c, lam, t.mu, t.cs2, e.cfg.RhoMax)
-	*m = memoEntry{lambda: lam, wait: w}
+	w := ModelWaitCa2(t.c, lam, t.mu, ca2, t.cs2, e.cfg.RhoMax)
+	*m = memoEntry{lambda: lam, ca2: ca2, wait: w}
 	return w
 }

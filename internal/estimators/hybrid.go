@@ -18,12 +18,7 @@ const PoissonCa2 = 1.0
 // Preconditions: c ≥ 1, mu > 0, cs2 ≥ 0, 0 < rhoMax < 1, all finite; a
 // negative lambdaHat counts as 0.
 func ModelWait(c int, lambdaHat, mu, cs2, rhoMax float64) float64 {
-	capacity := float64(c) * mu
-	rho := math.Min(lambdaHat/capacity, rhoMax)
-	if !(rho > 0) {
-		return 0
-	}
-	return ErlangC(c, rho*float64(c)) / (capacity * (1 - rho)) * (PoissonCa2 + cs2) / 2
+	return ModelWaitCa2(c, lambdaHat, mu, PoissonCa2, cs2, rhoMax)
 }
 
 // QueueWait is the queue component W^queue of the hybrid estimator (docs/design.md

@@ -18,7 +18,7 @@ import (
 // Config turns a validated scenario into an engine configuration.
 func Config(sc *scenario.Scenario) (*engine.Config, error) {
 	ws := sc.Workload.Size
-	size, err := workload.New(ws.Dist, ws.Mean, ws.Alpha, ws.CV)
+	size, err := sizeDist(ws)
 	if err != nil {
 		return nil, fmt.Errorf("workload.size: %w", err)
 	}
@@ -38,6 +38,9 @@ func Config(sc *scenario.Scenario) (*engine.Config, error) {
 	}
 	for _, b := range sc.Arrivals.Bursts {
 		cfg.Arrivals.Bursts = append(cfg.Arrivals.Bursts, workload.Burst{Start: b.Start, Every: b.Every, Length: b.Length, Factor: b.Factor, Count: b.Count})
+	}
+	if cfg.Process, err = process(sc.Arrivals); err != nil {
+		return nil, err
 	}
 	for _, t := range sc.Tiers {
 		kind, err := dispatch.ParseKind(t.Kind)
@@ -61,7 +64,7 @@ func Config(sc *scenario.Scenario) (*engine.Config, error) {
 func Params(sc *scenario.Scenario) policies.Params {
 	e := sc.Estimator
 	return policies.Params{Window: e.Window, Epsilon: e.Epsilon, RhoMax: e.RhoMax,
-		PenaltyThreshold: e.Penalty.Threshold, PenaltyK: e.Penalty.K}
+		PenaltyThreshold: e.Penalty.Threshold, PenaltyK: e.Penalty.K, OnlineCa2: e.Ca2 == "online"}
 }
 
 // PolicyBuild is what the registry's constructors get for a cell of

@@ -176,7 +176,7 @@ func TestCatalogIsTheRegistry(t *testing.T) {
 		t.Errorf("labels %v", got)
 	}
 	if _, err := scenario.Parse("x.yaml", []byte("policies: [{name: hybrid, epsilonn: 0}]"), nil, c); err == nil ||
-		!strings.Contains(err.Error(), `unknown option "epsilonn" (allowed: epsilon, window, rho_max, penalty)`) {
+		!strings.Contains(err.Error(), `unknown option "epsilonn" (allowed: epsilon, window, rho_max, penalty, ca2)`) {
 		t.Errorf("unknown option: %v", err)
 	}
 }

@@ -16,6 +16,9 @@ type Params struct {
 	RhoMax           float64 // cap on ρ̂ in the model component, (0, 1)
 	PenaltyThreshold float64 // θ of the utilisation penalty, [0, 1)
 	PenaltyK         float64 // k of the utilisation penalty, ≥ 0; 0 switches it off
+	// OnlineCa2 replaces the model component's C_a² = 1 by each tier's
+	// online estimate (estimators.Ca2Online; estimator.ca2: online).
+	OnlineCa2 bool
 }
 
 // DefaultParams returns w = 10 s, ε = 0.05, ρ_max = 0.99, θ = 0.9, k = 1.
@@ -86,7 +89,16 @@ func estimatorOptions() []Option {
 			Option{Name: "threshold", Check: number(func(x float64) bool { return x >= 0 && x < 1 }, "in [0, 1)")},
 			Option{Name: "k", Check: number(func(x float64) bool { return x >= 0 && x <= 1e6 }, "in [0, 1e6] (0 switches the penalty off)")},
 		)},
+		{Name: "ca2", Doc: "C_a² of the model component: poisson (1) or online (per-tier inter-dispatch SCV)", Check: oneOf("poisson", "online")},
 	}
+}
+
+// ca2Name spells Params.OnlineCa2 as the ca2 option does.
+func ca2Name(online bool) string {
+	if online {
+		return "online"
+	}
+	return "poisson"
 }
 
 // estimatorSpec is the registry row of hybrid and its two ablations: they
@@ -101,6 +113,7 @@ func estimatorSpec(name, summary string, mode estimators.Mode) Spec {
 			pen := b.Options.Map("penalty")
 			p.PenaltyThreshold = pen.Float("threshold", p.PenaltyThreshold)
 			p.PenaltyK = pen.Float("k", p.PenaltyK)
+			p.OnlineCa2 = b.Options.String("ca2", ca2Name(p.OnlineCa2)) == "online"
 			return newEstimating(name, mode, b.Tiers, p, b.Rand)
 		}}
 }
@@ -146,5 +159,14 @@ func estimatorConfig(mode estimators.Mode, p Params) estimators.Config {
 		Mode:             mode,
 		PenaltyThreshold: p.PenaltyThreshold,
 		PenaltyK:         p.PenaltyK,
+		Ca2:              ca2Mode(p.OnlineCa2),
 	}
+}
+
+// ca2Mode is the estimators' C_a² mode of Params.OnlineCa2.
+func ca2Mode(online bool) estimators.Ca2Mode {
+	if online {
+		return estimators.Ca2Online
+	}
+	return estimators.Ca2Poisson
 }

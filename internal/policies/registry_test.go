@@ -65,7 +65,7 @@ func TestEntryOptions(t *testing.T) {
 	}{
 		{"epsilon override", Entry{Name: "hybrid", Label: "h0", Options: map[string]any{"epsilon": 0}}, ""},
 		{"penalty override", Entry{Name: "queue-only", Options: map[string]any{"penalty": map[string]any{"k": 0}}}, ""},
-		{"unknown option", Entry{Name: "hybrid", Options: map[string]any{"epsilonn": 0}}, `unknown option "epsilonn" (allowed: epsilon, window, rho_max, penalty)`},
+		{"unknown option", Entry{Name: "hybrid", Options: map[string]any{"epsilonn": 0}}, `unknown option "epsilonn" (allowed: epsilon, window, rho_max, penalty, ca2)`},
 		{"jsq takes none", Entry{Name: "jsq", Options: map[string]any{"d": 2}}, "takes no options"},
 		{"epsilon out of range", Entry{Name: "model-only", Options: map[string]any{"epsilon": 1.5}}, "1.5 is out of range: must be in [0, 1]"},
 		{"penalty not a mapping", Entry{Name: "hybrid", Options: map[string]any{"penalty": 3}}, "want a mapping (threshold, k)"},

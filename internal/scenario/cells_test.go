@@ -84,7 +84,7 @@ func TestCellsErrors(t *testing.T) {
 		{"no values", "{param: arrivals.rate}", []string{"sweep.values: none given"}},
 		{"string field", "{param: name, values: [1]}", []string{`sweep.param: "name" is not allowed: it is a string, and a sweep varies a number`}},
 		{"struct field", "{param: tiers.edge, values: [1]}", []string{`sweep.param: "tiers.edge" is not allowed: it is a mapping`}},
-		{"unknown", "{param: arrivals.rat, values: [1]}", []string{`sweep.param: "arrivals.rat" is not allowed: no field "rat" in arrivals (allowed: rate, bursts)`}},
+		{"unknown", "{param: arrivals.rat, values: [1]}", []string{`sweep.param: "arrivals.rat" is not allowed: no field "rat" in arrivals (allowed: rate, bursts, process, law, cv, rates, sojourn, amplitude, period)`}},
 		{"the sweep itself", "{param: sweep.values.0, values: [1]}", []string{"a sweep cannot vary itself"}},
 	}
 	for _, tt := range tests {

@@ -21,7 +21,7 @@ const (
 
 // distNames lists the size distributions in the order error messages give them.
 func distNames() []string {
-	return []string{"pareto", "exponential", "deterministic", "lognormal"}
+	return []string{"pareto", "exponential", "deterministic", "lognormal", "bounded-pareto"}
 }
 
 // kindNames lists the tier kinds (dispatch.Kind spells them the same way).
@@ -75,6 +75,8 @@ func (s *Scenario) TierIndex(name string) int {
 func (s *Scenario) Clone() *Scenario {
 	c := *s
 	c.Arrivals.Bursts = cloneSlice(s.Arrivals.Bursts)
+	c.Arrivals.Rates = cloneSlice(s.Arrivals.Rates)
+	c.Arrivals.Sojourn = cloneSlice(s.Arrivals.Sojourn)
 	c.Tiers = cloneSlice(s.Tiers)
 	c.Policies = clonePolicies(s.Policies)
 	if s.Observation != nil {

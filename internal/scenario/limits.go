@@ -202,8 +202,8 @@ func (c *checker) limits() {
 	lo, hi := s.factorRange()
 	rate := s.Arrivals.Rate
 	if len(s.Arrivals.Bursts) > 0 {
-		if peak := rate * hi; peak > MaxRate {
-			c.add(path("arrivals", "rate"), "%s × the bursts' factors (up to %s where they overlap) = %s tasks/s is out of range: must be ≤ %s", fmtNum(rate), fmtNum(hi), fmtNum(peak), fmtNum(MaxRate))
+		if peak := s.peakRate() * hi; peak > MaxRate {
+			c.add(path("arrivals", "rate"), "%s × the bursts' factors (up to %s where they overlap) = %s tasks/s is out of range: must be ≤ %s", fmtNum(s.peakRate()), fmtNum(hi), fmtNum(peak), fmtNum(MaxRate))
 			return
 		}
 		if low := rate * lo; low < MinRate {

@@ -69,6 +69,7 @@ func Parse(filename string, data []byte, sets []string, pols Policies) (*Scenari
 		yes := true // the default, written out in the resolved scenario
 		o.CountOwn = &yes
 	}
+	s.resolveProcess(false)
 	if verr := s.Validate(); verr != nil {
 		for _, e := range verr.(Errors) {
 			if anyPrefix(e.segs, bad) || (e.at != nil && anyPrefix(e.at, bad)) {

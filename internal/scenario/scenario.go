@@ -56,12 +56,30 @@ type Scenario struct {
 	pols Policies
 }
 
-// Arrivals is a Poisson process whose rate is multiplied during bursts.
+// Arrivals is the arrival process (Poisson unless Process says otherwise)
+// whose rate is multiplied during bursts (docs/design.md §1.3).
 type Arrivals struct {
-	// Rate is the base arrival rate, tasks/s.
+	// Rate is the base arrival rate, tasks/s. For process mmpp it is
+	// derived, the stationary rate of rates and sojourn, and is left out.
 	Rate float64 `yaml:"rate"`
 	// Bursts are periods of multiplied rate; they may overlap (factors multiply).
 	Bursts []Burst `yaml:"bursts,omitempty"`
+	// Process is poisson (omitted), renewal, mmpp or diurnal.
+	Process string `yaml:"process,omitempty"`
+	// Law is the renewal inter-arrival law: gamma, lognormal or weibull,
+	// of mean 1/rate.
+	Law string `yaml:"law,omitempty"`
+	// CV is the renewal inter-arrival coefficient of variation, > 0.
+	CV float64 `yaml:"cv,omitempty"`
+	// Rates are the mmpp's two phase rates, tasks/s, ≥ 0 (not both 0).
+	Rates []float64 `yaml:"rates,omitempty"`
+	// Sojourn are the mmpp's mean times in each phase, s, > 0.
+	Sojourn []float64 `yaml:"sojourn,omitempty"`
+	// Amplitude is the diurnal rate's relative amplitude, in [0, 1):
+	// rate·(1 + amplitude·sin(2πt/period)).
+	Amplitude float64 `yaml:"amplitude,omitempty"`
+	// Period is the diurnal rate's period, s.
+	Period float64 `yaml:"period,omitempty"`
 }
 
 // Burst multiplies the rate by Factor during [Start + n·Every, Start + n·Every + Length).
@@ -83,12 +101,15 @@ type Workload struct {
 }
 
 // Dist is a size distribution: pareto {alpha, mean}, exponential {mean},
-// deterministic {mean} or lognormal {mean, cv}.
+// deterministic {mean}, lognormal {mean, cv} or bounded-pareto {alpha, low,
+// high}, whose mean follows from its parameters and is left out.
 type Dist struct {
-	Dist  string  `yaml:"dist"`            // pareto, exponential, deterministic or lognormal
-	Alpha float64 `yaml:"alpha,omitempty"` // pareto shape, > 2
-	Mean  float64 `yaml:"mean"`            // work units, > 0
+	Dist  string  `yaml:"dist"`            // pareto, exponential, deterministic, lognormal or bounded-pareto
+	Alpha float64 `yaml:"alpha,omitempty"` // pareto shape, > 2; bounded-pareto, > 0
+	Mean  float64 `yaml:"mean,omitempty"`  // work units, > 0; none for bounded-pareto
 	CV    float64 `yaml:"cv,omitempty"`    // lognormal coefficient of variation, ≥ 0
+	Low   float64 `yaml:"low,omitempty"`   // bounded-pareto lower bound, work units, > 0
+	High  float64 `yaml:"high,omitempty"`  // bounded-pareto upper bound, work units, > low
 }
 
 // Tier is one pool of identical servers behind an FCFS queue.
@@ -113,6 +134,9 @@ type Estimator struct {
 	Epsilon float64 `yaml:"epsilon"` // ε-greedy exploration probability, [0, 1]
 	RhoMax  float64 `yaml:"rho_max"` // cap on ρ̂ in the model component, (0, 1)
 	Penalty Penalty `yaml:"penalty"` // utilisation penalty of the routing score
+	// Ca2 is the model component's C_a²: poisson (1, omitted) or online,
+	// each tier's inter-dispatch SCV over the window (docs/design.md §2.13).
+	Ca2 string `yaml:"ca2,omitempty"`
 }
 
 // Penalty is the routing score's utilisation penalty: above Threshold the

@@ -171,6 +171,8 @@ func restateSize(d *Dist, size *yaml.Node) {
 	}
 	if child(size, "alpha") == nil {
 		switch {
+		case d.Dist == "bounded-pareto":
+			d.Alpha = 0 // no default shape: the file gives it
 		case d.Dist != "pareto":
 			d.Alpha = 0
 		case d.Alpha == 0:
@@ -180,6 +182,7 @@ func restateSize(d *Dist, size *yaml.Node) {
 	if child(size, "cv") == nil && d.Dist != "lognormal" {
 		d.CV = 0
 	}
+	restateBounded(d, size)
 }
 
 // target is where a --set path leads: a field (v), or an option of a

@@ -117,7 +117,11 @@ func (c *checker) run() {
 
 func (c *checker) arrivals() {
 	a := c.s.Arrivals
-	c.num(path("arrivals", "rate"), a.Rate, a.Rate > 0, "must be > 0 (tasks/s)")
+	// An mmpp's rate is derived: left at 0, its rates or sojourn are wrong,
+	// and process says which.
+	if a.Process != "mmpp" || a.Rate != 0 {
+		c.num(path("arrivals", "rate"), a.Rate, a.Rate > 0, "must be > 0 (tasks/s)")
+	}
 	c.lower(path("arrivals", "rate"), a.Rate, MinRate, " tasks/s")
 	c.upper(path("arrivals", "rate"), a.Rate, MaxRate, " tasks/s")
 	if !c.count(path("arrivals", "bursts"), len(a.Bursts), MaxBursts, "bursts") {
@@ -143,6 +147,7 @@ func (c *checker) arrivals() {
 			c.add(at("count"), "%d is not allowed: a burst with every 0 happens once (count 0 or 1)", b.Count)
 		}
 	}
+	c.process()
 }
 
 func (c *checker) workload() {
@@ -153,10 +158,16 @@ func (c *checker) workload() {
 	if !known {
 		c.add(at("dist"), "%q is not allowed: must be one of %s", d.Dist, strings.Join(distNames(), ", "))
 	}
-	c.num(at("mean"), d.Mean, d.Mean > 0, "must be > 0 (work units)")
-	c.lower(at("mean"), d.Mean, MinMean, " work units")
-	c.upper(at("mean"), d.Mean, MaxMean, " work units")
+	if d.Dist == "bounded-pareto" {
+		c.boundedPareto(d, at)
+	} else {
+		c.num(at("mean"), d.Mean, d.Mean > 0, "must be > 0 (work units)")
+		c.lower(at("mean"), d.Mean, MinMean, " work units")
+		c.upper(at("mean"), d.Mean, MaxMean, " work units")
+		c.noBounds(d, at, known)
+	}
 	switch {
+	case d.Dist == "bounded-pareto":
 	case d.Dist == "pareto":
 		c.num(at("alpha"), d.Alpha, d.Alpha > 2, "pareto needs alpha > 2 (alpha ≤ 2 has infinite variance)")
 		c.upper(at("alpha"), d.Alpha, MaxAlpha, " (for sizes that barely vary use dist: deterministic)")
@@ -305,6 +316,9 @@ func (c *checker) estimator() {
 	c.num(at("penalty", "threshold"), p.Threshold, p.Threshold >= 0 && p.Threshold < 1, "must be in [0, 1)")
 	c.num(at("penalty", "k"), p.K, p.K >= 0, "must be ≥ 0 (0 switches the penalty off)")
 	c.upper(at("penalty", "k"), p.K, MaxPenaltyK, "")
+	if e.Ca2 != "" && e.Ca2 != "poisson" && e.Ca2 != "online" {
+		c.add(at("ca2"), "%q is not allowed: must be poisson or online", e.Ca2)
+	}
 }
 
 func (c *checker) observation() {

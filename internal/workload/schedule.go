@@ -81,7 +81,20 @@ const pollSteps = 1 << 14
 // next is Next, giving up (false) when stop is closed: one arrival must not
 // hold a run past an interrupt, however many burst edges it crosses.
 func (s *Schedule) next(t float64, r *rand.Rand, stop <-chan struct{}) (float64, bool) {
-	e := r.ExpFloat64()
+	return s.walk(t, r.ExpFloat64(), stop)
+}
+
+// Arrival is next: Schedule is the Poisson Process.
+func (s *Schedule) Arrival(t float64, r *rand.Rand, stop <-chan struct{}) (float64, bool) {
+	return s.next(t, r, stop)
+}
+
+// walk returns the time after t at which the integrated rate since t
+// reaches e, or false when stop is closed first. The Poisson process walks
+// an Exp(1) draw; the renewal and MMPP processes walk their own draws
+// through the same pieces (process.go), which is how bursts speed their
+// clock.
+func (s *Schedule) walk(t, e float64, stop <-chan struct{}) (float64, bool) {
 	if len(s.Bursts) == 0 {
 		return t + e/s.Rate, true
 	}

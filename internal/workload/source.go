@@ -4,8 +4,11 @@ package workload
 // law, and each tier's delay law (the zero Dist is no delay).
 type Spec struct {
 	Arrivals Schedule
-	Size     Dist
-	Delays   []Dist
+	// Process is the arrival process over Arrivals; its zero value is
+	// Poisson, drawn by Arrivals itself.
+	Process ProcessSpec
+	Size    Dist
+	Delays  []Dist
 }
 
 // Task is one task as the workload draws it. Every policy of a replicate
@@ -21,6 +24,7 @@ type Task struct {
 // replicate is the simulated one, task for task.
 type Source struct {
 	spec    Spec
+	proc    Process
 	st      Streams
 	next    float64
 	stop    <-chan struct{}
@@ -33,6 +37,11 @@ type Source struct {
 // place (a burst period much shorter than the inter-arrival time).
 func NewSource(spec Spec, st Streams, stop <-chan struct{}) *Source {
 	s := &Source{spec: spec, st: st, stop: stop}
+	if spec.Process.Kind == Poisson {
+		s.proc = &s.spec.Arrivals
+	} else {
+		s.proc = spec.Process.Start(spec.Arrivals)
+	}
 	s.advance(0)
 	return s
 }
@@ -42,7 +51,7 @@ func (s *Source) Stopped() bool { return s.stopped }
 
 func (s *Source) advance(t float64) {
 	var ok bool
-	if s.next, ok = s.spec.Arrivals.next(t, s.st.Arrivals, s.stop); !ok {
+	if s.next, ok = s.proc.Arrival(t, s.st.Arrivals, s.stop); !ok {
 		s.stopped = true
 	}
 }

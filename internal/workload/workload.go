@@ -19,9 +19,10 @@ const (
 	Exponential
 	Pareto
 	Lognormal
+	BoundedPareto
 )
 
-var kindNames = [...]string{Deterministic: "deterministic", Exponential: "exponential", Pareto: "pareto", Lognormal: "lognormal"}
+var kindNames = [...]string{Deterministic: "deterministic", Exponential: "exponential", Pareto: "pareto", Lognormal: "lognormal", BoundedPareto: "bounded-pareto"}
 
 // String returns the scenario spelling of k.
 func (k Kind) String() string {
@@ -32,14 +33,16 @@ func (k Kind) String() string {
 }
 
 // Dist is a positive distribution with a given mean. Its zero value is the
-// constant 0 (no delay). Build it with New, Const or LognormalDelay.
+// constant 0 (no delay). Build it with New, NewBoundedPareto, Const or
+// LognormalDelay.
 type Dist struct {
 	kind  Kind
 	mean  float64
 	alpha float64 // pareto shape
 	cv    float64 // lognormal coefficient of variation
 	// Derived parameters, computed once so that Sample does no set-up work.
-	xm, invAlpha float64 // pareto scale and 1/α
+	xm, invAlpha float64 // pareto scale (bounded pareto: low) and 1/α
+	hi           float64 // bounded pareto upper bound
 	mu, sigma    float64 // lognormal log-mean and log-sd
 }
 
@@ -105,6 +108,8 @@ func (d Dist) Sample(r *rand.Rand) float64 {
 		return d.xm * math.Pow(1-r.Float64(), -d.invAlpha)
 	case Lognormal:
 		return math.Exp(d.mu + d.sigma*r.NormFloat64())
+	case BoundedPareto:
+		return d.bpQuantile(r.Float64())
 	}
 	return d.mean
 }
@@ -118,6 +123,8 @@ func (d Dist) Quantile(p float64) float64 {
 		return d.xm * math.Pow(1-p, -d.invAlpha)
 	case Lognormal:
 		return math.Exp(d.mu + d.sigma*math.Sqrt2*math.Erfinv(2*p-1))
+	case BoundedPareto:
+		return d.bpQuantile(p)
 	}
 	return d.mean
 }
@@ -133,6 +140,8 @@ func (d Dist) Cs2() float64 {
 		return 1 / (d.alpha * (d.alpha - 2))
 	case Lognormal:
 		return d.cv * d.cv
+	case BoundedPareto:
+		return d.bpCs2()
 	}
 	return 0
 }
@@ -202,6 +211,8 @@ func (d Dist) CDF(x float64) float64 {
 			return 0
 		}
 		return normCDF((math.Log(x) - d.mu) / d.sigma)
+	case BoundedPareto:
+		return d.bpCDF(x)
 	}
 	if x < d.mean {
 		return 0
@@ -263,6 +274,8 @@ func (d Dist) lower(k int, x float64) float64 {
 		}
 		kf := float64(k)
 		return math.Exp(kf*d.mu+kf*kf*d.sigma*d.sigma/2) * normCDF((math.Log(x)-d.mu-kf*d.sigma*d.sigma)/d.sigma)
+	case BoundedPareto:
+		return d.bpLower(k, x)
 	}
 	if x < d.mean {
 		return 0
@@ -300,6 +313,8 @@ func (d Dist) upper(k int, x float64) float64 {
 			return m
 		}
 		return m * normCDF(-(math.Log(x)-d.mu-kf*d.sigma*d.sigma)/d.sigma)
+	case BoundedPareto:
+		return d.bpUpper(k, x)
 	}
 	if x < d.mean {
 		return math.Pow(d.mean, kf)
@@ -341,6 +356,8 @@ func lowerGamma(k int, y, e float64) float64 {
 // its work at its value.
 func (d Dist) WorkQuantile(w float64) float64 {
 	switch d.kind {
+	case BoundedPareto:
+		return d.bpWorkQuantile(w)
 	case Pareto:
 		return d.xm * math.Pow(1-w, -1/(d.alpha-1))
 	case Lognormal:
