@@ -16,7 +16,8 @@ import (
 var allowed = map[string][]string{
 	"":                               {"cmd"},
 	"deploy":                         {},
-	"cmd":                            {"experiments", "internal/estimators", "internal/experiment", "internal/policies", "internal/report", "internal/results", "internal/runner", "internal/scenario", "internal/store", "internal/testbed"},
+	"cmd":                            {"experiments", "internal/estimators", "internal/experiment", "internal/policies", "internal/report", "internal/results", "internal/runner", "internal/scenario", "internal/store", "internal/testbed", "internal/trace"},
+	"internal/trace":                 {},
 	"experiments":                    {},
 	"internal/claims":                {"internal/results"},
 	"internal/dispatch":              {},
