@@ -20,6 +20,9 @@ type Config struct {
 	Tiers    []TierConfig
 	Arrivals workload.Schedule
 	Size     workload.Dist // task size, work units
+	// Trace, if set, is replayed in place of Arrivals and Size (which then
+	// describe it to the policies: its mean rate and size law).
+	Trace *workload.Trace
 	// Large is the size above which a task counts as large (docs/design.md §4).
 	Large float64
 
@@ -72,7 +75,7 @@ func (c *Config) Workload() workload.Spec {
 	for i := range c.Tiers {
 		delays[i] = c.Tiers[i].Delay
 	}
-	return workload.Spec{Arrivals: c.Arrivals, Size: c.Size, Delays: delays}
+	return workload.Spec{Arrivals: c.Arrivals, Size: c.Size, Delays: delays, Trace: c.Trace}
 }
 
 func (c *Config) validate() error {
