@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -33,5 +34,31 @@ func TestTraceConvert(t *testing.T) {
 	}
 	if _, err := os.Stat(out2); !os.IsNotExist(err) {
 		t.Errorf("bad input left %s: %v", out2, err)
+	}
+}
+
+// TestTraceAzureRuns: the embedded trace-azure experiment runs anywhere
+// (its trace is embedded), and so does its file with -f, the trace found
+// beside it; the embedded trace is the shipped conversion.
+func TestTraceAzureRuns(t *testing.T) {
+	dir := t.TempDir()
+	for i, src := range [][]string{{"trace-azure"}, {"run", "-f", "../experiments/trace-azure.yaml"}} {
+		out := filepath.Join(dir, strconv.Itoa(i))
+		args := append(src, "--seeds", "1", "--set", "sweep=null", "--set", "trace.rate=45", "--policy", "jsq", "-o", out)
+		if code, _, stderr := run(t, context.Background(), args...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", src, code, stderr)
+		}
+		if !strings.Contains(readFile(t, filepath.Join(out, "runs.csv")), "jsq") {
+			t.Errorf("%v: no jsq run in runs.csv", src)
+		}
+	}
+	if readFile(t, "../experiments/traces/azure-llm-code.csv") != readFile(t, "../testdata/traces/azure-llm-code.csv") {
+		t.Error("experiments/traces/azure-llm-code.csv differs from testdata/traces/azure-llm-code.csv")
+	}
+	// A trace block with arrivals is refused, naming the field.
+	y := writeFile(t, dir, "bad.yaml", strings.Replace(readFile(t, "../experiments/trace-azure.yaml"), "trace:", "arrivals: {rate: 5}\ntrace:", 1))
+	code, _, stderr := run(t, context.Background(), "validate", "-f", y)
+	if code != 2 || !strings.Contains(stderr, "arrivals: is not allowed with trace: the trace file gives the arrivals") {
+		t.Errorf("trace with arrivals: exit %d, %s", code, stderr)
 	}
 }
