@@ -30,7 +30,7 @@ var allowed = map[string][]string{
 	"internal/policies":              {"internal/dispatch", "internal/estimators", "internal/fcfs", "internal/workload"},
 	"internal/report":                {"internal/results"},
 	"internal/results":               {},
-	"internal/runner":                {"experiments", "internal/claims", "internal/estimators", "internal/dispatch", "internal/engine", "internal/experiment", "internal/htmlreport", "internal/policies", "internal/report", "internal/results", "internal/scenario", "internal/store", "internal/testbed", "internal/workload"},
+	"internal/runner":                {"experiments", "internal/claims", "internal/estimators", "internal/dispatch", "internal/engine", "internal/experiment", "internal/htmlreport", "internal/policies", "internal/report", "internal/results", "internal/scenario", "internal/store", "internal/testbed", "internal/trace", "internal/workload"},
 	"internal/scenario":              {},
 	"internal/store":                 {},
 	"internal/testbed":               {"internal/dispatch", "internal/fcfs", "internal/results"},
