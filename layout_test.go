@@ -16,7 +16,8 @@ import (
 var allowed = map[string][]string{
 	"":                               {"cmd"},
 	"deploy":                         {},
-	"cmd":                            {"experiments", "internal/estimators", "internal/experiment", "internal/policies", "internal/report", "internal/results", "internal/runner", "internal/scenario", "internal/store", "internal/testbed"},
+	"cmd":                            {"experiments", "internal/estimators", "internal/experiment", "internal/policies", "internal/report", "internal/results", "internal/runner", "internal/scenario", "internal/store", "internal/testbed", "internal/trace"},
+	"internal/trace":                 {},
 	"experiments":                    {},
 	"internal/claims":                {"internal/results"},
 	"internal/dispatch":              {},
@@ -29,7 +30,7 @@ var allowed = map[string][]string{
 	"internal/policies":              {"internal/dispatch", "internal/estimators", "internal/fcfs", "internal/workload"},
 	"internal/report":                {"internal/results", "internal/store"},
 	"internal/results":               {},
-	"internal/runner":                {"experiments", "internal/claims", "internal/estimators", "internal/dispatch", "internal/engine", "internal/experiment", "internal/htmlreport", "internal/policies", "internal/report", "internal/results", "internal/scenario", "internal/store", "internal/testbed", "internal/workload"},
+	"internal/runner":                {"experiments", "internal/claims", "internal/estimators", "internal/dispatch", "internal/engine", "internal/experiment", "internal/htmlreport", "internal/policies", "internal/report", "internal/results", "internal/scenario", "internal/store", "internal/testbed", "internal/trace", "internal/workload"},
 	"internal/scenario":              {},
 	"internal/store":                 {},
 	"internal/testbed":               {"internal/dispatch", "internal/fcfs", "internal/results"},

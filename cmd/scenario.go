@@ -1,7 +1,9 @@
 package cmd
 
 import (
+	"bytes"
 	"errors"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,6 +12,7 @@ import (
 	"github.com/offload-sim/offload/internal/experiment"
 	"github.com/offload-sim/offload/internal/scenario"
 	"github.com/offload-sim/offload/internal/store"
+	"github.com/offload-sim/offload/internal/trace"
 	"github.com/spf13/cobra"
 )
 
@@ -53,7 +56,11 @@ func (f *scenarioFlags) load(embedded string, extra []string) (*scenario.Scenari
 	}
 	sets := append([]string(nil), extra...)
 	if f.cmd == nil { // built in code (reproduce): the sets say it all
-		return parseScenario(name, data, sets)
+		sc, err := parseScenario(name, data, sets)
+		if err != nil {
+			return nil, err
+		}
+		return sc, f.attachTrace(sc)
 	}
 	fl := f.cmd.Flags()
 	if fl.Changed("seed") {
@@ -75,6 +82,9 @@ func (f *scenarioFlags) load(embedded string, extra []string) (*scenario.Scenari
 	sc, err := parseScenario(name, data, sets)
 	if err != nil {
 		return nil, blameFlags(err, fl.Changed)
+	}
+	if err := f.attachTrace(sc); err != nil {
+		return nil, err
 	}
 	return sc, checkSetsNotSwept(sc, f.sets)
 }
@@ -136,4 +146,33 @@ func parseScenario(name string, data []byte, sets []string) (*scenario.Scenario,
 		return nil, badInput(err)
 	}
 	return sc, nil
+}
+
+// attachTrace reads a scenario's trace.file and gives its rows to the
+// scenario (the library reads no file). The path is relative to the
+// scenario file's folder; an embedded scenario's is looked up among the
+// embedded traces (experiments/traces), so that it runs anywhere.
+func (f *scenarioFlags) attachTrace(sc *scenario.Scenario) error {
+	if sc.Trace == nil {
+		return nil
+	}
+	name := sc.Trace.File
+	var data []byte
+	var err error
+	if f.file != "" {
+		if !filepath.IsAbs(name) {
+			name = filepath.Join(filepath.Dir(f.file), name)
+		}
+		data, err = store.ReadRegular(name, maxTraceInput)
+	} else {
+		data, err = experiments.Trace(name)
+	}
+	if err != nil {
+		return badInputf("trace.file: %w", err)
+	}
+	t, err := trace.Read(bytes.NewReader(data), name)
+	if err != nil {
+		return badInputf("trace.file: %w", err)
+	}
+	return badInput(sc.AttachTrace(t.Arrivals, t.Sizes))
 }

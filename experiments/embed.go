@@ -12,6 +12,22 @@ import (
 //go:embed *.yaml
 var files embed.FS
 
+// traces are the traces the embedded scenarios replay (trace.file is
+// relative to this folder), copies of testdata/traces' conversions.
+//
+//go:embed traces/*.csv
+var traces embed.FS
+
+// Trace returns the embedded trace at path (e.g. traces/azure-llm-code.csv),
+// relative to the embedded scenarios' folder.
+func Trace(path string) ([]byte, error) {
+	b, err := traces.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("no embedded trace %q (an embedded scenario replays one of experiments/traces; give -f for a file of yours)", path)
+	}
+	return b, nil
+}
+
 // Get returns the embedded scenario "<name>.yaml".
 func Get(name string) ([]byte, error) {
 	b, err := files.ReadFile(name + ".yaml")

@@ -23,6 +23,9 @@ type Config struct {
 	// (the zero value: Poisson).
 	Process workload.ProcessSpec
 	Size    workload.Dist // task size, work units
+	// Trace, if set, is replayed in place of Arrivals and Size (which then
+	// describe it to the policies: its mean rate and size law).
+	Trace *workload.Trace
 	// Large is the size above which a task counts as large (docs/design.md §4).
 	Large float64
 
@@ -75,7 +78,7 @@ func (c *Config) Workload() workload.Spec {
 	for i := range c.Tiers {
 		delays[i] = c.Tiers[i].Delay
 	}
-	return workload.Spec{Arrivals: c.Arrivals, Process: c.Process, Size: c.Size, Delays: delays}
+	return workload.Spec{Arrivals: c.Arrivals, Process: c.Process, Size: c.Size, Delays: delays, Trace: c.Trace}
 }
 
 func (c *Config) validate() error {

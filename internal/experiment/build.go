@@ -17,10 +17,22 @@ import (
 
 // Config turns a validated scenario into an engine configuration.
 func Config(sc *scenario.Scenario) (*engine.Config, error) {
-	ws := sc.Workload.Size
-	size, err := sizeDist(ws)
-	if err != nil {
-		return nil, fmt.Errorf("workload.size: %w", err)
+	var (
+		size  workload.Dist
+		large float64
+		tr    *workload.Trace
+		err   error
+	)
+	if sc.Trace != nil {
+		if tr, size, large, err = replay(sc); err != nil {
+			return nil, err
+		}
+	} else {
+		ws := sc.Workload.Size
+		if size, err = sizeDist(ws); err != nil {
+			return nil, fmt.Errorf("workload.size: %w", err)
+		}
+		large = size.Quantile(sc.Workload.LargeQuantile)
 	}
 	obs, err := observation(sc.Observation)
 	if err != nil {
@@ -29,12 +41,16 @@ func Config(sc *scenario.Scenario) (*engine.Config, error) {
 	cfg := &engine.Config{
 		Observe:    obs,
 		Size:       size,
-		Large:      size.Quantile(sc.Workload.LargeQuantile),
+		Large:      large,
+		Trace:      tr,
 		Tasks:      sc.Tasks,
 		Warmup:     sc.Warmup,
 		Duration:   sc.Duration,
 		WarmupTime: sc.WarmupTime,
 		Arrivals:   workload.Schedule{Rate: sc.Arrivals.Rate},
+	}
+	if tr != nil {
+		cfg.Arrivals.Rate = tr.Rate() // what the policies and the engine's checks read
 	}
 	for _, b := range sc.Arrivals.Bursts {
 		cfg.Arrivals.Bursts = append(cfg.Arrivals.Bursts, workload.Burst{Start: b.Start, Every: b.Every, Length: b.Length, Factor: b.Factor, Count: b.Count})

@@ -210,6 +210,9 @@ func prepareMerge(all []shardDir) (*mergeJob, error) {
 	if h := sc.Hash(); h != first.m.ScenarioHash {
 		return nil, badInputf("merge: %s: scenario.yaml has sha256 %.12s…, its manifest says %.12s…", first.dir, h, first.m.ScenarioHash)
 	}
+	if err := attachMergedTrace(sc); err != nil {
+		return nil, err
+	}
 	plan, err := experiment.NewPlan(first.m.Experiment, sc)
 	if err != nil {
 		return nil, badInputf("merge: %s: %w", first.dir, err)

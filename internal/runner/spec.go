@@ -155,7 +155,11 @@ against the rate, with 95% confidence intervals across replicates.`),
 		sweepSpec("edge-capacity", "Latency of every policy against the number of edge servers",
 			`Run every policy over the edge server counts of the embedded edge-capacity
 scenario (or -f FILE), at a fixed arrival rate.`),
-		MAPESpec(), BurstSpec(), StalenessSpec()}
+		MAPESpec(), BurstSpec(), StalenessSpec(),
+		sweepSpec("trace-azure", "Every policy replaying the Azure LLM code trace, against its rate",
+			`Replay the Azure LLM inference trace 2023 (code; CC-BY 4.0) on the default
+continuum under every policy, its time rescaled to each swept trace.rate and its
+sizes to mean 1 (the embedded trace-azure scenario, or -f FILE with a trace block).`)}
 }
 
 // RunSpec is `offload run`: a scenario under its policies, its sweep

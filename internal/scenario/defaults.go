@@ -91,6 +91,10 @@ func (s *Scenario) Clone() *Scenario {
 		}
 		c.Observation = &o
 	}
+	if s.Trace != nil {
+		t := *s.Trace // the rows stay shared: read-only
+		c.Trace = &t
+	}
 	c.SLO.Latency = cloneSlice(s.SLO.Latency)
 	if s.Sweep != nil {
 		sw := *s.Sweep

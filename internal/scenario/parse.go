@@ -50,6 +50,9 @@ func Parse(filename string, data []byte, sets []string, pols Policies) (*Scenari
 		// Not a null or an empty list, which say "none" and are refused.
 		s.Policies = entries(pols.Defaults())
 	}
+	if s.Trace != nil && loc.locate(root, path("workload", "size")) == nil {
+		s.Workload.Size = Dist{} // the default law does not apply: the trace gives the sizes
+	}
 	var setSegs [][]string
 	for _, kv := range sets {
 		p, value, ok := strings.Cut(kv, "=")

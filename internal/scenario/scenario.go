@@ -24,9 +24,13 @@ type Scenario struct {
 	// WarmupTime is the unmeasured span of arrivals, in seconds (duration mode).
 	WarmupTime float64 `yaml:"warmup_time,omitempty"`
 	// Arrivals is the arrival process.
-	Arrivals Arrivals `yaml:"arrivals"`
+	// Omitted (zero) only with Trace.
+	Arrivals Arrivals `yaml:"arrivals,omitempty"`
 	// Workload is the task-size distribution.
 	Workload Workload `yaml:"workload"`
+	// Trace, if set, replays a recorded workload: its arrivals and sizes
+	// replace Arrivals and Workload.Size.
+	Trace *Trace `yaml:"trace,omitempty"`
 	// Tiers lists the tiers in order; names become CSV columns.
 	Tiers []Tier `yaml:"tiers"`
 	// Policies lists the policies to run (docs/design.md §3), each with its label
@@ -94,7 +98,8 @@ type Burst struct {
 // Workload describes task sizes.
 type Workload struct {
 	// Size is the size distribution, in work units.
-	Size Dist `yaml:"size"`
+	// Omitted (zero) only with a trace, which gives the sizes.
+	Size Dist `yaml:"size,omitempty"`
 	// LargeQuantile: a task is "large" when its size is strictly above this
 	// quantile of the size distribution.
 	LargeQuantile float64 `yaml:"large_quantile"`

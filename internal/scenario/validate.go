@@ -24,8 +24,12 @@ import (
 func (s *Scenario) Validate() error {
 	c := &checker{s: s}
 	c.run()
-	c.arrivals()
-	c.workload()
+	if c.s.Trace != nil {
+		c.trace()
+	} else {
+		c.arrivals()
+		c.workload()
+	}
 	c.tiers()
 	c.policies()
 	c.estimator()
@@ -102,7 +106,7 @@ func (c *checker) run() {
 	switch {
 	case s.Tasks > 0 && s.Duration > 0:
 		c.add(path("tasks"), "%d is not allowed with duration %s: give exactly one of tasks (measured tasks) and duration (seconds)", s.Tasks, fmtNum(s.Duration))
-	case s.Tasks == 0 && s.Duration == 0:
+	case s.Tasks == 0 && s.Duration == 0 && s.Trace == nil: // a trace's rows give the tasks
 		c.add(nil, "neither tasks nor duration is given: give exactly one of tasks (measured tasks) and duration (seconds)")
 	}
 	c.integer(path("warmup"), s.Warmup, s.Warmup >= 0, "must be ≥ 0 (unmeasured tasks)")

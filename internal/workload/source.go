@@ -9,6 +9,9 @@ type Spec struct {
 	Process ProcessSpec
 	Size    Dist
 	Delays  []Dist
+	// Trace, if set, replaces Arrivals and Size: its rows are replayed in
+	// order (delays are still drawn).
+	Trace *Trace
 }
 
 // Task is one task as the workload draws it. Every policy of a replicate
@@ -29,6 +32,7 @@ type Source struct {
 	next    float64
 	stop    <-chan struct{}
 	stopped bool
+	n       int // trace replay: the next row
 }
 
 // NewSource starts the task sequence of one replicate at time 0. If stop
@@ -50,6 +54,10 @@ func NewSource(spec Spec, st Streams, stop <-chan struct{}) *Source {
 func (s *Source) Stopped() bool { return s.stopped }
 
 func (s *Source) advance(t float64) {
+	if s.spec.Trace != nil {
+		s.next = s.spec.Trace.arrival(s.n)
+		return
+	}
 	var ok bool
 	if s.next, ok = s.proc.Arrival(t, s.st.Arrivals, s.stop); !ok {
 		s.stopped = true
@@ -64,7 +72,12 @@ func (s *Source) Peek() float64 { return s.next }
 // once t.Delays has its size.
 func (s *Source) Next(t *Task) {
 	t.Arrival = s.next
-	t.Size = s.spec.Size.Sample(s.st.Sizes)
+	if tr := s.spec.Trace; tr != nil {
+		t.Size = tr.size(s.n, s.st.Sizes)
+		s.n++
+	} else {
+		t.Size = s.spec.Size.Sample(s.st.Sizes)
+	}
 	if cap(t.Delays) < len(s.spec.Delays) {
 		t.Delays = make([]float64, len(s.spec.Delays))
 	}

@@ -1,0 +1,43 @@
+package experiment
+
+import (
+	"math"
+	"testing"
+
+	"github.com/offload-sim/offload/internal/scenario"
+)
+
+// TestConfigOfAReplay: trace.rate and trace.mean_size scale the rows, and
+// the policies are told the scaled trace's rate, empirical mean and SCV.
+func TestConfigOfAReplay(t *testing.T) {
+	y := `name: t
+seeds: 1
+trace: {file: x.csv, rate: 4, mean_size: 2}
+tiers: [{name: local, kind: local, servers: 1, speed: 10}]
+policies: [jsq]
+`
+	sc, err := scenario.Parse("t.yaml", []byte(y), nil, Catalog())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 5 rows over 2 s: rate 2/s; sizes mean 3, variance 2 (SCV 2/9).
+	if err := sc.AttachTrace([]float64{0, 0.5, 1, 1.5, 2}, []float64{1, 2, 3, 4, 5}); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := Config(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Tasks != 5 || cfg.Trace == nil || cfg.Trace.Arrivals[4] != 1 || cfg.Arrivals.Rate != 4 {
+		t.Errorf("tasks %d, trace %+v, rate %v: want 5 tasks, last arrival 1 s, rate 4", cfg.Tasks, cfg.Trace, cfg.Arrivals.Rate)
+	}
+	if m, scv := cfg.Size.Mean(), cfg.Size.Cs2(); math.Abs(m-2) > 1e-12 || math.Abs(scv-2.0/9) > 1e-12 {
+		t.Errorf("size law mean %v, SCV %v: want 2 and 2/9", m, scv)
+	}
+	if tr := cfg.Tiers[0].Tier; math.Abs(tr.Mu-5) > 1e-12 || math.Abs(tr.Cs2-2.0/9) > 1e-12 {
+		t.Errorf("tier μ %v, C_s² %v: want 5 and 2/9", tr.Mu, tr.Cs2)
+	}
+	if want := 5 * 2.0 / 3; math.Abs(cfg.Large-want) > 1e-12 { // the 0.9 quantile of 5 rows: the largest
+		t.Errorf("large threshold %v, want %v", cfg.Large, want)
+	}
+}

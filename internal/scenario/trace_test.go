@@ -1,0 +1,92 @@
+package scenario_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/offload-sim/offload/internal/scenario"
+)
+
+const traceYAML = `name: t
+seeds: 2
+warmup: 2
+trace: {file: x.csv, rate: 60, mean_size: 1}
+tiers:
+  - {name: local, kind: local, servers: 1, speed: 10}
+policies: [jsq]
+`
+
+func traceParse(t *testing.T, y string, sets ...string) (*scenario.Scenario, error) {
+	t.Helper()
+	return scenario.Parse("t.yaml", []byte(y), sets, catalog)
+}
+
+func TestTraceRefusesArrivalsAndSize(t *testing.T) {
+	for _, c := range []struct{ extra, want string }{
+		{"arrivals: {rate: 5}\n", "t.yaml:8:11: arrivals: is not allowed with trace: the trace file gives the arrivals"},
+		{"workload: {size: {dist: exponential, mean: 1}}\n", "workload.size: is not allowed with trace: the trace file gives the sizes"},
+		{"devices: 2\n", "devices: 2 is not allowed with trace"},
+	} {
+		_, err := traceParse(t, traceYAML+c.extra)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: got %v, want %q", c.extra, err, c.want)
+		}
+	}
+	if _, err := traceParse(t, strings.Replace(traceYAML, "mean_size: 1", "resample: jackknife", 1)); err == nil || !strings.Contains(err.Error(), `trace.resample: "jackknife" is not allowed`) {
+		t.Errorf("resample: got %v", err)
+	}
+}
+
+func TestTraceRowsBoundTheRun(t *testing.T) {
+	arr, sizes := []float64{0, 1, 2, 3, 4, 5}, []float64{1, 1, 2, 2, 3, 3}
+	s, err := traceParse(t, traceYAML)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AttachTrace(arr, sizes); err != nil || s.Tasks != 4 {
+		t.Fatalf("tasks omitted: %v, tasks %d, want 4 (every row after the warmup)", err, s.Tasks)
+	}
+	s, _ = traceParse(t, traceYAML+"tasks: 5\n")
+	if err := s.AttachTrace(arr, sizes); err == nil || !strings.Contains(err.Error(), "tasks: 5 + warmup 2 = 7 is out of range: the trace x.csv has 6 rows") {
+		t.Errorf("tasks over the rows: %v", err)
+	}
+	// At trace.rate 60, 6 rows span 5/60 s.
+	s, err = traceParse(t, strings.Replace(traceYAML, "warmup: 2", "duration: 1", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AttachTrace(arr, sizes); err == nil || !strings.Contains(err.Error(), "duration: 1 + warmup_time 0 = 1 s is out of range: the trace x.csv spans") {
+		t.Errorf("duration over the span: %v", err)
+	}
+	if err := s.Clone().AttachTrace(arr, sizes); err == nil {
+		t.Error("a clone lost the trace block")
+	}
+}
+
+func TestTraceSetAndSweep(t *testing.T) {
+	s, err := traceParse(t, traceYAML, "trace.rate=90")
+	if err != nil || s.Trace.Rate != 90 {
+		t.Fatalf("--set trace.rate=90: %v, %+v", err, s.Trace)
+	}
+	s, err = traceParse(t, traceYAML+"sweep: {param: trace.rate, values: [30, 60]}\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AttachTrace([]float64{0, 1, 2, 3, 4, 5}, []float64{1, 1, 1, 1, 1, 1}); err != nil {
+		t.Fatal(err)
+	}
+	cells, err := s.Cells()
+	if err != nil || len(cells) != 2 {
+		t.Fatalf("cells %v, %v", cells, err)
+	}
+	b, err := s.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), "arrivals:") || strings.Contains(string(b), "\n  size:") {
+		t.Errorf("resolved form has arrivals or a size law:\n%s", b)
+	}
+	if _, err := scenario.Parse("resolved.yaml", b, nil, catalog); err != nil {
+		t.Errorf("resolved form does not parse again: %v", err)
+	}
+}

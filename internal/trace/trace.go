@@ -1,0 +1,436 @@
+// Package trace converts recorded workloads (the Azure LLM inference trace,
+// Standard Workload Format logs, any CSV) into the tool's trace format, and
+// reads that format back for replay (docs/design.md §5).
+//
+// The tool's format is a CSV with the header "arrival_s,size": one row per
+// task, sorted by arrival, arrival_s in seconds since the first row (which
+// is at 0), size in the trace's own work unit (tokens, seconds of run time).
+// The package reads an io.Reader and writes an io.Writer: it opens no file.
+package trace
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Header is the first line of the tool's trace format.
+const Header = "arrival_s,size"
+
+// Error is a problem with one place of an input: "file:line:column: message",
+// the line and column (1-based) left out when unknown. Column names the
+// input's column (a CSV header name or an SWF field number).
+type Error struct {
+	File   string
+	Line   int
+	Column string
+	Msg    string
+}
+
+// Error formats the problem on one line.
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d", e.Line)
+	}
+	if e.Column != "" {
+		fmt.Fprintf(&b, ": column %s", e.Column)
+	}
+	b.WriteString(": ")
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// Table is a trace as replay uses it: arrivals (s, non-decreasing, the first
+// at 0) and sizes, one of each per task.
+type Table struct {
+	Arrivals []float64
+	Sizes    []float64
+}
+
+// Len is the number of tasks.
+func (t *Table) Len() int { return len(t.Arrivals) }
+
+// Options say how Convert reads its input.
+type Options struct {
+	// File names the input in messages.
+	File string
+	// From is the input format: azure-llm, swf or csv.
+	From string
+	// Size picks the size: azure-llm context, generated or total (default);
+	// swf runtime (default) or work (run time × processors); for csv, the
+	// size column's name.
+	Size string
+	// Arrival is the arrival column's name (csv only).
+	Arrival string
+	// TimeUnit is the unit of the csv arrival column: s (default), ms or us.
+	TimeUnit string
+}
+
+// Formats lists the input formats Convert reads.
+func Formats() []string { return []string{"azure-llm", "swf", "csv"} }
+
+// Stats says what Convert did: rows written and rows skipped (SWF jobs with
+// no positive run time or missing fields), for the caller to report.
+type Stats struct {
+	Rows, Skipped int
+}
+
+// Convert reads an input of format o.From from r (gzip-compressed or not:
+// the magic bytes tell) and writes it to w in the tool's format. On error
+// nothing useful has been written: the caller discards w's output.
+func Convert(r io.Reader, w io.Writer, o Options) (Stats, error) {
+	r, err := Decompress(r, o.File)
+	if err != nil {
+		return Stats{}, err
+	}
+	var rows []row
+	var st Stats
+	switch o.From {
+	case "azure-llm":
+		rows, err = readAzure(r, o)
+	case "swf":
+		rows, st.Skipped, err = readSWF(r, o)
+	case "csv":
+		rows, err = readCSV(r, o)
+	default:
+		return Stats{}, fmt.Errorf("--from %q: allowed: %s", o.From, strings.Join(Formats(), ", "))
+	}
+	if err != nil {
+		return Stats{}, err
+	}
+	if len(rows) == 0 {
+		return Stats{}, &Error{File: o.File, Msg: "no rows to convert"}
+	}
+	bw := bufio.NewWriter(w)
+	bw.WriteString(Header + "\n")
+	t0 := rows[0].t
+	for _, x := range rows {
+		bw.WriteString(strconv.FormatFloat(x.t-t0, 'f', -1, 64))
+		bw.WriteByte(',')
+		bw.WriteString(strconv.FormatFloat(x.size, 'f', -1, 64))
+		bw.WriteByte('\n')
+	}
+	st.Rows = len(rows)
+	return st, bw.Flush()
+}
+
+// Decompress returns r, or a gzip reader over it when r starts with gzip's
+// magic bytes, so that a .gz log needs no flag.
+func Decompress(r io.Reader, file string) (io.Reader, error) {
+	br := bufio.NewReader(r)
+	magic, _ := br.Peek(2)
+	if !bytes.Equal(magic, []byte{0x1f, 0x8b}) {
+		return br, nil
+	}
+	zr, err := gzip.NewReader(br)
+	if err != nil {
+		return nil, &Error{File: file, Msg: "gzip: " + err.Error()}
+	}
+	return zr, nil
+}
+
+// row is one task of an input: its time (s, any origin) and size.
+type row struct{ t, size float64 }
+
+// sorted checks that rows arrive in time order: replay and the "seconds
+// since the first row" origin both assume it, and silently sorting would
+// hide a corrupt input.
+func sorted(rows []row, o Options, line int, col string) error {
+	if n := len(rows); n >= 2 && rows[n-1].t < rows[n-2].t {
+		return &Error{File: o.File, Line: line, Column: col, Msg: fmt.Sprintf("time %v is before the previous row's %v: rows must be sorted by arrival", rows[n-1].t, rows[n-2].t)}
+	}
+	return nil
+}
+
+// header reads a CSV header and finds the named columns.
+func header(cr *csv.Reader, o Options, names ...string) ([]int, error) {
+	h, err := cr.Read()
+	if err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, &Error{File: o.File, Line: 1, Msg: "empty input: no header"}
+		}
+		return nil, csvError(err, o)
+	}
+	idx := make([]int, len(names))
+	for i, n := range names {
+		idx[i] = -1
+		for j, c := range h {
+			if strings.TrimSpace(strings.TrimPrefix(c, "\ufeff")) == n {
+				idx[i] = j
+			}
+		}
+		if idx[i] < 0 {
+			return nil, &Error{File: o.File, Line: 1, Column: n, Msg: fmt.Sprintf("no column %q in the header (have: %s)", n, strings.Join(h, ", "))}
+		}
+	}
+	return idx, nil
+}
+
+func csvError(err error, o Options) error {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return &Error{File: o.File, Line: pe.Line, Column: strconv.Itoa(pe.Column), Msg: pe.Err.Error()}
+	}
+	return &Error{File: o.File, Msg: err.Error()}
+}
+
+func newCSV(r io.Reader) *csv.Reader {
+	cr := csv.NewReader(r)
+	cr.ReuseRecord = true
+	cr.FieldsPerRecord = -1
+	return cr
+}
+
+// number parses a finite non-negative number of column col.
+func number(s string, o Options, line int, col string) (float64, error) {
+	x, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	switch {
+	case err != nil || math.IsNaN(x) || math.IsInf(x, 0):
+		return 0, &Error{File: o.File, Line: line, Column: col, Msg: fmt.Sprintf("%q is not a finite number", s)}
+	case x < 0:
+		return 0, &Error{File: o.File, Line: line, Column: col, Msg: fmt.Sprintf("%v is negative: must be ≥ 0", x)}
+	}
+	return x, nil
+}
+
+// azureLayout is the TIMESTAMP format of the Azure LLM inference trace
+// ("2023-11-16 18:17:03.9799600"); time.Parse reads the fractional seconds
+// (to the nanosecond) though the layout does not name them.
+const azureLayout = "2006-01-02 15:04:05"
+
+func readAzure(r io.Reader, o Options) ([]row, error) {
+	pick := o.Size
+	if pick == "" {
+		pick = "total"
+	}
+	if pick != "total" && pick != "context" && pick != "generated" {
+		return nil, fmt.Errorf("--size %q: allowed for azure-llm: context, generated, total", pick)
+	}
+	cr := newCSV(r)
+	idx, err := header(cr, o, "TIMESTAMP", "ContextTokens", "GeneratedTokens")
+	if err != nil {
+		return nil, err
+	}
+	var rows []row
+	var t0 time.Time
+	for {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			return rows, nil
+		}
+		if err != nil {
+			return nil, csvError(err, o)
+		}
+		line, _ := cr.FieldPos(0)
+		for k, n := range []string{"TIMESTAMP", "ContextTokens", "GeneratedTokens"} {
+			if idx[k] >= len(rec) {
+				return nil, &Error{File: o.File, Line: line, Column: n, Msg: "missing field"}
+			}
+		}
+		ts, err := time.Parse(azureLayout, strings.TrimSpace(rec[idx[0]]))
+		if err != nil {
+			return nil, &Error{File: o.File, Line: line, Column: "TIMESTAMP", Msg: fmt.Sprintf("%q is not a datetime like 2023-11-16 18:17:03.9799600", rec[idx[0]])}
+		}
+		ctx, err := number(rec[idx[1]], o, line, "ContextTokens")
+		if err != nil {
+			return nil, err
+		}
+		gen, err := number(rec[idx[2]], o, line, "GeneratedTokens")
+		if err != nil {
+			return nil, err
+		}
+		if len(rows) == 0 {
+			t0 = ts
+		}
+		size := ctx + gen
+		switch pick {
+		case "context":
+			size = ctx
+		case "generated":
+			size = gen
+		}
+		// Seconds from the first row, through an exact integer duration, so
+		// that 100 ns steps survive the conversion.
+		rows = append(rows, row{t: ts.Sub(t0).Seconds(), size: size})
+		if err := sorted(rows, o, line, "TIMESTAMP"); err != nil {
+			return nil, err
+		}
+	}
+}
+
+func readCSV(r io.Reader, o Options) ([]row, error) {
+	if o.Arrival == "" || o.Size == "" {
+		return nil, errors.New("csv needs --arrival COL and --size COL")
+	}
+	scale := 1.0
+	switch o.TimeUnit {
+	case "", "s":
+	case "ms":
+		scale = 1e-3
+	case "us":
+		scale = 1e-6
+	default:
+		return nil, fmt.Errorf("--time-unit %q: allowed: s, ms, us", o.TimeUnit)
+	}
+	cr := newCSV(r)
+	idx, err := header(cr, o, o.Arrival, o.Size)
+	if err != nil {
+		return nil, err
+	}
+	var rows []row
+	for {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			return rows, nil
+		}
+		if err != nil {
+			return nil, csvError(err, o)
+		}
+		line, _ := cr.FieldPos(0)
+		for k, n := range []string{o.Arrival, o.Size} {
+			if idx[k] >= len(rec) {
+				return nil, &Error{File: o.File, Line: line, Column: n, Msg: "missing field"}
+			}
+		}
+		t, err := number(rec[idx[0]], o, line, o.Arrival)
+		if err != nil {
+			return nil, err
+		}
+		size, err := number(rec[idx[1]], o, line, o.Size)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, row{t: t * scale, size: size})
+		if err := sorted(rows, o, line, o.Arrival); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// readSWF reads a Standard Workload Format log: ';' lines are comments,
+// every other line 18 whitespace-separated fields. Jobs without a positive
+// run time (the archive's −1 for unknown, or 0) or with missing fields
+// cannot be replayed and are skipped, and counted.
+func readSWF(r io.Reader, o Options) (rows []row, skipped int, err error) {
+	pick := o.Size
+	if pick == "" {
+		pick = "runtime"
+	}
+	if pick != "runtime" && pick != "work" {
+		return nil, 0, fmt.Errorf("--size %q: allowed for swf: runtime, work", pick)
+	}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	line := 0
+	for sc.Scan() {
+		line++
+		s := strings.TrimSpace(sc.Text())
+		if s == "" || strings.HasPrefix(s, ";") {
+			continue
+		}
+		f := strings.Fields(s)
+		if len(f) < 5 {
+			skipped++
+			continue
+		}
+		submit, err := strconv.ParseFloat(f[1], 64)
+		if err != nil || math.IsNaN(submit) || math.IsInf(submit, 0) {
+			return nil, 0, &Error{File: o.File, Line: line, Column: "2 (submit time)", Msg: fmt.Sprintf("%q is not a finite number", f[1])}
+		}
+		run, err := strconv.ParseFloat(f[3], 64)
+		if err != nil || math.IsNaN(run) || math.IsInf(run, 0) {
+			return nil, 0, &Error{File: o.File, Line: line, Column: "4 (run time)", Msg: fmt.Sprintf("%q is not a finite number", f[3])}
+		}
+		if submit < 0 || run <= 0 {
+			skipped++
+			continue
+		}
+		size := run
+		if pick == "work" {
+			p, err := strconv.ParseFloat(f[4], 64)
+			if err != nil || !(p > 0) || math.IsInf(p, 0) {
+				skipped++
+				continue
+			}
+			size = run * p
+		}
+		rows = append(rows, row{t: submit, size: size})
+		if err := sorted(rows, o, line, "2 (submit time)"); err != nil {
+			return nil, 0, err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, 0, &Error{File: o.File, Line: line + 1, Msg: err.Error()}
+	}
+	return rows, skipped, nil
+}
+
+// Read reads a trace in the tool's format (gzip-compressed or not). It
+// checks what replay relies on: the header, finite arrivals from 0 in
+// non-decreasing order, finite non-negative sizes with a positive mean, and
+// at least two rows (a rate needs a span).
+func Read(r io.Reader, file string) (*Table, error) {
+	o := Options{File: file}
+	r, err := Decompress(r, file)
+	if err != nil {
+		return nil, err
+	}
+	cr := newCSV(r)
+	idx, err := header(cr, o, "arrival_s", "size")
+	if err != nil {
+		return nil, err
+	}
+	t := &Table{}
+	sum := 0.0
+	for {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, csvError(err, o)
+		}
+		line, _ := cr.FieldPos(0)
+		if idx[0] >= len(rec) || idx[1] >= len(rec) {
+			return nil, &Error{File: file, Line: line, Msg: "missing field: need arrival_s and size"}
+		}
+		a, err := number(rec[idx[0]], o, line, "arrival_s")
+		if err != nil {
+			return nil, err
+		}
+		if n := len(t.Arrivals); n > 0 && a < t.Arrivals[n-1] {
+			return nil, &Error{File: file, Line: line, Column: "arrival_s", Msg: fmt.Sprintf("%v is before the previous row's %v: rows must be sorted by arrival", a, t.Arrivals[n-1])}
+		}
+		s, err := number(rec[idx[1]], o, line, "size")
+		if err != nil {
+			return nil, err
+		}
+		t.Arrivals = append(t.Arrivals, a)
+		t.Sizes = append(t.Sizes, s)
+		sum += s
+	}
+	switch {
+	case len(t.Arrivals) < 2:
+		return nil, &Error{File: file, Msg: fmt.Sprintf("%d rows: a trace needs at least 2", len(t.Arrivals))}
+	case !(t.Arrivals[len(t.Arrivals)-1] > t.Arrivals[0]):
+		return nil, &Error{File: file, Msg: "every row arrives at the same time: the trace has no span"}
+	case !(sum > 0):
+		return nil, &Error{File: file, Msg: "every size is 0: the mean size must be > 0"}
+	}
+	if a0 := t.Arrivals[0]; a0 != 0 {
+		for i := range t.Arrivals { // the format's origin is the first row
+			t.Arrivals[i] -= a0
+		}
+	}
+	return t, nil
+}
