@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -148,29 +147,11 @@ func (o *emulateOptions) loadScenario() (*scenario.Scenario, error) {
 	if err != nil {
 		return nil, err
 	}
-	rateSet := o.sf.cmd != nil && o.sf.cmd.Flags().Changed("rate")
-	if sw := sc.Sweep; sw != nil {
-		if sw.Param != "arrivals.rate" {
-			return nil, badInputf("emulate runs one cell, and the scenario sweeps %s; emulate picks only a rate, from an arrivals.rate sweep", sw.Param)
-		}
-		if !rateSet {
-			return nil, badInputf("the scenario sweeps arrivals.rate over %v: pick one with --rate", sw.Values)
-		}
-		sc.Sweep = nil
+	rate := 0.0 // the scenario's
+	if o.sf.cmd != nil && o.sf.cmd.Flags().Changed("rate") {
+		rate = o.rate
 	}
-	if rateSet {
-		if !(o.rate > 0) || math.IsInf(o.rate, 0) {
-			return nil, badInputf("--rate %v: must be > 0", o.rate)
-		}
-		sc.Arrivals.Rate = o.rate
-	}
-	sc.Tasks, sc.Warmup = 0, 0
-	sc.Duration = o.duration.Seconds() / o.timeScale
-	sc.WarmupTime = o.warmup.Seconds() / o.timeScale
-	if err := sc.Validate(); err != nil {
-		return nil, badInput(err)
-	}
-	return sc, nil
+	return sc, runner.OneEmulatedCell(sc, rate, o.warmup, o.duration, o.timeScale)
 }
 
 func runEmulate(ctx context.Context, o *emulateOptions) error {

@@ -58,7 +58,7 @@ func (o *outputFlags) register(c *cobra.Command, defaultDir string) {
 // check validates the flags before anything is written; env is the
 // environment --shard auto reads.
 func (o *outputFlags) check(env func(string) string) error {
-	sh, err := parseShard(o.shardFlag, o.shards, env)
+	sh, err := experiment.ParseShard(o.shardFlag, o.shards, env)
 	if err != nil {
 		return badInput(err)
 	}
@@ -76,7 +76,7 @@ func (o *outputFlags) check(env func(string) string) error {
 		return badInputf("-o: empty folder name")
 	}
 	if o.maxMemory != "" {
-		if _, err := parseSize(o.maxMemory); err != nil {
+		if _, err := runner.ParseBytes(o.maxMemory); err != nil {
 			return badInputf("--max-memory %q: %v", o.maxMemory, err)
 		}
 	}
@@ -85,9 +85,9 @@ func (o *outputFlags) check(env func(string) string) error {
 
 // options turns the flags into the runner's options.
 func (o *outputFlags) options(io IO, command []string) runner.Options {
-	limit := machineMemory() / 2
+	limit := runner.MachineMemory() / 2
 	if o.maxMemory != "" {
-		limit, _ = parseSize(o.maxMemory)
+		limit, _ = runner.ParseBytes(o.maxMemory)
 	}
 	return runner.Options{Dir: o.dir, Force: o.force, Resume: o.resume, Workers: o.jobs, Format: o.format, MaxMemory: limit,
 		Trace: o.trace, TimeDecisions: o.timeDecisions, Shard: o.shard, Command: command, Out: io.Out, Err: io.Err,
@@ -154,8 +154,8 @@ func (o *runOptions) loadPlan() (*experiment.Plan, error) {
 		return nil, err
 	}
 	if len(o.policies) > 0 {
-		if err := selectPolicies(sc, o.policies); err != nil {
-			return nil, err
+		if err := sc.SelectLabels(o.policies); err != nil {
+			return nil, badInputf("--policy %s: %w", strings.Join(o.policies, ","), err)
 		}
 	}
 	name := sc.Name

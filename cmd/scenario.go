@@ -1,18 +1,15 @@
 package cmd
 
 import (
-	"bytes"
 	"errors"
-	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/offload-sim/offload/experiments"
 	"github.com/offload-sim/offload/internal/experiment"
+	"github.com/offload-sim/offload/internal/runner"
 	"github.com/offload-sim/offload/internal/scenario"
 	"github.com/offload-sim/offload/internal/store"
-	"github.com/offload-sim/offload/internal/trace"
 	"github.com/spf13/cobra"
 )
 
@@ -108,24 +105,6 @@ func blameFlags(err error, changed func(name string) bool) error {
 	return err
 }
 
-// selectPolicies narrows the scenario's policies to the labels given with
-// --policy, in the flag's order.
-func selectPolicies(sc *scenario.Scenario, labels []string) error {
-	var keep []scenario.PolicyEntry
-	have := sc.Labels()
-	for _, l := range labels {
-		i := slices.Index(have, l)
-		if i < 0 {
-			return badInputf("--policy %s: the scenario has no policy labelled %q (it has: %s)", strings.Join(labels, ","), l, strings.Join(have, ", "))
-		}
-		if !slices.ContainsFunc(keep, func(e scenario.PolicyEntry) bool { return e.Label() == l }) {
-			keep = append(keep, sc.Policies[i])
-		}
-	}
-	sc.Policies = keep
-	return nil
-}
-
 // checkSetsNotSwept refuses a --set of the swept field: every cell would
 // overwrite it, so it would be silently ignored.
 func checkSetsNotSwept(sc *scenario.Scenario, sets []string) error {
@@ -148,31 +127,8 @@ func parseScenario(name string, data []byte, sets []string) (*scenario.Scenario,
 	return sc, nil
 }
 
-// attachTrace reads a scenario's trace.file and gives its rows to the
-// scenario (the library reads no file). The path is relative to the
-// scenario file's folder; an embedded scenario's is looked up among the
-// embedded traces (experiments/traces), so that it runs anywhere.
+// attachTrace gives a scenario its trace's rows (runner.AttachTrace: the
+// path relative to the -f file, or an embedded trace).
 func (f *scenarioFlags) attachTrace(sc *scenario.Scenario) error {
-	if sc.Trace == nil {
-		return nil
-	}
-	name := sc.Trace.File
-	var data []byte
-	var err error
-	if f.file != "" {
-		if !filepath.IsAbs(name) {
-			name = filepath.Join(filepath.Dir(f.file), name)
-		}
-		data, err = store.ReadRegular(name, maxTraceInput)
-	} else {
-		data, err = experiments.Trace(name)
-	}
-	if err != nil {
-		return badInputf("trace.file: %w", err)
-	}
-	t, err := trace.Read(bytes.NewReader(data), name)
-	if err != nil {
-		return badInputf("trace.file: %w", err)
-	}
-	return badInput(sc.AttachTrace(t.Arrivals, t.Sizes))
+	return runner.AttachTrace(sc, f.file)
 }

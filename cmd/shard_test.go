@@ -19,7 +19,7 @@ import (
 // without --shards, both at once, and neither.
 func TestParseShard(t *testing.T) {
 	slurm := func(id, count, min, max, step string) map[string]string {
-		return map[string]string{envSlurmID: id, envSlurmCount: count, envSlurmMin: min, envSlurmMax: max, envSlurmStep: step}
+		return map[string]string{experiment.EnvSlurmID: id, experiment.EnvSlurmCount: count, experiment.EnvSlurmMin: min, experiment.EnvSlurmMax: max, experiment.EnvSlurmStep: step}
 	}
 	for _, c := range []struct {
 		name   string
@@ -32,7 +32,7 @@ func TestParseShard(t *testing.T) {
 		{"none", "", 0, nil, experiment.Shard{}, ""},
 		{"none, env ignored", "", 0, slurm("1", "4", "0", "3", "1"), experiment.Shard{}, ""},
 		{"explicit", "2/3", 0, nil, experiment.Shard{Index: 2, Count: 3}, ""},
-		{"explicit, env ignored", "0/1", 0, map[string]string{envK8sIndex: "5"}, experiment.Shard{Index: 0, Count: 1}, ""},
+		{"explicit, env ignored", "0/1", 0, map[string]string{experiment.EnvK8sIndex: "5"}, experiment.Shard{Index: 0, Count: 1}, ""},
 		{"k = K", "3/3", 0, nil, experiment.Shard{}, "0 ≤ k < K"},
 		{"negative", "-1/3", 0, nil, experiment.Shard{}, "0 ≤ k < K"},
 		{"K = 0", "0/0", 0, nil, experiment.Shard{}, "0 ≤ k < K"},
@@ -47,18 +47,18 @@ func TestParseShard(t *testing.T) {
 		{"slurm, step 2", "auto", 0, slurm("2", "2", "0", "2", "2"), experiment.Shard{}, "SLURM_ARRAY_TASK_STEP=\"2\""},
 		{"slurm, no step", "auto", 0, slurm("1", "2", "0", "1", ""), experiment.Shard{}, "SLURM_ARRAY_TASK_STEP=\"\""},
 		{"slurm, ids with a hole", "auto", 0, slurm("5", "3", "0", "5", "1"), experiment.Shard{}, "not 0…2"},
-		{"slurm, no count", "auto", 0, map[string]string{envSlurmID: "1"}, experiment.Shard{}, "not a task count"},
+		{"slurm, no count", "auto", 0, map[string]string{experiment.EnvSlurmID: "1"}, experiment.Shard{}, "not a task count"},
 		{"slurm rerun with --shards", "auto", 4, slurm("3", "2", "1", "3", ""), experiment.Shard{Index: 3, Count: 4}, ""},
 		{"slurm id ≥ --shards", "auto", 2, slurm("3", "4", "0", "3", "1"), experiment.Shard{}, "not a shard number 0…1"},
 		{"slurm id junk", "auto", 0, slurm("x", "4", "0", "3", "1"), experiment.Shard{}, "not a shard number"},
-		{"kubernetes", "auto", 4, map[string]string{envK8sIndex: "3"}, experiment.Shard{Index: 3, Count: 4}, ""},
-		{"kubernetes without --shards", "auto", 0, map[string]string{envK8sIndex: "1"}, experiment.Shard{}, "add --shards K"},
-		{"kubernetes index ≥ K", "auto", 4, map[string]string{envK8sIndex: "4"}, experiment.Shard{}, "not a shard number 0…3"},
-		{"both", "auto", 4, map[string]string{envK8sIndex: "1", envSlurmID: "1"}, experiment.Shard{}, "both"},
+		{"kubernetes", "auto", 4, map[string]string{experiment.EnvK8sIndex: "3"}, experiment.Shard{Index: 3, Count: 4}, ""},
+		{"kubernetes without --shards", "auto", 0, map[string]string{experiment.EnvK8sIndex: "1"}, experiment.Shard{}, "add --shards K"},
+		{"kubernetes index ≥ K", "auto", 4, map[string]string{experiment.EnvK8sIndex: "4"}, experiment.Shard{}, "not a shard number 0…3"},
+		{"both", "auto", 4, map[string]string{experiment.EnvK8sIndex: "1", experiment.EnvSlurmID: "1"}, experiment.Shard{}, "both"},
 		{"neither", "auto", 4, nil, experiment.Shard{}, "neither"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := parseShard(c.flag, c.shards, func(k string) string { return c.env[k] })
+			got, err := experiment.ParseShard(c.flag, c.shards, func(k string) string { return c.env[k] })
 			switch {
 			case c.err == "" && err != nil:
 				t.Fatalf("error %v, want %v", err, c.want)
@@ -314,7 +314,7 @@ func TestShardAutoFromEnvironment(t *testing.T) {
 		return code, errb.String()
 	}
 	s := filepath.Join(dir, "k8s")
-	if code, stderr := exec(map[string]string{envK8sIndex: "1"}, "-o", s, "--shard", "auto", "--shards", "3"); code != 0 {
+	if code, stderr := exec(map[string]string{experiment.EnvK8sIndex: "1"}, "-o", s, "--shard", "auto", "--shards", "3"); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	if m := readFile(t, filepath.Join(s, "manifest.json")); !strings.Contains(m, `"k": 1`) || !strings.Contains(m, `"K": 3`) {

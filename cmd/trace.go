@@ -1,22 +1,13 @@
 package cmd
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
-	"github.com/offload-sim/offload/internal/store"
+	"github.com/offload-sim/offload/internal/runner"
 	"github.com/offload-sim/offload/internal/trace"
 )
-
-// maxTraceInput caps the input of trace convert: read whole, so a bound
-// keeps a mistaken path (a disk image) from exhausting memory.
-const maxTraceInput = 1 << 30
 
 // traceConvertOptions are the flags of `offload trace convert`.
 type traceConvertOptions struct {
@@ -76,24 +67,8 @@ func runTraceConvert(o *traceConvertOptions, in string) error {
 	if o.out == "" {
 		return badInputf("trace convert: -o OUT.csv is required")
 	}
-	if !o.force {
-		if _, err := os.Lstat(o.out); err == nil {
-			return badInputf("%s exists: give --force to overwrite it", o.out)
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-	}
-	b, err := store.ReadRegular(in, maxTraceInput)
+	st, err := runner.ConvertTrace(in, o.out, o.force, o.conv)
 	if err != nil {
-		return badInput(err)
-	}
-	o.conv.File = in
-	var buf bytes.Buffer
-	st, err := trace.Convert(bytes.NewReader(b), &buf, o.conv)
-	if err != nil {
-		return badInput(err)
-	}
-	if err := writeFileAtomic(o.out, buf.Bytes()); err != nil {
 		return err
 	}
 	if st.Skipped > 0 {
@@ -101,33 +76,4 @@ func runTraceConvert(o *traceConvertOptions, in string) error {
 	}
 	fmt.Fprintf(o.io.Out, "wrote %s (%d rows)\n", o.out, st.Rows)
 	return nil
-}
-
-// writeFileAtomic writes b to path through a temporary file in the same
-// folder and a rename, so that OUT is either absent or complete.
-func writeFileAtomic(path string, b []byte) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), ".trace-*.tmp")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			os.Remove(f.Name())
-		}
-	}()
-	if _, err = f.Write(b); err != nil {
-		f.Close()
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if err = os.Chmod(f.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
 }

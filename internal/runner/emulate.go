@@ -19,6 +19,7 @@ import (
 	"github.com/offload-sim/offload/internal/experiment"
 	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/results"
+	"github.com/offload-sim/offload/internal/scenario"
 	"github.com/offload-sim/offload/internal/store"
 	"github.com/offload-sim/offload/internal/testbed"
 	"github.com/offload-sim/offload/internal/workload"
@@ -568,4 +569,31 @@ func rate(x float64) string {
 		return "-"
 	}
 	return fmt.Sprintf("%.1f%%", 100*x)
+}
+
+// OneEmulatedCell fits a scenario to the one cell an emulation runs: the
+// rate picked (rate > 0, or the scenario's when 0; from an arrivals.rate
+// sweep it must be picked), the run length replaced by the wall-clock
+// warmup and duration in model seconds, so that the simulator runs exactly
+// what is emulated.
+func OneEmulatedCell(sc *scenario.Scenario, rate float64, warmup, duration time.Duration, timeScale float64) error {
+	if sw := sc.Sweep; sw != nil {
+		if sw.Param != "arrivals.rate" {
+			return badInputf("emulate runs one cell, and the scenario sweeps %s; emulate picks only a rate, from an arrivals.rate sweep", sw.Param)
+		}
+		if rate == 0 {
+			return badInputf("the scenario sweeps arrivals.rate over %v: pick one with --rate", sw.Values)
+		}
+		sc.Sweep = nil
+	}
+	if rate != 0 {
+		if !(rate > 0) || math.IsInf(rate, 0) {
+			return badInputf("--rate %v: must be > 0", rate)
+		}
+		sc.Arrivals.Rate = rate
+	}
+	sc.Tasks, sc.Warmup = 0, 0
+	sc.Duration = duration.Seconds() / timeScale
+	sc.WarmupTime = warmup.Seconds() / timeScale
+	return BadInput(sc.Validate())
 }

@@ -381,3 +381,22 @@ func clonePolicies(es []PolicyEntry) []PolicyEntry {
 	}
 	return c
 }
+
+// SelectLabels narrows the policies to the entries with these labels, in
+// the order given (--policy); a label the scenario does not have is an
+// error listing the ones it has.
+func (s *Scenario) SelectLabels(labels []string) error {
+	var keep []PolicyEntry
+	have := s.Labels()
+	for _, l := range labels {
+		i := slices.Index(have, l)
+		if i < 0 {
+			return fmt.Errorf("the scenario has no policy labelled %q (it has: %s)", l, strings.Join(have, ", "))
+		}
+		if !slices.ContainsFunc(keep, func(e PolicyEntry) bool { return e.Label() == l }) {
+			keep = append(keep, s.Policies[i])
+		}
+	}
+	s.Policies = keep
+	return nil
+}

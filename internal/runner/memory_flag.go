@@ -1,4 +1,4 @@
-package cmd
+package runner
 
 import (
 	"bufio"
@@ -8,9 +8,9 @@ import (
 	"strings"
 )
 
-// machineMemory is this machine's physical memory in bytes (MemTotal of
+// MachineMemory is this machine's physical memory in bytes (MemTotal of
 // /proc/meminfo), or 0 when it cannot be read (then no limit applies).
-func machineMemory() float64 {
+func MachineMemory() float64 {
 	f, err := os.Open("/proc/meminfo")
 	if err != nil {
 		return 0
@@ -28,9 +28,9 @@ func machineMemory() float64 {
 	return 0
 }
 
-// parseSize reads a byte count with an optional binary unit: 512MiB, 8GiB,
+// ParseBytes reads a byte count with an optional binary unit: 512MiB, 8GiB,
 // 1.5G, 1000000.
-func parseSize(s string) (float64, error) {
+func ParseBytes(s string) (float64, error) {
 	units := []struct {
 		suffix string
 		mult   float64
