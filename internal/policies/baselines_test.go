@@ -297,3 +297,37 @@ func TestJIQ(t *testing.T) {
 	}
 	checkUniform(t, "jiq between two idle identical tiers", counts)
 }
+
+// TestSITAECutoffsBoundedPareto: on a bounded Pareto (every moment finite,
+// C_s² ≈ 49), sita-e's intervals carry each tier's capacity share of the
+// work, against the closed-form work below x:
+// (L^(1−α) − x^(1−α)) / (L^(1−α) − H^(1−α)) for α ≠ 1.
+func TestSITAECutoffsBoundedPareto(t *testing.T) {
+	const alpha, lo, hi = 1.4, 0.3, 3000.0
+	sizes, err := workload.NewBoundedPareto(alpha, lo, hi)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tiers := threeTiers()
+	p := sitaEqual(tiers, sizes)
+	cuts, order := p.Cutoffs()
+	if len(cuts) != 2 {
+		t.Fatalf("intervals %v to tiers %v, want 2 cutoffs", cuts, order)
+	}
+	workBelow := func(x float64) float64 {
+		x = math.Min(math.Max(x, lo), hi)
+		return (math.Pow(lo, 1-alpha) - math.Pow(x, 1-alpha)) / (math.Pow(lo, 1-alpha) - math.Pow(hi, 1-alpha))
+	}
+	total := 0.0
+	for _, tr := range tiers {
+		total += float64(tr.Servers) * tr.Speed
+	}
+	bounds := append(append([]float64{0}, cuts...), math.Inf(1))
+	for j, i := range order {
+		got := workBelow(bounds[j+1]) - workBelow(bounds[j])
+		want := float64(tiers[i].Servers) * tiers[i].Speed / total
+		if math.Abs(got/want-1) > 1e-9 {
+			t.Errorf("interval %d (tier %s) carries %.15g of the work, want %.15g", j, tiers[i].Name, got, want)
+		}
+	}
+}
