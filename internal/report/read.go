@@ -20,32 +20,14 @@ import (
 // seed and integer columns must be integers.
 func ReadRuns(r io.Reader, cols []results.Column) ([]results.Run, error) {
 	cr := csv.NewReader(r)
-	header, err := cr.Read()
-	if errors.Is(err, io.EOF) {
-		return nil, errors.New("runs.csv: empty file, no header")
-	}
+	header, err := readHeader(cr, "runs.csv")
 	if err != nil {
-		return nil, fmt.Errorf("runs.csv: %w", err)
+		return nil, err
 	}
 	if want := RunsHeader(cols); !slices.Equal(header, want) {
 		return nil, fmt.Errorf("runs.csv: header %q is not the expected %q", strings.Join(header, ","), strings.Join(want, ","))
 	}
-	var runs []results.Run
-	for {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			return runs, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("runs.csv: %w", err)
-		}
-		line, _ := cr.FieldPos(0)
-		run, err := parseRun(rec, cols)
-		if err != nil {
-			return nil, fmt.Errorf("runs.csv line %d: %w", line, err)
-		}
-		runs = append(runs, run)
-	}
+	return readRecords(cr, "runs.csv", func(rec []string) (results.Run, error) { return parseRun(rec, cols) })
 }
 
 // HeaderTiers recovers the tier names from a runs.csv header (its share_
@@ -114,33 +96,15 @@ func parseInt(col, s string) (int, error) {
 // only a Name.
 func ReadSummary(r io.Reader) ([]results.Summary, error) {
 	cr := csv.NewReader(r)
-	header, err := cr.Read()
-	if errors.Is(err, io.EOF) {
-		return nil, errors.New("summary.csv: empty file, no header")
-	}
+	header, err := readHeader(cr, "summary.csv")
 	if err != nil {
-		return nil, fmt.Errorf("summary.csv: %w", err)
+		return nil, err
 	}
 	cols, err := summaryColumns(header)
 	if err != nil {
 		return nil, fmt.Errorf("summary.csv: %w", err)
 	}
-	var sums []results.Summary
-	for {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			return sums, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("summary.csv: %w", err)
-		}
-		line, _ := cr.FieldPos(0)
-		s, err := parseSummary(rec, cols)
-		if err != nil {
-			return nil, fmt.Errorf("summary.csv line %d: %w", line, err)
-		}
-		sums = append(sums, s)
-	}
+	return readRecords(cr, "summary.csv", func(rec []string) (results.Summary, error) { return parseSummary(rec, cols) })
 }
 
 // summaryColumns checks a summary.csv header's shape and names its metrics.
@@ -193,12 +157,9 @@ func parseSummary(rec []string, cols []results.Column) (results.Summary, error) 
 // this one serves tools that read a folder they did not plan (compare).
 func ReadRunsAny(r io.Reader) ([]results.Run, error) {
 	cr := csv.NewReader(r)
-	header, err := cr.Read()
-	if errors.Is(err, io.EOF) {
-		return nil, errors.New("runs.csv: empty file, no header")
-	}
+	header, err := readHeader(cr, "runs.csv")
 	if err != nil {
-		return nil, fmt.Errorf("runs.csv: %w", err)
+		return nil, err
 	}
 	if len(header) < len(runKeys) || !slices.Equal(header[:len(runKeys)], runKeys) {
 		return nil, fmt.Errorf("runs.csv: header %q does not start with %s", strings.Join(header, ","), strings.Join(runKeys, ","))
@@ -207,20 +168,39 @@ func ReadRunsAny(r io.Reader) ([]results.Run, error) {
 	for _, n := range header[len(runKeys):] {
 		cols = append(cols, results.Column{Name: n})
 	}
-	var runs []results.Run
+	return readRecords(cr, "runs.csv", func(rec []string) (results.Run, error) { return parseRun(rec, cols) })
+}
+
+// readHeader reads the first record of the CSV file called name, the
+// header every offload CSV starts with.
+func readHeader(cr *csv.Reader, name string) ([]string, error) {
+	header, err := cr.Read()
+	if errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s: empty file, no header", name)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return header, nil
+}
+
+// readRecords parses the records after the header with parse, naming the
+// file and the record's line in an error.
+func readRecords[T any](cr *csv.Reader, name string, parse func([]string) (T, error)) ([]T, error) {
+	var out []T
 	for {
 		rec, err := cr.Read()
 		if errors.Is(err, io.EOF) {
-			return runs, nil
+			return out, nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("runs.csv: %w", err)
+			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		line, _ := cr.FieldPos(0)
-		run, err := parseRun(rec, cols)
+		v, err := parse(rec)
 		if err != nil {
-			return nil, fmt.Errorf("runs.csv line %d: %w", line, err)
+			return nil, fmt.Errorf("%s line %d: %w", name, line, err)
 		}
-		runs = append(runs, run)
+		out = append(out, v)
 	}
 }
