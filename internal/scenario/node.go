@@ -144,6 +144,23 @@ func (w *walker) walk(n *yaml.Node, t reflect.Type, segs []string) {
 	}
 }
 
+// key reports whether k may stand as a mapping key: a scalar (else want
+// says what may) not seen before in the mapping, recorded in seen. It is
+// checked before merges are followed, as yaml.v3 refuses a second "<<" as it
+// does any repeated key.
+func (w *walker) key(k *yaml.Node, seen map[string]*yaml.Node, segs []string, want string) bool {
+	if k.Kind != yaml.ScalarNode {
+		w.add(k, segs, "%s is not allowed as a key: want %s", nodeKind(k), want)
+		return false
+	}
+	if prev, repeated := seen[k.Value]; repeated {
+		w.add(k, segs, "field %q given twice (first at line %d)", k.Value, prev.Line)
+		return false
+	}
+	seen[k.Value] = k
+	return true
+}
+
 func (w *walker) mapping(n *yaml.Node, t reflect.Type, segs []string, depth int) {
 	seen := map[string]*yaml.Node{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
@@ -151,19 +168,10 @@ func (w *walker) mapping(n *yaml.Node, t reflect.Type, segs []string, depth int)
 		if k == nil {
 			continue
 		}
-		if k.Kind != yaml.ScalarNode {
-			w.add(k, segs, "%s is not allowed as a key: want a field name", nodeKind(k))
+		if !w.key(k, seen, segs, "a field name") {
 			w.drop(n, i)
 			continue
 		}
-		// Before merges: yaml.v3 refuses a second "<<" as it does any
-		// repeated key.
-		if prev, repeated := seen[k.Value]; repeated {
-			w.add(k, segs, "field %q given twice (first at line %d)", k.Value, prev.Line)
-			w.drop(n, i)
-			continue
-		}
-		seen[k.Value] = k
 		if isMerge(k) {
 			w.merge(v, t, segs, depth)
 			continue

@@ -36,15 +36,9 @@ func (w *walker) entryMapping(n *yaml.Node, segs []string, depth int) (named boo
 		if k == nil {
 			continue
 		}
-		if k.Kind != yaml.ScalarNode {
-			w.add(k, segs, "%s is not allowed as a key: want name, as or an option name", nodeKind(k))
+		if !w.key(k, seen, segs, "name, as or an option name") {
 			continue
 		}
-		if prev, repeated := seen[k.Value]; repeated {
-			w.add(k, segs, "field %q given twice (first at line %d)", k.Value, prev.Line)
-			continue
-		}
-		seen[k.Value] = k
 		if isMerge(k) {
 			named = w.entryMerge(v, segs, depth) || named
 			continue
@@ -140,15 +134,9 @@ func (w *walker) anyMapping(n *yaml.Node, segs []string, depth, merges int) {
 		if k == nil {
 			continue
 		}
-		if k.Kind != yaml.ScalarNode {
-			w.add(k, segs, "%s is not allowed as a key: want a name", nodeKind(k))
+		if !w.key(k, seen, segs, "a name") {
 			continue
 		}
-		if prev, repeated := seen[k.Value]; repeated {
-			w.add(k, segs, "field %q given twice (first at line %d)", k.Value, prev.Line)
-			continue
-		}
-		seen[k.Value] = k
 		if !isMerge(k) {
 			w.anyValue(v, sub(segs, k.Value), depth+1)
 			continue
