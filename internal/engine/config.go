@@ -35,6 +35,11 @@ type Config struct {
 	// [WarmupTime, WarmupTime+Duration) measured; then arrivals stop.
 	Duration, WarmupTime float64
 
+	// ExactLimit is how many measured latencies a run keeps whole, for exact
+	// percentiles; beyond it they go to a quantile sketch of bounded size
+	// (internal/quantile). 0: quantile.ExactLimit.
+	ExactLimit int
+
 	// Observe is what the dispatchers see of the tiers (the zero value:
 	// the true state, fresh).
 	Observe Observation

@@ -100,8 +100,8 @@ func TestConservationTasks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Tasks != cfg.Tasks || len(res.Latencies) != cfg.Tasks || len(seen) != cfg.Tasks {
-		t.Fatalf("measured %d (latencies %d, distinct ids %d), want %d", res.Tasks, len(res.Latencies), len(seen), cfg.Tasks)
+	if res.Tasks != cfg.Tasks || res.Latencies.Len() != cfg.Tasks || len(seen) != cfg.Tasks {
+		t.Fatalf("measured %d (latencies %d, distinct ids %d), want %d", res.Tasks, res.Latencies.Len(), len(seen), cfg.Tasks)
 	}
 	for id, n := range seen {
 		if n != 1 {
@@ -182,21 +182,29 @@ func TestViewInvariants(t *testing.T) {
 
 // TestDeterminism: the same seed gives the same run; another replicate does not.
 func TestDeterminism(t *testing.T) {
-	run := func(rep int) *Result {
+	run := func(rep int) (*Result, []float64) {
 		cfg := threeTier(t, 60, 5000)
+		var lat []float64 // in the order tasks reach their tier
+		cfg.OnTask = func(r *TaskRecord) {
+			if r.Measured {
+				lat = append(lat, r.Latency)
+			}
+		}
 		res, err := Run(cfg, uniform(rand.New(rand.NewPCG(1, workload.StreamID(rep, 4)))), workload.NewStreams(42, rep))
 		if err != nil {
 			t.Fatal(err)
 		}
-		return res
+		return res, lat
 	}
-	a, b, c := run(0), run(0), run(1)
-	if len(a.Latencies) != len(b.Latencies) {
-		t.Fatal("lengths differ")
+	a, la := run(0)
+	_, lb := run(0)
+	c, _ := run(1)
+	if len(la) != len(lb) || len(la) != a.Latencies.Len() {
+		t.Fatalf("lengths differ: %d, %d, %d", len(la), len(lb), a.Latencies.Len())
 	}
-	for i := range a.Latencies {
-		if a.Latencies[i] != b.Latencies[i] {
-			t.Fatalf("latency %d: %v vs %v", i, a.Latencies[i], b.Latencies[i])
+	for i := range la {
+		if la[i] != lb[i] {
+			t.Fatalf("latency %d: %v vs %v", i, la[i], lb[i])
 		}
 	}
 	if a.SumWait == c.SumWait {

@@ -2,9 +2,8 @@ package engine
 
 import (
 	"math"
-	"slices"
 
-	"gonum.org/v1/gonum/stat"
+	"github.com/offload-sim/offload/internal/quantile"
 )
 
 // TierResult is what one tier saw during the measured window.
@@ -32,17 +31,18 @@ type ShadowResult struct {
 	SumAbsWait float64 // Σ |predicted − realised wait|, s
 }
 
-// Result is a run's raw measurements. Latencies are kept whole so that
-// percentiles are exact; memory is 8 bytes per measured task (plus 8 per large
-// task).
+// Result is a run's raw measurements. Latencies are kept whole up to
+// Config.ExactLimit measured tasks, so that percentiles are exact (8 bytes
+// per measured task, plus 8 per large task), and sketched beyond it, so that
+// memory stays bounded at any run length (internal/quantile).
 type Result struct {
-	Tasks          int       // measured tasks
-	Latencies      []float64 // s, in the order tasks reached their tier
-	LargeLatencies []float64 // s, tasks with size > Config.Large
-	SumWait        float64   // s
-	SumAPE         float64   // the policy's own Σ |pred − real| / real
-	Predicted      int       // measured tasks that carried a prediction
-	Span           float64   // s, length of the measured window of arrivals
+	Tasks          int              // measured tasks
+	Latencies      *quantile.Sample // s
+	LargeLatencies *quantile.Sample // s, tasks with size > Config.Large
+	SumWait        float64          // s
+	SumAPE         float64          // the policy's own Σ |pred − real| / real
+	Predicted      int              // measured tasks that carried a prediction
+	Span           float64          // s, length of the measured window of arrivals
 	Tier           []TierResult
 	Shadow         []ShadowResult
 }
@@ -52,18 +52,17 @@ func newResult(cfg *Config, phys []tierState, shadows int) *Result {
 	for _, p := range phys {
 		r.Tier[p.scen].Copies++
 	}
-	if cfg.Tasks > 0 {
-		r.Latencies = make([]float64, 0, cfg.Tasks)
-	}
+	r.Latencies = quantile.New(cfg.ExactLimit, cfg.Tasks)
+	r.LargeLatencies = quantile.New(cfg.ExactLimit, 0)
 	return r
 }
 
 // record adds one measured task. shPred holds the shadows' predicted waits.
 func (r *Result) record(cfg *Config, rec *TaskRecord, x *transit, shPred []float64) {
 	r.Tasks++
-	r.Latencies = append(r.Latencies, rec.Latency)
+	r.Latencies.Add(rec.Latency)
 	if rec.Size > cfg.Large {
-		r.LargeLatencies = append(r.LargeLatencies, rec.Latency)
+		r.LargeLatencies.Add(rec.Latency)
 	}
 	r.SumWait += rec.Wait
 	t := &r.Tier[rec.Tier]
@@ -81,52 +80,4 @@ func (r *Result) record(cfg *Config, rec *TaskRecord, x *transit, shPred []float
 		sh.SumAPE += math.Abs(w+1/tier.Mu+tier.MeanDelay-rec.Latency) / rec.Latency
 		sh.SumAbsWait += math.Abs(w - rec.Wait)
 	}
-}
-
-// Summary is the scalar metrics of a run (docs/design.md §5), NaN where undefined.
-type Summary struct {
-	Mean, P50, P95, P99, Max float64
-	MeanWait                 float64
-	MeanLarge, P95Large      float64
-	MAPE                     float64 // percent
-	Share, Util              []float64
-}
-
-// Summarize computes the run's metrics. It sorts the latency slices in place.
-// Percentiles are gonum's stat.Quantile with stat.Empirical (the smallest
-// sample whose empirical CDF reaches p), exact over every measured task.
-func (r *Result) Summarize(cfg *Config) Summary {
-	nan := math.NaN()
-	s := Summary{Mean: nan, P50: nan, P95: nan, P99: nan, Max: nan, MeanWait: nan, MeanLarge: nan, P95Large: nan, MAPE: nan}
-	s.Share = make([]float64, len(r.Tier))
-	s.Util = make([]float64, len(r.Tier))
-	for i, t := range r.Tier {
-		c := &cfg.Tiers[i]
-		if r.Tasks > 0 {
-			s.Share[i] = float64(t.Count) / float64(r.Tasks)
-		}
-		s.Util[i] = nan
-		if r.Span > 0 {
-			s.Util[i] = t.Work / r.Span / (float64(c.Servers) * c.Speed)
-		}
-	}
-	if r.Tasks == 0 {
-		return s
-	}
-	slices.Sort(r.Latencies)
-	s.Mean = stat.Mean(r.Latencies, nil)
-	s.P50 = stat.Quantile(0.50, stat.Empirical, r.Latencies, nil)
-	s.P95 = stat.Quantile(0.95, stat.Empirical, r.Latencies, nil)
-	s.P99 = stat.Quantile(0.99, stat.Empirical, r.Latencies, nil)
-	s.Max = r.Latencies[len(r.Latencies)-1]
-	s.MeanWait = r.SumWait / float64(r.Tasks)
-	if len(r.LargeLatencies) > 0 {
-		slices.Sort(r.LargeLatencies)
-		s.MeanLarge = stat.Mean(r.LargeLatencies, nil)
-		s.P95Large = stat.Quantile(0.95, stat.Empirical, r.LargeLatencies, nil)
-	}
-	if r.Predicted > 0 {
-		s.MAPE = 100 * r.SumAPE / float64(r.Predicted)
-	}
-	return s
 }

@@ -46,11 +46,7 @@ func meanSojourn(t testing.TB, cfg *engine.Config, e policies.Entry, reps int) [
 		if err != nil {
 			t.Fatal(err)
 		}
-		var sum float64
-		for _, l := range res.Latencies {
-			sum += l
-		}
-		out[r] = sum / float64(len(res.Latencies))
+		out[r] = res.Latencies.Mean()
 	}
 	return out
 }

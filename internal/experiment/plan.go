@@ -10,6 +10,7 @@ import (
 	"github.com/offload-sim/offload/internal/dispatch"
 	"github.com/offload-sim/offload/internal/engine"
 	"github.com/offload-sim/offload/internal/policies"
+	"github.com/offload-sim/offload/internal/quantile"
 	"github.com/offload-sim/offload/internal/results"
 	"github.com/offload-sim/offload/internal/scenario"
 	"github.com/offload-sim/offload/internal/workload"
@@ -106,11 +107,33 @@ func (p *Plan) Columns() []results.Column { return results.RunColumns(p.Layout()
 // Layout is what shapes the plan's runs.csv: its tiers, SLO thresholds and
 // breakdown. Sweeps cannot vary them, so every cell shares it.
 func (p *Plan) Layout() results.Layout {
-	return results.Layout{Tiers: p.Tiers(), SLO: p.Scenario.SLO.Latency, Breakdown: p.Scenario.Breakdown}
+	return results.Layout{Tiers: p.Tiers(), SLO: p.Scenario.SLO.Latency, Breakdown: p.Scenario.Breakdown, Sketch: p.maySketch()}
+}
+
+// maySketch reports whether a run of the plan may measure more than
+// quantile.ExactLimit tasks: a cell of more tasks, or a duration whose
+// arrivals, at the base rate times every burst factor, could reach half of
+// it (a margin for the arrival process's variability).
+func (p *Plan) maySketch() bool {
+	for _, cfg := range p.configs {
+		if cfg.Tasks > quantile.ExactLimit {
+			return true
+		}
+		if cfg.Duration > 0 {
+			peak := cfg.Arrivals.Rate
+			for _, b := range cfg.Arrivals.Bursts {
+				peak *= max(b.Factor, 1)
+			}
+			if peak*cfg.Duration >= quantile.ExactLimit/2 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // measured hands a run's raw measurements to the metrics schema. The
-// slices are shared, not copied: the result is not used afterwards.
+// samples are shared, not copied: the result is not used afterwards.
 func measured(cfg *engine.Config, res *engine.Result) *results.Measured {
 	m := &results.Measured{Tasks: res.Tasks, Latencies: res.Latencies, LargeLatencies: res.LargeLatencies,
 		SumWait: res.SumWait, SumAPE: res.SumAPE, Predicted: res.Predicted, Span: res.Span, DecisionNs: math.NaN(),

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"gonum.org/v1/gonum/stat"
+	"github.com/offload-sim/offload/internal/quantile"
 )
 
 // Column is one numeric column of runs.csv (after the key columns): its
@@ -110,25 +110,33 @@ type Layout struct {
 	Tiers     []string
 	SLO       []float64 // s
 	Breakdown bool
+	// Sketch adds the quantiles_sketched column, for plans whose runs may
+	// measure more than quantile.ExactLimit tasks (runs within the limit,
+	// every shipped experiment's, keep the columns they always had).
+	Sketch bool
 }
+
+// ColSketched says whether a run's percentiles came from the sketch.
+const ColSketched = "quantiles_sketched"
 
 // RunColumns declares runs.csv's numeric columns for this layout, in file
 // order: the fixed ones, then every tier's share, then every tier's offered
 // load (docs/design.md §5), then for each SLO threshold the share of tasks
 // and of large tasks over it, then, with the breakdown, every tier's mean
-// latency and every tier's mean wait.
+// latency and every tier's mean wait; with Sketch, quantiles_sketched
+// comes before the breakdown.
 func RunColumns(l Layout) []Column {
 	tiers := l.Tiers
 	cols := []Column{
 		{Name: ColTasks, Doc: "measured tasks", Int: true, Get: func(m *Measured) float64 { return float64(m.Tasks) }},
-		{Name: ColMeanLatency, Unit: "s", Doc: "mean latency T = D + W + S", Get: func(m *Measured) float64 { return m.mean(m.Latencies) }},
-		{Name: ColP50Latency, Unit: "s", Doc: "median latency", Get: func(m *Measured) float64 { return m.quantile(0.50, m.Latencies) }},
-		{Name: ColP95Latency, Unit: "s", Doc: "95th percentile of latency", Get: func(m *Measured) float64 { return m.quantile(0.95, m.Latencies) }},
-		{Name: ColP99Latency, Unit: "s", Doc: "99th percentile of latency", Get: func(m *Measured) float64 { return m.quantile(0.99, m.Latencies) }},
-		{Name: ColMaxLatency, Unit: "s", Doc: "largest latency", Get: func(m *Measured) float64 { return m.quantile(1, m.Latencies) }},
+		{Name: ColMeanLatency, Unit: "s", Doc: "mean latency T = D + W + S", Get: func(m *Measured) float64 { return m.Latencies.Mean() }},
+		{Name: ColP50Latency, Unit: "s", Doc: "median latency", Get: func(m *Measured) float64 { return m.Latencies.Quantile(0.50) }},
+		{Name: ColP95Latency, Unit: "s", Doc: "95th percentile of latency", Get: func(m *Measured) float64 { return m.Latencies.Quantile(0.95) }},
+		{Name: ColP99Latency, Unit: "s", Doc: "99th percentile of latency", Get: func(m *Measured) float64 { return m.Latencies.Quantile(0.99) }},
+		{Name: ColMaxLatency, Unit: "s", Doc: "largest latency", Get: func(m *Measured) float64 { return m.Latencies.Quantile(1) }},
 		{Name: ColMeanWait, Unit: "s", Doc: "mean time in the tier's queue", Get: func(m *Measured) float64 { return m.per(m.SumWait, m.Tasks) }},
-		{Name: ColMeanLarge, Unit: "s", Doc: "mean latency of large tasks", Get: func(m *Measured) float64 { return m.mean(m.LargeLatencies) }},
-		{Name: ColP95Large, Unit: "s", Doc: "95th percentile of large tasks' latency", Get: func(m *Measured) float64 { return m.quantile(0.95, m.LargeLatencies) }},
+		{Name: ColMeanLarge, Unit: "s", Doc: "mean latency of large tasks", Get: func(m *Measured) float64 { return m.LargeLatencies.Mean() }},
+		{Name: ColP95Large, Unit: "s", Doc: "95th percentile of large tasks' latency", Get: func(m *Measured) float64 { return m.LargeLatencies.Quantile(0.95) }},
 		{Name: ColMAPE, Unit: "%", Doc: "mean absolute percentage error of the policy's own prediction", Get: func(m *Measured) float64 { return m.per(100*m.SumAPE, m.Predicted) }},
 		{Name: ColDecisionNs, Unit: "ns", Doc: "mean wall-clock cost of a decision (--time-decisions)", Get: func(m *Measured) float64 { return m.DecisionNs }},
 	}
@@ -142,9 +150,20 @@ func RunColumns(l Layout) []Column {
 	}
 	for _, x := range l.SLO {
 		cols = append(cols, Column{Name: SLOMissCol(x), Doc: "share of measured tasks with latency over " + Millis(x) + " ms",
-			Get: func(m *Measured) float64 { return over(m.Latencies, x) }})
+			Get: func(m *Measured) float64 { return m.Latencies.Over(x) }})
 		cols = append(cols, Column{Name: SLOMissLargeCol(x), Doc: "share of large tasks with latency over " + Millis(x) + " ms",
-			Get: func(m *Measured) float64 { return over(m.LargeLatencies, x) }})
+			Get: func(m *Measured) float64 { return m.LargeLatencies.Over(x) }})
+	}
+	if l.Sketch {
+		cols = append(cols, Column{Name: ColSketched, Int: true,
+			Doc: "1 when the run measured more than " + strconv.Itoa(quantile.ExactLimit) + " tasks, so that its percentiles and SLO shares " +
+				"come from a DDSketch of relative error " + strconv.FormatFloat(quantile.RelativeError, 'g', -1, 64) + "; 0 when exact",
+			Get: func(m *Measured) float64 {
+				if m.Latencies.Exact() && m.LargeLatencies.Exact() {
+					return 0
+				}
+				return 1
+			}})
 	}
 	if l.Breakdown {
 		for i, t := range tiers {
@@ -159,29 +178,21 @@ func RunColumns(l Layout) []Column {
 	return cols
 }
 
-// over is the share of the sorted latencies strictly above x, by binary
-// search; NaN for none.
-func over(sorted []float64, x float64) float64 {
-	if len(sorted) == 0 {
-		return math.NaN()
-	}
-	k, _ := slices.BinarySearch(sorted, math.Nextafter(x, math.Inf(1))) // first ≥ next float: first > x
-	return float64(len(sorted)-k) / float64(len(sorted))
-}
-
 // Measured is what one run measured, in the form both the simulator and
 // the HTTP testbed accumulate it. The columns read it through their Get.
 type Measured struct {
 	Tasks int // measured tasks (completed, in the testbed)
 	// Dispatched is the measured tasks dispatched, the shares' denominator,
 	// where it differs from Tasks (the testbed); 0 means Tasks.
-	Dispatched     int
-	Latencies      []float64 // s, each measured task's latency
-	LargeLatencies []float64 // s, those of the large tasks
-	SumWait        float64   // s, Σ time in the tier's queue
-	SumAPE         float64   // Σ |predicted − realised latency| / realised
-	Predicted      int       // measured tasks that carried a prediction
-	Span           float64   // s, the measured window of arrivals
+	Dispatched int
+	// Each measured task's latency (s) and those of the large tasks: exact
+	// up to quantile.ExactLimit tasks, sketched beyond (internal/quantile).
+	// Nil reads as empty.
+	Latencies, LargeLatencies *quantile.Sample
+	SumWait                   float64 // s, Σ time in the tier's queue
+	SumAPE                    float64 // Σ |predicted − realised latency| / realised
+	Predicted                 int     // measured tasks that carried a prediction
+	Span                      float64 // s, the measured window of arrivals
 	// Per tier: measured tasks sent there and their work; the tier's
 	// capacity c·s, for the offered load.
 	TierCount    []int
@@ -195,41 +206,21 @@ type Measured struct {
 	TierSumWait    []float64
 	TierDone       []int
 	DecisionNs     float64 // NaN unless decisions were timed
-	sorted         bool
 }
 
-// Row reads every column from m, in order. It sorts m's latency slices.
+// Row reads every column from m, in order. It sorts m's latency samples.
 func Row(cols []Column, m *Measured) []float64 {
-	if !m.sorted {
-		slices.Sort(m.Latencies)
-		slices.Sort(m.LargeLatencies)
-		m.sorted = true
+	if m.Latencies == nil {
+		m.Latencies = &quantile.Sample{}
+	}
+	if m.LargeLatencies == nil {
+		m.LargeLatencies = &quantile.Sample{}
 	}
 	v := make([]float64, len(cols))
 	for i, c := range cols {
 		v[i] = c.Get(m)
 	}
 	return v
-}
-
-func (m *Measured) mean(xs []float64) float64 {
-	if len(xs) == 0 {
-		return math.NaN()
-	}
-	return stat.Mean(xs, nil)
-}
-
-// quantile is gonum's stat.Quantile with stat.Empirical (the smallest
-// sample whose empirical CDF reaches p) over the sorted sample; p = 1 is
-// the maximum.
-func (m *Measured) quantile(p float64, xs []float64) float64 {
-	if len(xs) == 0 {
-		return math.NaN()
-	}
-	if p >= 1 {
-		return xs[len(xs)-1]
-	}
-	return stat.Quantile(p, stat.Empirical, xs, nil)
 }
 
 func (m *Measured) per(sum float64, n int) float64 {

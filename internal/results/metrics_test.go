@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"testing"
+
+	"github.com/offload-sim/offload/internal/quantile"
 )
 
 func TestMillis(t *testing.T) {
@@ -29,7 +31,7 @@ func TestSLOMissShare(t *testing.T) {
 	if !slices.Equal(names[len(names)-len(wantTail):], wantTail) {
 		t.Fatalf("columns end %v, want %v", names[len(names)-len(wantTail):], wantTail)
 	}
-	m := &Measured{Tasks: 5, Latencies: []float64{0.3, 0.05, 0.1, 0.2, 0.4}, LargeLatencies: nil, Span: 1,
+	m := &Measured{Tasks: 5, Latencies: quantile.Of([]float64{0.3, 0.05, 0.1, 0.2, 0.4}), LargeLatencies: nil, Span: 1,
 		TierCount: []int{5, 0}, TierWork: []float64{1, 0}, TierCapacity: []float64{1, 1},
 		TierSumLatency: []float64{1.05, 0}, TierSumWait: []float64{0.5, 0}}
 	row := Row(cols, m)
@@ -48,5 +50,32 @@ func TestSLOMissShare(t *testing.T) {
 	}
 	if !math.IsNaN(get("mean_latency_b")) || !math.IsNaN(get("mean_wait_b")) {
 		t.Errorf("tier b ran nothing: %v, %v, want missing", get("mean_latency_b"), get("mean_wait_b"))
+	}
+}
+
+// The quantiles_sketched column is there only when the layout asks, and
+// reads 1 exactly when a sample went past its exact limit.
+func TestSketchedColumn(t *testing.T) {
+	if Index(RunColumns(Layout{Tiers: []string{"a"}}), ColSketched) >= 0 {
+		t.Fatal("quantiles_sketched without Layout.Sketch")
+	}
+	cols := RunColumns(Layout{Tiers: []string{"a"}, Sketch: true})
+	i := Index(cols, ColSketched)
+	if i < 0 {
+		t.Fatal("no quantiles_sketched with Layout.Sketch")
+	}
+	sk := quantile.New(2, 0)
+	for _, x := range []float64{1, 2, 3} {
+		sk.Add(x)
+	}
+	for _, c := range []struct {
+		name string
+		lat  *quantile.Sample
+		want float64
+	}{{"exact", quantile.Of([]float64{1, 2, 3}), 0}, {"sketched", sk, 1}} {
+		m := &Measured{Tasks: 3, Latencies: c.lat, TierCount: []int{3}, TierWork: []float64{1}, TierCapacity: []float64{1}}
+		if got := Row(cols, m)[i]; got != c.want {
+			t.Errorf("%s: quantiles_sketched %v, want %v", c.name, got, c.want)
+		}
 	}
 }

@@ -3,6 +3,8 @@ package results
 import (
 	"math"
 	"testing"
+
+	"github.com/offload-sim/offload/internal/quantile"
 )
 
 var testCols = RunColumns(Layout{Tiers: []string{"t0", "t1"}})
@@ -133,7 +135,7 @@ func TestSummarizeMissingTierValues(t *testing.T) {
 // Row reads every declared column from the measurements, in order; each
 // column's value matches a hand computation.
 func TestRowReadsEveryColumn(t *testing.T) {
-	m := &Measured{Tasks: 4, Latencies: []float64{4, 1, 3, 2}, LargeLatencies: []float64{4}, SumWait: 2, SumAPE: 1, Predicted: 4,
+	m := &Measured{Tasks: 4, Latencies: quantile.Of([]float64{4, 1, 3, 2}), LargeLatencies: quantile.Of([]float64{4}), SumWait: 2, SumAPE: 1, Predicted: 4,
 		Span: 2, TierCount: []int{1, 3}, TierWork: []float64{2, 6}, TierCapacity: []float64{1, 6}, DecisionNs: math.NaN()}
 	cols := RunColumns(Layout{Tiers: []string{"a", "b"}})
 	got := Row(cols, m)

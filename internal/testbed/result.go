@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/offload-sim/offload/internal/dispatch"
+	"github.com/offload-sim/offload/internal/quantile"
 	"github.com/offload-sim/offload/internal/results"
 )
 
@@ -181,7 +182,7 @@ func (r *Result) RejectionRate() float64 {
 // seed, ...) are left to the caller; decision_ns is NaN.
 func (r *Result) Metrics(cols []results.Column) results.Run {
 	m := &results.Measured{Tasks: r.Tasks, Dispatched: r.Measured,
-		Latencies: slices.Clone(r.Latencies), LargeLatencies: slices.Clone(r.Large),
+		Latencies: quantile.Of(slices.Clone(r.Latencies)), LargeLatencies: quantile.Of(slices.Clone(r.Large)),
 		SumWait: r.SumWait, SumAPE: r.SumAPE, Predicted: r.Predicted, Span: r.Span, DecisionNs: math.NaN(),
 		TierCount: r.TierCount, TierWork: r.TierWork, TierCapacity: make([]float64, len(r.tiers)),
 		TierDone: r.TierDone, TierSumLatency: r.TierSumLatency, TierSumWait: r.TierSumWait}

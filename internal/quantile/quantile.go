@@ -1,0 +1,220 @@
+// Package quantile holds a run's latencies in bounded memory: every value,
+// exactly, up to a limit of values, and beyond it a DDSketch (Masson, Rim and
+// Lee, "DDSketch: a fast and fully-mergeable quantile sketch with
+// relative-error guarantees", VLDB 2019; github.com/DataDog/sketches-go),
+// whose quantiles are within a relative error RelativeError of the exact
+// ones, in O(log(max/min)/RelativeError) memory whatever the run's length.
+// The mean and the maximum stay exact in both modes (a running sum and a
+// running maximum); only quantiles and shares over a threshold are
+// approximated once the sketch takes over.
+package quantile
+
+import (
+	"math"
+	"slices"
+
+	"github.com/DataDog/sketches-go/ddsketch/mapping"
+	"github.com/DataDog/sketches-go/ddsketch/store"
+	"gonum.org/v1/gonum/stat"
+)
+
+// ExactLimit is the default number of values a Sample keeps whole: 10⁷, so
+// 80 MB at most per sample, and every run of the shipped experiments (at
+// most a few 10⁵ measured tasks at paper scale) is exact.
+const ExactLimit = 10_000_000
+
+// RelativeError is the sketch's relative accuracy α: a quantile read from
+// the sketch is within a factor [1−α, 1+α] of the exact value of the same
+// rank.
+const RelativeError = 0.001
+
+// Sample is a collection of non-negative values (latencies, s) with exact
+// quantiles up to its limit and sketched ones beyond. The zero Sample is
+// empty with the default limit. It is not safe for concurrent use, and its
+// queries sort the kept values in place.
+type Sample struct {
+	limit  int       // values kept whole; 0 means ExactLimit
+	exact  []float64 // every value, while n ≤ limit
+	sorted bool
+	sketch *sketch // nil while exact
+	n      int
+	sum    float64 // running sum, for the mean once sketched
+	max    float64
+}
+
+// sketch is a DDSketch of positive values: a logarithmic mapping and a
+// dense store, plus a count of values too small to index.
+type sketch struct {
+	m     *mapping.LogarithmicMapping
+	st    *store.DenseStore
+	zeros int
+}
+
+// New returns an empty Sample keeping up to limit values whole (limit ≤ 0:
+// ExactLimit), with room for capHint of them reserved now (capped at the
+// limit), so that a run of known length does not grow its slice.
+func New(limit, capHint int) *Sample {
+	s := &Sample{limit: limit}
+	if c := min(capHint, s.lim()); c > 0 {
+		s.exact = make([]float64, 0, c)
+	}
+	return s
+}
+
+// Of returns an exact Sample of xs, which it takes over (and will sort),
+// whatever its length.
+func Of(xs []float64) *Sample {
+	s := &Sample{exact: xs, n: len(xs)}
+	if len(xs) > ExactLimit {
+		s.limit = len(xs)
+	}
+	for _, x := range xs {
+		s.sum += x
+		s.max = max(s.max, x)
+	}
+	return s
+}
+
+func (s *Sample) lim() int {
+	if s.limit <= 0 {
+		return ExactLimit
+	}
+	return s.limit
+}
+
+// Add records one value. It allocates only while the kept slice grows and
+// once, when the sketch takes over; then never again for values in the
+// range already seen.
+func (s *Sample) Add(x float64) {
+	s.n++
+	s.sum += x
+	if s.n == 1 || x > s.max {
+		s.max = x
+	}
+	if s.sketch != nil {
+		s.sketch.add(x)
+		return
+	}
+	if s.n <= s.lim() {
+		s.exact = append(s.exact, x)
+		s.sorted = false
+		return
+	}
+	s.toSketch()
+	s.sketch.add(x)
+}
+
+// toSketch moves the kept values into a new sketch and frees them.
+func (s *Sample) toSketch() {
+	m, err := mapping.NewLogarithmicMapping(RelativeError)
+	if err != nil { // only for an accuracy outside (0, 1)
+		panic(err)
+	}
+	s.sketch = &sketch{m: m, st: store.NewDenseStore()}
+	for _, x := range s.exact {
+		s.sketch.add(x)
+	}
+	s.exact, s.sorted = nil, false
+}
+
+func (k *sketch) add(x float64) {
+	if x < k.m.MinIndexableValue() {
+		k.zeros++
+		return
+	}
+	k.st.Add(k.m.Index(x))
+}
+
+// Len is the number of values added.
+func (s *Sample) Len() int { return s.n }
+
+// Exact reports whether every value is kept, so that quantiles are exact.
+func (s *Sample) Exact() bool { return s.sketch == nil }
+
+// Values are the kept values, sorted; nil once sketched.
+func (s *Sample) Values() []float64 {
+	s.sort()
+	return s.exact
+}
+
+func (s *Sample) sort() {
+	if !s.sorted && s.sketch == nil {
+		slices.Sort(s.exact)
+		s.sorted = true
+	}
+}
+
+// Mean is the values' mean, NaN for none. Exact samples take gonum's
+// stat.Mean over the sorted values (the figures published before sketches
+// existed, bit for bit); sketched ones the running sum over the count.
+func (s *Sample) Mean() float64 {
+	if s.n == 0 {
+		return math.NaN()
+	}
+	if s.sketch == nil {
+		s.sort()
+		return stat.Mean(s.exact, nil)
+	}
+	return s.sum / float64(s.n)
+}
+
+// Max is the largest value, NaN for none.
+func (s *Sample) Max() float64 {
+	if s.n == 0 {
+		return math.NaN()
+	}
+	return s.max
+}
+
+// Quantile is the smallest value whose empirical CDF reaches p (gonum's
+// stat.Quantile with stat.Empirical), exactly while the sample is exact,
+// and within RelativeError of it once sketched; p ≥ 1 is the maximum
+// (exact in both modes). NaN for an empty sample.
+func (s *Sample) Quantile(p float64) float64 {
+	if s.n == 0 {
+		return math.NaN()
+	}
+	if p >= 1 {
+		return s.max
+	}
+	if s.sketch == nil {
+		s.sort()
+		return stat.Quantile(p, stat.Empirical, s.exact, nil)
+	}
+	// stat.Empirical's rank: the ⌈p·n⌉-th smallest value (1-based), at
+	// least the first.
+	rank := max(math.Ceil(p*float64(s.n))-1, 0) // 0-based
+	k := s.sketch
+	if rank < float64(k.zeros) {
+		return 0
+	}
+	v := k.m.Value(k.st.KeyAtRank(rank - float64(k.zeros)))
+	return min(v, s.max) // the bin's representative may exceed the true maximum
+}
+
+// Over is the share of values strictly above x, NaN for none: exact while
+// the sample is exact; once sketched, values within RelativeError of x
+// (those of x's own bin) count as not above it.
+func (s *Sample) Over(x float64) float64 {
+	if s.n == 0 {
+		return math.NaN()
+	}
+	if s.sketch == nil {
+		s.sort()
+		k, _ := slices.BinarySearch(s.exact, math.Nextafter(x, math.Inf(1))) // first ≥ next float: first > x
+		return float64(len(s.exact)-k) / float64(len(s.exact))
+	}
+	k := s.sketch
+	if x < k.m.MinIndexableValue() {
+		return float64(s.n-k.zeros) / float64(s.n)
+	}
+	i := k.m.Index(x)
+	above := 0.0
+	k.st.ForEach(func(j int, c float64) bool {
+		if j > i {
+			above += c
+		}
+		return false
+	})
+	return above / float64(s.n)
+}
