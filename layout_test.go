@@ -32,7 +32,7 @@ var allowed = map[string][]string{
 	"internal/quantile":              {},
 	"internal/results":               {"internal/quantile"},
 	"internal/runner":                {"experiments", "internal/claims", "internal/estimators", "internal/dispatch", "internal/engine", "internal/experiment", "internal/htmlreport", "internal/policies", "internal/report", "internal/results", "internal/scenario", "internal/store", "internal/testbed", "internal/trace", "internal/workload"},
-	"internal/scenario":              {},
+	"internal/scenario":              {"internal/quantile"},
 	"internal/store":                 {},
 	"internal/testbed":               {"internal/dispatch", "internal/fcfs", "internal/quantile", "internal/results"},
 	"internal/workload":              {},

@@ -111,25 +111,10 @@ func (p *Plan) Layout() results.Layout {
 }
 
 // maySketch reports whether a run of the plan may measure more than
-// quantile.ExactLimit tasks: a cell of more tasks, or a duration whose
-// arrivals, at the base rate times every burst factor, could reach half of
-// it (a margin for the arrival process's variability).
+// quantile.ExactLimit tasks: whether its arrivals per run, warmup included,
+// as the memory check bounds them (scenario.Estimate), exceed it.
 func (p *Plan) maySketch() bool {
-	for _, cfg := range p.configs {
-		if cfg.Tasks > quantile.ExactLimit {
-			return true
-		}
-		if cfg.Duration > 0 {
-			peak := cfg.Arrivals.Rate
-			for _, b := range cfg.Arrivals.Bursts {
-				peak *= max(b.Factor, 1)
-			}
-			if peak*cfg.Duration >= quantile.ExactLimit/2 {
-				return true
-			}
-		}
-	}
-	return false
+	return p.Scenario.Estimate().ArrivalsPerRun > quantile.ExactLimit
 }
 
 // measured hands a run's raw measurements to the metrics schema. The

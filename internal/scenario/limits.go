@@ -3,6 +3,8 @@ package scenario
 import (
 	"math"
 	"strconv"
+
+	"github.com/offload-sim/offload/internal/quantile"
 )
 
 // The bounds Validate enforces beyond each field's meaning. They keep every
@@ -92,8 +94,9 @@ type Estimate struct {
 	// expects, warmup included (tasks mode: tasks + warmup, exactly).
 	ArrivalsPerRun float64
 	// BytesPerRun is the largest over cells of the memory one run holds:
-	// 8 bytes per measured latency, twice (the worst case of keeping a
-	// sorted copy), plus 16 bytes per server. Replicates that run at once
+	// 8 bytes per measured latency, twice (the latencies and the large
+	// tasks' ones, at worst all of them), up to quantile.ExactLimit of them
+	// (a sketch of bounded size beyond), plus 16 bytes per server. Replicates that run at once
 	// multiply it: that is the caller's to account.
 	BytesPerRun float64
 	// Arrivals and Bytes sum ArrivalsPerRun and BytesPerRun over every run
@@ -126,7 +129,7 @@ func (s *Scenario) Estimate() Estimate {
 		for _, t := range c.Tiers {
 			servers += float64(max(t.Servers, 0))
 		}
-		bytes := 2*8*measured + 16*servers
+		bytes := 2*8*min(measured, quantile.ExactLimit) + 16*servers
 		e.ArrivalsPerRun = max(e.ArrivalsPerRun, arrivals)
 		e.BytesPerRun = max(e.BytesPerRun, bytes)
 		e.Arrivals += arrivals * float64(perCell)
