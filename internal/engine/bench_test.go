@@ -10,7 +10,8 @@ import (
 
 // BenchmarkEngine runs the docs/design.md §5 three-tier scenario under a uniform
 // random policy at 20 tasks/s (every tier stable). One op is one task: ns/op
-// is the cost per task, allocs/op the amortised allocations per task.
+// is the cost per task, allocs/op the amortised allocations per task, and
+// x-floor its ratio to BenchmarkFloor's bare loop over the same tasks.
 func BenchmarkEngine(b *testing.B) {
 	cfg := threeTier(b, 20, max(b.N, 1))
 	cfg.Warmup = 0
@@ -26,6 +27,7 @@ func BenchmarkEngine(b *testing.B) {
 		b.Fatalf("measured %d of %d", res.Tasks, cfg.Tasks)
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "tasks/s")
+	floorRatio(b, cfg, b.Elapsed())
 }
 
 // BenchmarkEngineOracle is BenchmarkEngine at 60 tasks/s under a clairvoyant

@@ -5,8 +5,8 @@ type eventKind uint8
 
 const (
 	evReach   eventKind = iota // a task ends its delay and joins its tier
-	evDepart                   // a server of a tier finishes a task
 	evRefresh                  // the board posts a tier (tier ≥ 0) or every tier (tier −1)
+	// Departures are not events: they have their own heap (departures).
 )
 
 // event is one scheduled happening. slot indexes the in-transit task table for
@@ -69,6 +69,69 @@ func (h *eventHeap) pop() event {
 		}
 		h.ev[i], h.ev[m] = h.ev[m], h.ev[i]
 		i = m
+	}
+	return top
+}
+
+// departure is a task's finish at a tier: it only lowers the tier's count of
+// tasks present, so it needs neither a sequence number nor a kind.
+type departure struct {
+	t    float64
+	tier int32
+}
+
+// departures is a binary min-heap of departures by time, apart from the
+// event heap: half of a run's scheduled happenings are departures, and
+// this heap's elements are half the size of an event and compare on one
+// float. Departures at equal times may come out in any order: each lowers
+// one tier's count at the same instant, which commutes. The loop takes a
+// departure before an event or an arrival at the same time, as the event
+// heap did for departures already due.
+type departures struct{ d []departure }
+
+func (h *departures) len() int { return len(h.d) }
+
+func (h *departures) push(t float64, tier int32) {
+	h.d = append(h.d, departure{t, tier})
+	d := h.d
+	i := len(d) - 1
+	x := d[i]
+	for i > 0 {
+		p := (i - 1) / 2
+		if !(x.t < d[p].t) {
+			break
+		}
+		d[i] = d[p]
+		i = p
+	}
+	d[i] = x
+}
+
+func (h *departures) pop() departure {
+	d := h.d
+	top := d[0]
+	n := len(d) - 1
+	x := d[n]
+	h.d = d[:n]
+	d = d[:n]
+	i := 0
+	for {
+		l := 2*i + 1
+		if l >= n {
+			break
+		}
+		m := l
+		if r := l + 1; r < n && d[r].t < d[l].t {
+			m = r
+		}
+		if !(d[m].t < x.t) {
+			break
+		}
+		d[i] = d[m]
+		i = m
+	}
+	if n > 0 {
+		d[i] = x
 	}
 	return top
 }

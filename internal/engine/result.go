@@ -57,27 +57,30 @@ func newResult(cfg *Config, phys []tierState, shadows int) *Result {
 	return r
 }
 
-// record adds one measured task. shPred holds the shadows' predicted waits.
-func (r *Result) record(cfg *Config, rec *TaskRecord, x *transit, shPred []float64) {
+// record adds one measured task x, run at scenario tier i with this wait
+// and latency (s). shPred holds the shadows' predicted waits.
+func (r *Result) record(cfg *Config, i int, x *transit, wait, latency float64, shPred []float64) {
 	r.Tasks++
-	r.Latencies.Add(rec.Latency)
-	if rec.Size > cfg.Large {
-		r.LargeLatencies.Add(rec.Latency)
+	r.Latencies.Add(latency)
+	if x.size > cfg.Large {
+		r.LargeLatencies.Add(latency)
 	}
-	r.SumWait += rec.Wait
-	t := &r.Tier[rec.Tier]
+	r.SumWait += wait
+	t := &r.Tier[i]
 	t.Count++
-	t.Work += rec.Size
-	t.SumLatency += rec.Latency
-	t.SumWait += rec.Wait
-	tier := &cfg.Tiers[rec.Tier].Tier
-	if x.hasPred {
-		r.Predicted++
-		r.SumAPE += math.Abs(x.predWait+1/tier.Mu+tier.MeanDelay-rec.Latency) / rec.Latency
-	}
-	for j, w := range shPred {
-		sh := &r.Shadow[j]
-		sh.SumAPE += math.Abs(w+1/tier.Mu+tier.MeanDelay-rec.Latency) / rec.Latency
-		sh.SumAbsWait += math.Abs(w - rec.Wait)
+	t.Work += x.size
+	t.SumLatency += latency
+	t.SumWait += wait
+	if x.hasPred || len(shPred) > 0 {
+		tier := &cfg.Tiers[i].Tier
+		if x.hasPred {
+			r.Predicted++
+			r.SumAPE += math.Abs(x.predWait+1/tier.Mu+tier.MeanDelay-latency) / latency
+		}
+		for j, w := range shPred {
+			sh := &r.Shadow[j]
+			sh.SumAPE += math.Abs(w+1/tier.Mu+tier.MeanDelay-latency) / latency
+			sh.SumAbsWait += math.Abs(w - wait)
+		}
 	}
 }

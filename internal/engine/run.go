@@ -65,6 +65,7 @@ type sim struct {
 	task      workload.Task // the task being decided
 	tiers     []tierState   // physical tiers
 	events    eventHeap
+	deps      departures // every task present at a tier, by finish time
 	slots     []transit
 	freeSlots []int32
 	nShadows  int
@@ -260,7 +261,15 @@ func (s *sim) stopped() bool {
 	return false
 }
 
-// loop runs events and arrivals in time order until every measured task has
+// What the loop takes next.
+const (
+	fromNone = iota
+	fromArrival
+	fromEvent
+	fromDeparture
+)
+
+// loop runs departures, events and arrivals in time order until every measured task has
 // reached its tier: its latency is then known, and later events cannot change
 // it (FCFS).
 func (s *sim) loop() error {
@@ -284,18 +293,25 @@ func (s *sim) loop() error {
 		// Every measured latency is known once the last measured task has
 		// reached its tier; only the time-average of tasks present (duration
 		// mode) still needs the events up to the end of the window.
-		if !arriving && s.pending == 0 && (!s.measuring || s.events.len() == 0) {
+		if !arriving && s.pending == 0 && (!s.measuring || s.events.len() == 0 && s.deps.len() == 0) {
 			break
 		}
-		fromHeap := s.events.len() > 0 && (!arriving || s.events.ev[0].t <= next)
-		if !fromHeap && !arriving {
+		// The earliest of a departure, an event and the next arrival; at
+		// equal times in that order.
+		from, t := fromArrival, next
+		if !arriving {
+			from, t = fromNone, math.Inf(1)
+		}
+		if s.events.len() > 0 && (from == fromNone || s.events.ev[0].t <= t) {
+			from, t = fromEvent, s.events.ev[0].t
+		}
+		if s.deps.len() > 0 && (from == fromNone || s.deps.d[0].t <= t) {
+			from, t = fromDeparture, s.deps.d[0].t
+		}
+		if from == fromNone {
 			break
 		}
 		if !byTasks { // the duration-mode window opens and closes on the clock
-			t := next
-			if fromHeap {
-				t = s.events.ev[0].t
-			}
 			if !started && t >= cfg.WarmupTime {
 				s.startMeasuring(cfg.WarmupTime)
 				started = true
@@ -304,7 +320,11 @@ func (s *sim) loop() error {
 				s.stopMeasuring(end)
 			}
 		}
-		if fromHeap {
+		switch from {
+		case fromDeparture:
+			s.depart(s.deps.pop())
+			continue
+		case fromEvent:
 			s.event(s.events.pop())
 			continue
 		}
@@ -441,14 +461,17 @@ func (s *sim) event(e event) {
 		ts.transit = ts.transit[:len(ts.transit)-1]
 		s.devs[x.dev].view.States[x.vtier].InTransit--
 		s.reach(e.slot)
-	case evDepart:
-		p := int(e.tier)
-		s.touch(p, e.t)
-		s.tiers[p].n--
-		s.setState(p)
 	case evRefresh:
 		s.refresh(e)
 	}
+}
+
+// depart takes a finished task off its tier's count of tasks present.
+func (s *sim) depart(d departure) {
+	p := int(d.tier)
+	s.touch(p, d.t)
+	s.tiers[p].n--
+	s.setState(p)
 }
 
 // reach puts the task in slot into its tier's FCFS queue at its reach time.
@@ -461,20 +484,21 @@ func (s *sim) reach(slot int32) {
 	s.touch(p, x.reach)
 	ts.n++
 	s.setState(p)
-	s.events.push(event{t: finish, tier: int32(p), kind: evDepart})
+	s.deps.push(finish, int32(p))
 
-	rec := &s.rec // reused: a local would escape through OnTask
-	*rec = TaskRecord{ID: x.id, Device: int(x.dev), Arrival: x.arrival, Size: x.size, Tier: ts.scen, Delay: x.delay,
-		Wait: start - x.reach, Service: service, Latency: finish - x.arrival, Measured: x.measured}
+	wait, latency := start-x.reach, finish-x.arrival
 	if x.measured {
 		s.pending--
-		s.res.record(s.cfg, rec, x, s.shPred[int(slot)*s.nShadows:][:s.nShadows])
+		s.res.record(s.cfg, ts.scen, x, wait, latency, s.shPred[int(slot)*s.nShadows:][:s.nShadows])
 	}
 	if s.measuring && x.reach >= s.t0 {
 		s.res.Tier[ts.scen].Reached++
-		s.res.Tier[ts.scen].SumSojourn += rec.Wait + rec.Service
+		s.res.Tier[ts.scen].SumSojourn += wait + service
 	}
-	if s.cfg.OnTask != nil {
+	if s.cfg.OnTask != nil { // the record is built only for a listener
+		rec := &s.rec // reused: a local would escape through OnTask
+		*rec = TaskRecord{ID: x.id, Device: int(x.dev), Arrival: x.arrival, Size: x.size, Tier: ts.scen, Delay: x.delay,
+			Wait: wait, Service: service, Latency: latency, Measured: x.measured}
 		s.cfg.OnTask(rec)
 	}
 	s.freeSlots = append(s.freeSlots, slot)

@@ -18,10 +18,12 @@ import (
 	"gonum.org/v1/gonum/stat"
 )
 
-// ExactLimit is the default number of values a Sample keeps whole: 10⁷, so
-// 80 MB at most per sample, and every run of the shipped experiments (at
-// most a few 10⁵ measured tasks at paper scale) is exact.
-const ExactLimit = 10_000_000
+// ExactLimit is the default number of values a Sample keeps whole: 10⁶,
+// 8 MB per sample, five times the measured tasks of a paper-scale run, so
+// that every run of the shipped experiments is exact, while a run of any
+// length fits in well under 200 MB (a run's two samples, the slices' growth
+// and the collector's headroom included).
+const ExactLimit = 1_000_000
 
 // RelativeError is the sketch's relative accuracy α: a quantile read from
 // the sketch is within a factor [1−α, 1+α] of the exact value of the same
@@ -42,10 +44,13 @@ type Sample struct {
 	max    float64
 }
 
-// sketch is a DDSketch of positive values: a logarithmic mapping and a
-// dense store, plus a count of values too small to index.
+// sketch is a DDSketch of positive values: an index mapping and a dense
+// store, plus a count of values too small to index. The mapping is
+// sketches-go's cubically interpolated one, which reads log₂ from the
+// float's bits instead of calling math.Log: the same guarantee for a few
+// percent more bins, at a fraction of the cost per value.
 type sketch struct {
-	m     *mapping.LogarithmicMapping
+	m     *mapping.CubicallyInterpolatedMapping
 	st    *store.DenseStore
 	zeros int
 }
@@ -106,7 +111,7 @@ func (s *Sample) Add(x float64) {
 
 // toSketch moves the kept values into a new sketch and frees them.
 func (s *Sample) toSketch() {
-	m, err := mapping.NewLogarithmicMapping(RelativeError)
+	m, err := mapping.NewCubicallyInterpolatedMapping(RelativeError)
 	if err != nil { // only for an accuracy outside (0, 1)
 		panic(err)
 	}
