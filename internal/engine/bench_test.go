@@ -17,17 +17,16 @@ func BenchmarkEngine(b *testing.B) {
 	cfg.Warmup = 0
 	pol := uniform(rand.New(rand.NewPCG(1, 4)))
 	b.ReportAllocs()
-	b.ResetTimer()
-	res, err := Run(cfg, pol, workload.NewStreams(1, 0))
+	var res *Result
+	var err error
+	timed(b, cfg, func() { res, err = Run(cfg, pol, workload.NewStreams(1, 0)) })
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.StopTimer()
 	if res.Tasks != cfg.Tasks {
 		b.Fatalf("measured %d of %d", res.Tasks, cfg.Tasks)
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "tasks/s")
-	floorRatio(b, cfg, b.Elapsed())
 }
 
 // BenchmarkEngineOracle is BenchmarkEngine at 60 tasks/s under a clairvoyant

@@ -47,18 +47,38 @@ func BenchmarkFloor(b *testing.B) {
 	}
 }
 
-// floorRatio times the floor loop over the same n tasks as a benchmark
-// just run (elapsed) on the same scenario and streams, and reports their
-// ratio as x-floor: how many times the irreducible work the benchmarked
-// path costs, on whatever machine runs it. The floor is timed right after,
-// in the same process, so that both see the same machine load.
-func floorRatio(b *testing.B, cfg *Config, elapsed time.Duration) {
+// timed runs f, a benchmark's measured work, and returns a function that
+// reports its ratio to the floor loop over the same b.N tasks of cfg, as
+// x-floor: how many times the irreducible work the benchmarked path costs,
+// on whatever machine runs it. Both are timed on the thread's CPU clock
+// where there is one (Linux), so that other processes on a shared machine
+// do not skew the ratio; else on the wall clock, the floor right after.
+func timed(b *testing.B, cfg *Config, f func()) {
+	read, stop, cpu := threadClock()
+	defer stop()
+	var c0 time.Duration
+	if cpu {
+		c0 = read()
+	}
+	b.ResetTimer()
+	f()
 	b.StopTimer()
-	start := time.Now()
+	work := b.Elapsed()
+	if cpu {
+		work = read() - c0
+	}
+	start, c1 := time.Now(), time.Duration(0)
+	if cpu {
+		c1 = read()
+	}
 	if floor(cfg, workload.NewStreams(1, 0), rand.New(rand.NewPCG(1, 4)), b.N) <= 0 {
 		b.Fatal("no latency")
 	}
-	if f := time.Since(start); f > 0 {
-		b.ReportMetric(float64(elapsed)/float64(f), "x-floor")
+	fl := time.Since(start)
+	if cpu {
+		fl = read() - c1
+	}
+	if fl > 0 {
+		b.ReportMetric(float64(work)/float64(fl), "x-floor")
 	}
 }

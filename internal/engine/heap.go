@@ -38,37 +38,44 @@ func (h *eventHeap) push(e event) {
 	e.seq = h.seq
 	h.seq++
 	h.ev = append(h.ev, e)
-	i := len(h.ev) - 1
-	for i > 0 {
+	ev := h.ev
+	i := len(ev) - 1
+	for i > 0 { // move parents down into the hole, then fill it once
 		p := (i - 1) / 2
-		if !h.ev[i].before(&h.ev[p]) {
+		if !e.before(&ev[p]) {
 			break
 		}
-		h.ev[i], h.ev[p] = h.ev[p], h.ev[i]
+		ev[i] = ev[p]
 		i = p
 	}
+	ev[i] = e
 }
 
 func (h *eventHeap) pop() event {
-	top := h.ev[0]
-	n := len(h.ev) - 1
-	h.ev[0] = h.ev[n]
-	h.ev = h.ev[:n]
+	ev := h.ev
+	top := ev[0]
+	n := len(ev) - 1
+	x := ev[n]
+	h.ev = ev[:n]
+	ev = ev[:n]
 	i := 0
-	for {
+	for { // move the lesser child up into the hole, then fill it with the last
 		l := 2*i + 1
 		if l >= n {
 			break
 		}
 		m := l
-		if r := l + 1; r < n && h.ev[r].before(&h.ev[l]) {
+		if r := l + 1; r < n && ev[r].before(&ev[l]) {
 			m = r
 		}
-		if !h.ev[m].before(&h.ev[i]) {
+		if !ev[m].before(&x) {
 			break
 		}
-		h.ev[i], h.ev[m] = h.ev[m], h.ev[i]
+		ev[i] = ev[m]
 		i = m
+	}
+	if n > 0 {
+		ev[i] = x
 	}
 	return top
 }

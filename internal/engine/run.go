@@ -30,7 +30,7 @@ type transit struct {
 type tierState struct {
 	free     fcfs.Servers // each server's next free time (Kiefer–Wolfowitz vector)
 	n        int          // tasks present: waiting or in service
-	transit  []int32      // slots of tasks travelling to the tier
+	transit  []int32      // slots of tasks travelling to the tier (kept for a clairvoyant policy only)
 	last     float64      // time of the last change of n, for the time-average of n
 	scen     int          // the scenario tier it is (a copy) of
 	servers  int
@@ -75,6 +75,7 @@ type sim struct {
 	obs       Observation
 	fresh     bool          // obs.fastFresh(), read on every change of a tier
 	ownBoard  bool          // a board model counting own sends
+	oracle    bool          // a device's policy is clairvoyant: keep each tier's transit list
 	drawView  bool          // obs.perDecision()
 	obsRand   *rand.Rand    // the board's draws (Individual epochs, noise at posting)
 	noise     workload.Dist // the lognormal factor of Observation.Noise
@@ -204,6 +205,7 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 		}
 		if _, ok := dv.pol.(dispatch.Clairvoyant); ok {
 			dv.view.Oracle = (*oracle)(s)
+			s.oracle = true
 		}
 	}
 	s.task.Delays = make([]float64, nt)
@@ -428,9 +430,11 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 		s.reach(slot)
 		return nil
 	}
-	ts := &s.tiers[p]
-	x.pos = int32(len(ts.transit))
-	ts.transit = append(ts.transit, slot)
+	if s.oracle { // only a clairvoyant policy reads the tasks in transit
+		ts := &s.tiers[p]
+		x.pos = int32(len(ts.transit))
+		ts.transit = append(ts.transit, slot)
+	}
 	dv.view.States[i].InTransit++
 	s.events.push(event{t: x.reach, slot: slot, tier: int32(p), kind: evReach})
 	return nil
@@ -453,12 +457,13 @@ func (s *sim) event(e event) {
 	switch e.kind {
 	case evReach:
 		x := &s.slots[e.slot]
-		ts := &s.tiers[x.tier]
-		// Remove from the tier's transit list by swapping in the last one.
-		last := ts.transit[len(ts.transit)-1]
-		ts.transit[x.pos] = last
-		s.slots[last].pos = x.pos
-		ts.transit = ts.transit[:len(ts.transit)-1]
+		if s.oracle { // remove from the tier's transit list by swapping in the last one
+			ts := &s.tiers[x.tier]
+			last := ts.transit[len(ts.transit)-1]
+			ts.transit[x.pos] = last
+			s.slots[last].pos = x.pos
+			ts.transit = ts.transit[:len(ts.transit)-1]
+		}
 		s.devs[x.dev].view.States[x.vtier].InTransit--
 		s.reach(e.slot)
 	case evRefresh:
