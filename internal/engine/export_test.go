@@ -1,0 +1,12 @@
+package engine
+
+// What the external benchmarks of package engine_test (the registry's
+// policies, which package engine may not import) share with the internal
+// ones: the scenario, the timing against the floor, the tier builders.
+var (
+	ThreeTier = threeTier
+	Timed     = timed
+	NewTier   = tier
+	MustDist  = mustDist
+	MustDelay = mustDelay
+)
