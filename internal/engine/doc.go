@@ -14,12 +14,13 @@
 // size is drawn at arrival, its start and completion times are known the
 // moment it reaches the tier: the tier keeps each server's next free time
 // (the Kiefer–Wolfowitz workload vector) and the task takes the earliest one.
-// Departure events only maintain the queue and busy counts a policy observes.
+// Departures only maintain the queue and busy counts a policy observes: they
+// are kept apart from the events, in a heap of (finish time, tier).
 //
 // # Events and time
 //
 // Events are ordered by (time, sequence number), so ties resolve in the order
 // they were scheduled and simulated time never goes backwards. At equal times
-// events scheduled earlier (reaching a tier, leaving a server) happen before
-// the arrival being decided.
+// a departure comes first, then events (reaching a tier), then the arrival
+// being decided.
 package engine
