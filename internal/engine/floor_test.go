@@ -47,12 +47,13 @@ func BenchmarkFloor(b *testing.B) {
 	}
 }
 
-// timed runs f, a benchmark's measured work, and returns a function that
-// reports its ratio to the floor loop over the same b.N tasks of cfg, as
-// x-floor: how many times the irreducible work the benchmarked path costs,
-// on whatever machine runs it. Both are timed on the thread's CPU clock
-// where there is one (Linux), so that other processes on a shared machine
-// do not skew the ratio; else on the wall clock, the floor right after.
+// timed runs f, a benchmark's measured work, then the floor loop over the
+// same b.N tasks of cfg, and reports their ratio as x-floor: how many
+// times the irreducible work the benchmarked path costs, on whatever
+// machine runs it. Both are timed on the thread's CPU clock where there is
+// one (Linux), so that other processes on a shared machine skew the ratio
+// less (they still share caches and cores), and then reported per task as
+// cpu-ns/task and floor-ns/task; else on the wall clock.
 func timed(b *testing.B, cfg *Config, f func()) {
 	read, stop, cpu := threadClock()
 	defer stop()
@@ -80,5 +81,9 @@ func timed(b *testing.B, cfg *Config, f func()) {
 	}
 	if fl > 0 {
 		b.ReportMetric(float64(work)/float64(fl), "x-floor")
+	}
+	if cpu { // the same two costs per task on the CPU clock, which load on a shared machine affects less than ns/op
+		b.ReportMetric(float64(work)/float64(b.N), "cpu-ns/task")
+		b.ReportMetric(float64(fl)/float64(b.N), "floor-ns/task")
 	}
 }
