@@ -21,7 +21,11 @@ type transit struct {
 	pos                  int32 // index in its tier's transit list
 	measured             bool
 	hasPred              bool
-	predWait             float64
+	// idle: the chosen tier had an idle server in the dispatcher's view at
+	// the decision (b < c), so the task was expected not to wait; the mape
+	// experiment splits its shadows' errors by it (claim 3's evidence).
+	idle     bool
+	predWait float64
 }
 
 // tierState is a physical tier's dynamic state. Every tier of the scenario
@@ -384,7 +388,8 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 	slot := s.newSlot()
 	x := &s.slots[slot]
 	*x = transit{id: k, arrival: t, size: s.curSize, delay: s.task.Delays[i], reach: t + s.task.Delays[i],
-		tier: int32(p), vtier: int32(i), dev: int32(dev), measured: measured, hasPred: dec.HasPred, predWait: dec.PredWait}
+		tier: int32(p), vtier: int32(i), dev: int32(dev), measured: measured, hasPred: dec.HasPred, predWait: dec.PredWait,
+		idle: dv.view.States[i].Busy < dv.view.Tiers[i].Servers}
 	if measured {
 		s.pending++
 		for j, sh := range dv.shadows {

@@ -340,12 +340,22 @@ func (p *Plan) runJob(j Job, trace func(Job) (func(*engine.TaskRecord), func(err
 	for k, name := range p.Shadows {
 		sh := res.Shadow[k]
 		n := float64(max(res.Tasks, 1))
-		out.Shadows = append(out.Shadows, results.ShadowError{Estimator: name, MAPE: 100 * sh.SumAPE / n, MAEWait: sh.SumAbsWait / n})
+		out.Shadows = append(out.Shadows, results.ShadowError{Estimator: name, MAPE: 100 * sh.SumAPE / n, MAEWait: sh.SumAbsWait / n,
+			MAPEIdle: pctOf(sh.SumAPEIdle, sh.IdleTasks), MAPEBusy: pctOf(sh.SumAPE-sh.SumAPEIdle, res.Tasks-sh.IdleTasks),
+			IdleShare: float64(sh.IdleTasks) / n})
 	}
 	if coll != nil {
 		out.Series = coll.windows(p.SeriesWidth, seriesEnd(&cfg, coll), len(tiers), pr.sample)
 	}
 	return out, nil
+}
+
+// pctOf is 100·sum/n, NaN without tasks (a missing value, not 0).
+func pctOf(sum float64, n int) float64 {
+	if n <= 0 {
+		return math.NaN()
+	}
+	return 100 * sum / float64(n)
 }
 
 // seriesEnd is where a run's series stops: the end of arrivals in duration

@@ -190,7 +190,9 @@ func mapeFigures(fsys fs.FS, xlabel string) ([]figure, error) {
 	if err != nil {
 		return nil, err
 	}
-	recs, err := records(b, report.MAPESummaryHeader)
+	// Only the columns drawn are required: a file from before the idle
+	// split (docs/paper's, say) lacks mape_idle and the rest.
+	recs, err := records(b, []string{"experiment", "param", "value", "router", "estimator", "runs", "mape", "mape_ci95", "mae_wait_s", "mae_wait_s_ci95"})
 	if err != nil {
 		return nil, fmt.Errorf("mape_summary.csv: %w", err)
 	}
