@@ -100,7 +100,7 @@ func Run(ctx context.Context, spec Spec, plan *experiment.Plan, a Args, opts Opt
 	if spec.side != nil {
 		side = spec.side(a)
 	}
-	d, err := openDir(opts.Dir, plan.Scenario.Hash(), plan.Name, opts.Force, opts.Resume, opts.Trace, opts.TimeDecisions,
+	d, err := openDirExtending(opts.Dir, plan.Scenario.Hash(), fewerSeedsHash(plan, opts), plan.Name, opts.Force, opts.Resume, opts.Trace, opts.TimeDecisions,
 		spec.writes(plan, side, opts), spec.runFiles(side))
 	if err != nil {
 		if resolved, merr := plan.Scenario.Marshal(); merr == nil {
