@@ -80,13 +80,13 @@ func figures(fsys fs.FS, sums []results.Summary, legend report.Legend, param str
 	xlabel := report.ParamLabel(param)
 	_, isMAPE := fs.Stat(fsys, "mape_summary.csv")
 	if isMAPE == nil {
-		f, err := mapeFigures(fsys, xlabel)
+		f, err := mapeFigures(fsys, param)
 		if err != nil {
 			return nil, err
 		}
 		figs = append(figs, f...)
 	} else if param != "" {
-		figs = append(figs, sweepFigures(sums, legend, xlabel, tiers)...)
+		figs = append(figs, sweepFigures(sums, legend, param, tiers)...)
 	}
 	if ts, err := fs.ReadFile(fsys, "timeseries.csv"); err == nil {
 		f, err := burstFigures(ts, fsys, legend, tiers)
@@ -136,56 +136,30 @@ func figures(fsys fs.FS, sums []results.Summary, legend report.Legend, param str
 	return out, nil
 }
 
-// sweepFigures are sweepPlots' figures (internal/runner), with their
-// titles and captions in the page rather than in the image.
-func sweepFigures(sums []results.Summary, legend report.Legend, xlabel string, tiers []tier) []figure {
-	var stable []results.Summary
-	anyUnstable := false
-	for _, s := range sums {
-		if s.Unstable {
-			anyUnstable = true
-		} else {
-			stable = append(stable, s)
-		}
+// sweepFigures are the figures the sweep drew into its folder
+// (report.SweepFigures, as internal/runner draws them), with their titles
+// and captions in the page rather than in the image; a *_stable figure
+// that left nothing out is not repeated.
+func sweepFigures(sums []results.Summary, legend report.Legend, param string, tiers []tier) []figure {
+	names := make([]string, len(tiers))
+	for i, t := range tiers {
+		names[i] = t.Name
 	}
 	var figs []figure
-	add := func(f figure, metric string) {
-		// A summary.csv of another offload may lack a column: its figure goes.
-		if len(sums) > 0 && results.Index(sums[0].Cols, metric) >= 0 {
-			figs = append(figs, f)
+	for _, f := range report.SweepFigures(sums, legend, param, names) {
+		if f.Redundant {
+			continue
 		}
-	}
-	metric := func(title, metric string, sums []results.Summary) figure {
-		o := report.FigureOptions{XLabel: xlabel, YLabel: report.MetricLabel(metric), LogY: report.SuggestLogY(sums, metric)}
-		caption := report.SweepCaption
-		if anyUnstable && len(sums) == len(stable) {
-			caption = "Stable points only. " + caption
-		} else if anyUnstable {
-			caption += " Ringed: unstable (a tier's offered load ≥ 1)."
-		}
-		return figure{title, caption, func(d report.Folder, file string) error {
-			return report.PlotMetricWith(d, file, "svg", sums, legend, metric, o)
-		}}
-	}
-	add(metric("Mean latency vs "+xlabel, results.ColMeanLatency, sums), results.ColMeanLatency)
-	if anyUnstable {
-		add(metric("Mean latency vs "+xlabel+" (stable points only)", results.ColMeanLatency, stable), results.ColMeanLatency)
-	}
-	add(metric("P95 latency vs "+xlabel, results.ColP95Latency, sums), results.ColP95Latency)
-	add(metric("P99 latency vs "+xlabel, results.ColP99Latency, sums), results.ColP99Latency)
-	if anyUnstable {
-		add(metric("P95 latency of large tasks vs "+xlabel+" (stable points only)", results.ColP95Large, stable), results.ColP95Large)
-	} else {
-		add(metric("P95 latency of large tasks vs "+xlabel, results.ColP95Large, sums), results.ColP95Large)
-	}
-	for _, t := range tiers {
-		add(metric("Share of tasks sent to "+t.Name+" vs "+xlabel, results.ShareCol(t.Name), sums), results.ShareCol(t.Name))
+		figs = append(figs, figure{f.Title, f.Caption, func(d report.Folder, file string) error {
+			return f.Draw(d, file, "svg", false, false)
+		}})
 	}
 	return figs
 }
 
 // mapeFigures re-draw the mape experiment's figures from mape_summary.csv.
-func mapeFigures(fsys fs.FS, xlabel string) ([]figure, error) {
+func mapeFigures(fsys fs.FS, param string) ([]figure, error) {
+	xlabel := report.ParamLabel(param)
 	b, err := fs.ReadFile(fsys, "mape_summary.csv")
 	if err != nil {
 		return nil, err
@@ -208,11 +182,11 @@ func mapeFigures(fsys fs.FS, xlabel string) ([]figure, error) {
 	}
 	legend := report.Legend{Labels: []string{"hybrid", "model-only", "queue-only"}, Policies: []string{"hybrid", "model-only", "queue-only"}}
 	return []figure{
-		{"Prediction error vs " + xlabel + " (router: " + router + ")", report.SweepCaption, func(d report.Folder, file string) error {
+		{"Prediction error vs " + report.ParamName(param) + ", router " + router, report.SweepCaption, func(d report.Folder, file string) error {
 			return report.PlotMetricWith(d, file, "svg", sums, legend, results.ColMAPE,
 				report.FigureOptions{XLabel: xlabel, YLabel: "MAPE (%)", LogY: report.SuggestLogY(sums, results.ColMAPE)})
 		}},
-		{"Mean absolute error of the predicted wait vs " + xlabel, report.SweepCaption, func(d report.Folder, file string) error {
+		{"Mean absolute error of the predicted wait vs " + report.ParamName(param), report.SweepCaption, func(d report.Folder, file string) error {
 			return report.PlotMetricWith(d, file, "svg", sums, legend, results.ColMAEWait,
 				report.FigureOptions{XLabel: xlabel, YLabel: "MAE of the wait (s)", LogY: report.SuggestLogY(sums, results.ColMAEWait)})
 		}},

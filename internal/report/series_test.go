@@ -72,7 +72,7 @@ func TestDodge(t *testing.T) {
 		return s
 	}
 	in := []series{mk(10, 20, 40), mk(10, 20), mk(40)}
-	out := dodge(in)
+	out := dodge(in, false)
 	// Smallest gap 10 → step 0.3; three series at −0.3, 0, +0.3.
 	wantX := [][]float64{{9.7, 19.7, 39.7}, {10, 20}, {40.3}}
 	for i := range out {
@@ -85,7 +85,7 @@ func TestDodge(t *testing.T) {
 	if in[0].XYs[0].X != 10 {
 		t.Error("dodge modified its input")
 	}
-	if got := dodge([]series{mk(5), mk(5)}); got[0].XYs[0].X != 5 {
+	if got := dodge([]series{mk(5), mk(5)}, false); got[0].XYs[0].X != 5 {
 		t.Errorf("single x value: shifted to %v, want no shift (no gap to scale by)", got[0].XYs[0].X)
 	}
 }

@@ -23,7 +23,7 @@ type TimeSeries struct {
 // intervals shaded, and writes it atomically to dir/file.<format>. Points
 // with a non-finite y are left out (windows with no tasks).
 func PlotTimeSeries(dir Folder, file, format string, lines []TimeSeries, legend Legend, bursts []results.Interval, title, ylabel string, logY, fraction bool) error {
-	f := figure{FigureOptions: FigureOptions{Title: title, XLabel: "time (s)", YLabel: ylabel, LogY: logY, Caption: true}, Fraction: fraction, Legend: legend,
+	f := figure{FigureOptions: FigureOptions{Title: title, XLabel: "time (s)", YLabel: ylabel, LogY: logY}, Fraction: fraction, Legend: legend,
 		Shade: bursts, MarkEvery: 12,
 		Note: "Shaded: bursts. Lines: mean over replicates of each window's value; markers every 12 windows tell policies apart."}
 	for _, l := range lines {
