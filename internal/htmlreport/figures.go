@@ -100,7 +100,7 @@ func figures(fsys fs.FS, sums []results.Summary, legend report.Legend, param str
 		if err != nil {
 			return nil, err
 		}
-		figs = append(figs, figure{"Emulated against simulated latency", "",
+		figs = append(figs, figure{"Emulated against simulated latency", report.ComparisonCaption,
 			func(d report.Folder, file string) error { return report.PlotComparison(d, file, "svg", cs, legend) }})
 	}
 	if runs, err := fs.ReadFile(fsys, "runs.csv"); err == nil && slices.Contains(legend.Labels, "jsq-s") {
@@ -269,7 +269,10 @@ func readComparison(b []byte) ([]report.Comparison, error) {
 	var cs []report.Comparison
 	for _, r := range recs {
 		c := report.Comparison{Policy: r["policy"], EmuMean: float(r["emulated_mean_s"]), SimMean: float(r["simulated_mean_s"]),
-			EmuP95: float(r["emulated_p95_s"]), SimP95: float(r["simulated_p95_s"])}
+			EmuP95: float(r["emulated_p95_s"]), SimP95: float(r["simulated_p95_s"]),
+			// A missing column (an older file) reads as NaN: no bar.
+			EmuMeanCI95: float(r["emulated_mean_s_ci95"]), SimMeanCI95: float(r["simulated_mean_s_ci95"]),
+			EmuP95CI95: float(r["emulated_p95_s_ci95"]), SimP95CI95: float(r["simulated_p95_s_ci95"])}
 		c.Runs, _ = strconv.Atoi(r["runs"])
 		cs = append(cs, c)
 	}
