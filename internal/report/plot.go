@@ -143,6 +143,10 @@ type figure struct {
 	Shade     []results.Interval
 	MarkEvery int
 	Note      string
+	// Band draws each series' interval as a faint band in its colour
+	// rather than as bars (a time series, whose points are too close for
+	// bars).
+	Band bool
 }
 
 func (f figure) save(dir Folder, file, format string) error {
@@ -266,16 +270,18 @@ func (f figure) plot() (*plot.Plot, []legendEntry, error) {
 	}
 	floor := 0.0
 	if f.LogY {
-		floor = logFloor(ss)
-		clampLow(ss, floor/2)
+		floor = logFloor(ss, !f.Band)
+		if f.Band { // a band's edge is drawn: it stops at the axis
+			clampLow(ss, floor)
+		} else { // a bar runs off the axis, without its cap
+			clampLow(ss, floor/2)
+		}
 	}
 	var entries []legendEntry
 	st := styler{legend: f.Legend}
 	anyUnstable := false
 	if len(f.Shade) > 0 {
-		if err := addShade(p, f.Shade, ss, f.LogY, floor); err != nil {
-			return nil, nil, err
-		}
+		addShade(p, f.Shade)
 		entries = append(entries, legendEntry{"burst", []plot.Thumbnailer{shadeThumb()}})
 	}
 	if f.MarkEvery == 0 && len(f.XLabels) == 0 {
@@ -287,7 +293,7 @@ func (f figure) plot() (*plot.Plot, []legendEntry, error) {
 		p.Add(zero)
 	}
 	for _, s := range ss {
-		e, err := addSeries(p, s, st.style(s.Name), f.MarkEvery)
+		e, err := addSeries(p, s, st.style(s.Name), f.MarkEvery, f.Band)
 		if err != nil {
 			return nil, nil, fmt.Errorf("policy %s: %w", s.Name, err)
 		}
@@ -421,7 +427,7 @@ func sweptValues(sums []results.Summary) []float64 {
 }
 
 // addSeries adds a policy's line, markers, error bars and unstable rings.
-func addSeries(p *plot.Plot, s series, sty style, markEvery int) (legendEntry, error) {
+func addSeries(p *plot.Plot, s series, sty style, markEvery int, band bool) (legendEntry, error) {
 	line, points, err := plotter.NewLinePoints(s.XYs)
 	if err != nil {
 		return legendEntry{}, err
@@ -447,7 +453,21 @@ func addSeries(p *plot.Plot, s series, sty style, markEvery int) (legendEntry, e
 			ringXY = append(ringXY, xy)
 		}
 	}
-	if len(barXY) > 0 {
+	if band && len(barXY) > 0 {
+		poly := make(plotter.XYs, 0, 2*len(s.XYs))
+		for i, xy := range s.XYs {
+			poly = append(poly, plotter.XY{X: xy.X, Y: xy.Y - s.Err[i].Low})
+		}
+		for i := len(s.XYs) - 1; i >= 0; i-- {
+			poly = append(poly, plotter.XY{X: s.XYs[i].X, Y: s.XYs[i].Y + s.Err[i].High})
+		}
+		fill, err := plotter.NewPolygon(poly)
+		if err != nil {
+			return legendEntry{}, err
+		}
+		fill.Color, fill.LineStyle.Width = burstBand(sty.Color), 0
+		p.Add(fill)
+	} else if len(barXY) > 0 {
 		bars, err := plotter.NewYErrorBars(struct {
 			plotter.XYs
 			plotter.YErrors

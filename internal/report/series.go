@@ -81,12 +81,16 @@ func sortByX(s *series) {
 // Bars reaching zero or below cannot be drawn on a log axis; the plot cuts
 // them (clampLow) below this floor, so they run off the bottom of the axis
 // without an end cap instead of seeming to end there.
-func logFloor(ss []series) float64 {
+//
+// A band (bars false) does not lower the floor: a band's lower edge at a
+// few replicates can reach far below every mean, and would stretch the
+// axis over empty decades; it is cut at the floor instead.
+func logFloor(ss []series, bars bool) float64 {
 	lo := math.Inf(1)
 	for _, s := range ss {
 		for i, p := range s.XYs {
 			lo = math.Min(lo, p.Y)
-			if l := p.Y - s.Err[i].Low; l > 0 {
+			if l := p.Y - s.Err[i].Low; bars && l > 0 {
 				lo = math.Min(lo, l)
 			}
 		}

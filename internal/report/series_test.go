@@ -51,14 +51,22 @@ func TestLogFloorAndClamp(t *testing.T) {
 		XYs: plotter.XYs{{X: 1, Y: 0.5}, {X: 2, Y: 3}},
 		Err: plotter.YErrors{{Low: 0.6, High: 0.6}, {Low: 1, High: 1}}}}
 	// Smallest mean 0.5 (its bar goes below zero and does not count); 0.5/1.25 = 0.4 → 0.2.
-	if got := logFloor(ss); got != 0.2 {
+	if got := logFloor(ss, true); got != 0.2 {
 		t.Errorf("logFloor = %v, want 0.2", got)
+	}
+	// A bar ending at 0.1 lowers the floor to 0.05; a band's edge does not.
+	wide := []series{{Name: "b", XYs: plotter.XYs{{X: 1, Y: 1}}, Err: plotter.YErrors{{Low: 0.9, High: 0.9}}}}
+	if got := logFloor(wide, true); !scalarClose(got, 0.05) {
+		t.Errorf("logFloor with bars = %v, want 0.05", got)
+	}
+	if got := logFloor(wide, false); got != 0.5 {
+		t.Errorf("logFloor with a band = %v, want 0.5 (from the mean alone)", got)
 	}
 	clampLow(ss, 0.2)
 	if got := ss[0].Err; !scalarClose(got[0].Low, 0.3) || got[0].High != 0.6 || got[1].Low != 1 {
 		t.Errorf("clampLow: %+v, want the first low bar cut to 0.3 (ending at 0.2), the rest untouched", got)
 	}
-	if got := logFloor(nil); got != 1 {
+	if got := logFloor(nil, true); got != 1 {
 		t.Errorf("logFloor(no series) = %v, want 1", got)
 	}
 }
