@@ -103,15 +103,15 @@ func newEmulateCmd(io IO, runF func(*emulateOptions) error) *cobra.Command {
 	fl.BoolVar(&o.quiet, "quiet", false, "no progress bar")
 	fl.StringVar(&o.format, "format", "png", "plot format: png, svg or pdf")
 	fl.StringSliceVar(&o.policies, "policy", nil, "run only these policies (`a,b`)")
-	fl.DurationVar(&o.duration, "duration", 10*time.Second, "measured arrivals per run, wall clock")
-	fl.DurationVar(&o.warmup, "warmup", 2*time.Second, "unmeasured arrivals before them, wall clock")
-	fl.DurationVar(&o.timeout, "timeout", time.Minute, "client timeout per request, wall clock; a timed-out request counts as failed")
+	durationVar(fl, &o.duration, "duration", 10*time.Second, "measured arrivals per run, wall clock")
+	durationVar(fl, &o.warmup, "warmup", 2*time.Second, "unmeasured arrivals before them, wall clock")
+	durationVar(fl, &o.timeout, "timeout", time.Minute, "client timeout per request, wall clock; a timed-out request counts as failed")
 	fl.Float64Var(&o.timeScale, "time-scale", 1, "wall seconds per model second (0.5: twice real time)")
-	fl.DurationVar(&o.spin, "spin", time.Millisecond, "wait the last stretch before each arrival by spinning, not on a timer (Go timers fire up to ~1 ms late); 0 to save CPU")
+	durationVar(fl, &o.spin, "spin", time.Millisecond, "wait the last stretch before each arrival by spinning, not on a timer (Go timers fire up to ~1 ms late); 0 to save CPU")
 	fl.StringArrayVar(&o.tiers, "tier", nil, "use a running tier server: `name=URL` (repeatable)")
 	fl.Float64Var(&o.rate, "rate", 0, "arrival rate, tasks/s: overrides the scenario's, and picks one from an arrivals.rate sweep")
 	fl.Float64Var(&o.maxFailures, "max-failures", defaultMaxFailures, "a run whose failed / sent requests exceed this `share` is invalid (exit 1)")
-	fl.DurationVar(&o.healthEvery, "health-every", testbed.DefaultHealthEvery, "health-check period of the --tier servers, wall clock")
+	durationVar(fl, &o.healthEvery, "health-every", testbed.DefaultHealthEvery, "health-check period of the --tier servers, wall clock")
 	return c
 }
 

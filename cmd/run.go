@@ -132,7 +132,7 @@ func newExperimentCmd(io IO, spec runner.Spec, runF func(*runOptions) error) *co
 	case "mape":
 		fl.StringVar(&o.args.Router, "router", policies.NameHybrid, "policy whose decisions the estimators shadow")
 	case "burst":
-		fl.Float64Var(&o.args.Window, "window", 5, "time-series window width, s")
+		secondsVar(fl, &o.args.Window, "window", 5, "time-series window width, model seconds")
 	}
 	if spec.Name != "mape" {
 		fl.StringSliceVar(&o.policies, "policy", nil, "run only these policies, by label (`a,b`)")
