@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/offload-sim/offload/internal/experiment"
+	"github.com/offload-sim/offload/internal/policies"
 	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/results"
 	"github.com/offload-sim/offload/internal/runner"
@@ -86,7 +87,7 @@ func newEmulateCmd(io IO, runF func(*emulateOptions) error) *cobra.Command {
 		Use:     "emulate",
 		Example: "  offload emulate --policy hybrid,edge-first --duration 20s -o /tmp/emu\n  offload emulate --tier edge=http://10.0.0.2:8081 --tier cloud=http://10.0.0.3:8082 --rate 60",
 		Short:   "Run the policies against real HTTP tier servers and compare with the simulator",
-		Long:    emulateLong,
+		Long:    emulateLong + "\n\nPolicies (--policy selects entries by label):\n" + policies.Help(),
 		Args:    noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			o.args = cmdArgs(c.Context())
@@ -97,6 +98,7 @@ func newEmulateCmd(io IO, runF func(*emulateOptions) error) *cobra.Command {
 		},
 	}
 	o.sf.register(c)
+	_ = c.Flags().MarkHidden("tasks") // refused: a run lasts a span of wall clock
 	fl := c.Flags()
 	fl.StringVarP(&o.dir, "out", "o", filepath.Join("results", "emulate"), "output `folder`")
 	fl.BoolVar(&o.force, "force", false, "write into a folder that holds another scenario's results")

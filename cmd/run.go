@@ -126,6 +126,9 @@ func newExperimentCmd(io IO, spec runner.Spec, runF func(*runOptions) error) *co
 	}
 	o.sf.register(c)
 	o.of.register(c, filepath.Join("results", spec.Name))
+	if spec.Name == "burst" { // bursts need duration mode: --tasks is refused, so --help does not offer it
+		_ = c.Flags().MarkHidden("tasks")
+	}
 	fl := c.Flags()
 	fl.BoolVar(&o.of.trace, "trace", false, "also write one per-task CSV per run under traces/")
 	switch spec.Name {
