@@ -19,7 +19,8 @@ func readShipped(t *testing.T) (arr, sizes []float64) {
 	}
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
 	for _, l := range lines[1:] {
-		a, s, _ := strings.Cut(l, ",")
+		a, rest, _ := strings.Cut(l, ",")
+		s, _, _ := strings.Cut(rest, ",") // the columns after size are the trace's own
 		x, err1 := strconv.ParseFloat(a, 64)
 		y, err2 := strconv.ParseFloat(s, 64)
 		if err1 != nil || err2 != nil {
