@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"image/color"
 	"io"
@@ -98,7 +99,7 @@ func shareSeries(sums []results.Summary, legend Legend, tiers []string, logX boo
 	for i := range out {
 		out[i].sortByX()
 	}
-	slices.SortStableFunc(out, func(a, b sharePanel) int { return legend.rank(a.Policy) - legend.rank(b.Policy) })
+	slices.SortStableFunc(out, func(a, b sharePanel) int { return cmp.Compare(legend.rank(a.Policy), legend.rank(b.Policy)) })
 	return out
 }
 
@@ -107,7 +108,7 @@ func (p *sharePanel) sortByX() {
 	for i := range idx {
 		idx[i] = i
 	}
-	slices.SortStableFunc(idx, func(a, b int) int { return cmpFloat(p.X[a], p.X[b]) })
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(p.X[a], p.X[b]) })
 	x := slices.Clone(p.X)
 	for to, from := range idx {
 		p.X[to] = x[from]
@@ -118,16 +119,6 @@ func (p *sharePanel) sortByX() {
 			p.Share[t][to], p.Unstable[t][to] = sh[from], un[from]
 		}
 	}
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 func positiveIf(xs []float64, logX bool) []float64 {
