@@ -18,9 +18,6 @@ type SweepFigure struct {
 	// all-points version. The experiments still write it (their file list
 	// does not depend on the data); the report skips it.
 	Redundant bool
-	// Metric is the summary.csv column drawn; "" for the share figure,
-	// which draws every share_ column.
-	Metric string
 	draw   func(dir Folder, file, format string, o FigureOptions) error
 	opts   FigureOptions
 }
@@ -73,7 +70,7 @@ func SweepFigures(sums []results.Summary, legend Legend, param string, tiers []s
 		if isStable {
 			title += ", stable points only"
 		}
-		return SweepFigure{File: file, Title: title, Caption: caption, Redundant: isStable && len(left) == 0, Metric: metric, opts: o,
+		return SweepFigure{File: file, Title: title, Caption: caption, Redundant: isStable && len(left) == 0, opts: o,
 			draw: func(dir Folder, file, format string, o FigureOptions) error {
 				return PlotMetricWith(dir, file, format, ss, legend, metric, o)
 			}}
