@@ -18,8 +18,8 @@ type SweepFigure struct {
 	// all-points version. The experiments still write it (their file list
 	// does not depend on the data); the report skips it.
 	Redundant bool
-	draw   func(dir Folder, file, format string, o FigureOptions) error
-	opts   FigureOptions
+	draw      func(dir Folder, file, format string, o FigureOptions) error
+	opts      FigureOptions
 }
 
 // Draw writes the figure as dir/file.<format>; withTitle draws the title
