@@ -170,6 +170,7 @@ func runEmulate(ctx context.Context, o *emulateOptions) error {
 	if err != nil {
 		return badInput(err)
 	}
+	plan.Dir = o.sf.dir()
 	external, err := parseTierURLs(o.tiers, plan.Tiers())
 	if err != nil {
 		return err

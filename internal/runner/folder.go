@@ -100,6 +100,9 @@ func openDir(dir, hash, experiment string, force, resume, trace, timed bool, wri
 		if strings.HasPrefix(name, "traces/") {
 			return !trace || (resume && same)
 		}
+		if strings.HasPrefix(name, policyLogDir) { // the finished runs' logs stay with their rows
+			return resume && same
+		}
 		return resume && same && slices.Contains(runFiles, name)
 	}
 	if err := d.RemoveStale(keep); err != nil {
