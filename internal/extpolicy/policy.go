@@ -74,6 +74,13 @@ type Policy struct {
 	waitErr  error         // its exit, once waited is closed
 	watch    func() bool   // stops the context's watch
 	canceled atomic.Bool
+	// watchdog kills the program when an exchange outlasts the timeout;
+	// timedOut says it did. Pipes are blocking, read and written by
+	// plain system calls: a deadline on a pollable pipe costs the round
+	// trip a third more, and killing the program ends a blocked call just
+	// as well (it sees end of file, or a broken pipe).
+	watchdog *time.Timer
+	timedOut atomic.Bool
 }
 
 var (
@@ -106,11 +113,11 @@ func (p *Policy) Start(ctx context.Context, env Env) error {
 	}
 	p.env = env
 	p.stderr = &head{w: env.Stderr}
-	inR, inW, err := os.Pipe()
+	inR, inW, err := pipe()
 	if err != nil {
 		return p.fail(&Error{Task: -1, Msg: fmt.Sprintf("could not make a pipe: %v", err)})
 	}
-	outR, outW, err := os.Pipe()
+	outR, outW, err := pipe()
 	if err != nil {
 		inR.Close()
 		inW.Close()
@@ -136,6 +143,8 @@ func (p *Policy) Start(ctx context.Context, env Env) error {
 		p.waitErr = cmd.Wait()
 		close(p.waited)
 	}()
+	p.watchdog = time.AfterFunc(time.Hour, p.expire)
+	p.watchdog.Stop()
 	p.watch = context.AfterFunc(ctx, p.interrupt)
 	if p.buf, err = appendStart(p.buf[:0], p.cfg.Tiers, p.cfg.Seed, env.Run, env.Observation); err != nil {
 		return p.fail(&Error{Task: -1, Msg: "start message: " + err.Error()})
@@ -272,24 +281,27 @@ func (p *Policy) fail(err error) error {
 	return p.err
 }
 
-// interrupt is the context's end: it unblocks a pending read or write,
-// whose error then says the run was interrupted.
+// interrupt is the context's end: the program is killed, which ends a
+// pending read or write, whose error then says the run was interrupted.
 func (p *Policy) interrupt() {
 	p.canceled.Store(true)
-	past := time.Unix(1, 0)
-	_ = p.in.SetWriteDeadline(past)
-	_ = p.out.SetReadDeadline(past)
+	signalGroup(p.cmd, syscall.SIGKILL)
+}
+
+// expire is the watchdog's: an exchange outlasted the timeout.
+func (p *Policy) expire() {
+	p.timedOut.Store(true)
+	signalGroup(p.cmd, syscall.SIGKILL)
 }
 
 // write writes the pending messages within the timeout.
 func (p *Policy) write(task int, what string) error {
-	if err := p.in.SetWriteDeadline(time.Now().Add(p.cfg.Timeout)); err != nil && !p.canceled.Load() {
-		return &Error{Task: task, Msg: fmt.Sprintf("sending %s: %v", what, err)}
-	}
+	p.watchdog.Reset(p.cfg.Timeout)
 	_, err := p.in.Write(p.buf)
+	p.watchdog.Stop()
 	p.buf = p.buf[:0]
 	if err != nil {
-		return p.ioError(task, "sending "+what, err, nil)
+		return p.ioError(task, what, true, err, nil)
 	}
 	return nil
 }
@@ -297,30 +309,40 @@ func (p *Policy) write(task int, what string) error {
 // roundTrip writes the pending messages, the last of which asks a
 // question, and reads the answer line.
 func (p *Policy) roundTrip(task int, what string) ([]byte, error) {
-	deadline := time.Now().Add(p.cfg.Timeout)
-	if err := p.write(task, what); err != nil {
-		return nil, err
-	}
-	if err := p.out.SetReadDeadline(deadline); err != nil && !p.canceled.Load() {
-		return nil, &Error{Task: task, Msg: fmt.Sprintf("reading the answer to %s: %v", what, err)}
+	p.watchdog.Reset(p.cfg.Timeout)
+	_, err := p.in.Write(p.buf)
+	p.buf = p.buf[:0]
+	if err != nil {
+		p.watchdog.Stop()
+		return nil, p.ioError(task, what, true, err, nil)
 	}
 	line, err := p.r.ReadSlice('\n')
+	p.watchdog.Stop()
 	if err != nil {
-		return nil, p.ioError(task, "the answer to "+what, err, line)
+		return nil, p.ioError(task, what, false, err, line)
 	}
 	return line, nil
 }
 
 // ioError explains a failed read or write: interrupted, timed out, too
 // long a line, or the program gone (with its exit status and stderr).
-func (p *Policy) ioError(task int, what string, err error, partial []byte) error {
+// what is the message concerned; write tells a failed write of it from a
+// failed read of its answer.
+func (p *Policy) ioError(task int, what string, write bool, err error, partial []byte) error {
+	if write {
+		what = "the " + what + " message was read"
+	} else {
+		what = "the answer to " + what
+	}
 	if p.canceled.Load() {
-		return &Error{Task: task, Msg: "interrupted while waiting for " + what, Err: context.Canceled}
+		return &Error{Task: task, Msg: "interrupted before " + what, Err: context.Canceled}
 	}
 	e := &Error{Task: task, Wrote: clip(partial), Log: p.env.Log}
 	switch {
-	case errors.Is(err, os.ErrDeadlineExceeded):
-		e.Msg = fmt.Sprintf("no %s within the timeout of %v (an answer must end with a newline and be flushed: in Python, print(..., flush=True))", what, p.cfg.Timeout)
+	case p.timedOut.Load() && write:
+		e.Msg = fmt.Sprintf("the program did not read its input within the timeout of %v, and was stopped", p.cfg.Timeout)
+	case p.timedOut.Load():
+		e.Msg = fmt.Sprintf("no answer within the timeout of %v, and was stopped (an answer must end with a newline and be flushed: in Python, print(..., flush=True))", p.cfg.Timeout)
 		if len(partial) == 0 {
 			e.Wrote = clip(p.peek())
 		}

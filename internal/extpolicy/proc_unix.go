@@ -3,6 +3,7 @@
 package extpolicy
 
 import (
+	"os"
 	"os/exec"
 	"syscall"
 )
@@ -18,4 +19,15 @@ func ownGroup(cmd *exec.Cmd) {
 // gone is not an error.
 func signalGroup(cmd *exec.Cmd, sig syscall.Signal) {
 	_ = syscall.Kill(-cmd.Process.Pid, sig)
+}
+
+// pipe makes a pipe whose ends block: reads and writes are plain system
+// calls, not the runtime poller's (which, with a deadline per message,
+// costs a round trip about a third more).
+func pipe() (r, w *os.File, err error) {
+	var fds [2]int
+	if err := syscall.Pipe2(fds[:], syscall.O_CLOEXEC); err != nil {
+		return nil, nil, err
+	}
+	return os.NewFile(uintptr(fds[0]), "|0"), os.NewFile(uintptr(fds[1]), "|1"), nil
 }
