@@ -45,7 +45,7 @@ var policyStyles = map[string]style{
 	"static-opt": {rgb(0x99, 0x44, 0x22), draw.SquareGlyph{}, nil},
 	"jiq":        {rgb(0x66, 0x66, 0x00), draw.TriangleGlyph{}, nil},
 	// A user's program: a colour of its own; several entries take variant dashes.
-	"exec": {rgb(0x22, 0x99, 0x44), draw.SquareGlyph{}, []vg.Length{vg.Points(4), vg.Points(2)}},
+	"exec": {rgb(0x11, 0xBB, 0x00), draw.SquareGlyph{}, []vg.Length{vg.Points(4), vg.Points(2)}},
 }
 
 // fallbackStyles serve names outside policyStyles, in order of first
