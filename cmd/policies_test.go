@@ -174,9 +174,9 @@ func TestExecTimeoutKillsStubbornProgram(t *testing.T) {
 	needPython(t)
 	dir := t.TempDir()
 	writeFile(t, dir, "stubborn.py", stubborn)
-	f := writeFile(t, dir, "s.yaml", execScenario+"policies: [{name: exec, as: stuck, command: [python3, stubborn.py], timeout: 300ms}]\n")
+	f := writeFile(t, dir, "s.yaml", execScenario+"policies: [{name: exec, as: stuck, command: [python3, stubborn.py], timeout: 2s}]\n")
 	code, _, stderr := run(t, context.Background(), "run", "-f", f, "-o", filepath.Join(dir, "out"), "-j", "1", "--seeds", "1", "--quiet")
-	if code != 1 || !strings.Contains(stderr, "no answer within the timeout of 300ms") || !strings.Contains(stderr, "task 0") {
+	if code != 1 || !strings.Contains(stderr, "no answer within the timeout of 2s") || !strings.Contains(stderr, "task 0") {
 		t.Fatalf("exit %d, want 1 with the timeout: %s", code, stderr)
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "pid"))
