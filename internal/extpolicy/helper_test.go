@@ -37,6 +37,7 @@ func helperCommand(mode string, args ...string) []string {
 //	badjson   answers decide with a line that is not JSON
 //	notier    answers decide with a tier that does not exist
 //	unknown   answers decide with a misspelt key
+//	chatty    prints a debug line after its answer, in the same write
 //	exit      writes to stderr and exits 3 at the first decide
 //	hang      never answers decide
 //	noflush   answers decide without a newline
@@ -115,6 +116,8 @@ func helper(mode string, args []string) int {
 				out.WriteString(`{"tier": 7}` + "\n")
 			case "unknown":
 				out.WriteString(`{"teir": 1}` + "\n")
+			case "chatty":
+				out.WriteString(`{"tier": 1}` + "\ndeciding task 5\n")
 			case "exit":
 				fmt.Fprintln(os.Stderr, "boom: the helper gives up")
 				return 3

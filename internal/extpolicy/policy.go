@@ -321,6 +321,10 @@ func (p *Policy) roundTrip(task int, what string) ([]byte, error) {
 	if err != nil {
 		return nil, p.ioError(task, what, false, err, line)
 	}
+	if p.r.Buffered() > 0 { // one question, one line: more would be read as the next answer
+		return nil, &Error{Task: task, Msg: fmt.Sprintf("more than one line in answer to %s (debug output belongs on stderr); the rest begins", what),
+			Wrote: clip(p.peek()), Log: p.env.Log}
+	}
 	return line, nil
 }
 

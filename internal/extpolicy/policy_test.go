@@ -131,6 +131,7 @@ func TestMisbehaviour(t *testing.T) {
 		{"badjson", 10 * time.Second, []string{"task 5", "not valid JSON", `"tier=1, please"`}},
 		{"notier", 10 * time.Second, []string{"task 5", `"tier" 7 does not exist: the run has 3 tiers`, `{\"tier\": 7}`}},
 		{"unknown", 10 * time.Second, []string{"task 5", `unknown key "teir"`}},
+		{"chatty", 10 * time.Second, []string{"task 5", "more than one line in answer to decide", `"deciding task 5"`}},
 		{"exit", 10 * time.Second, []string{"task 5", "exited with status 3 before the answer to decide", `its stderr begins "boom: the helper gives up\n"`}},
 		{"hang", 300 * time.Millisecond, []string{"task 5", "no answer within the timeout of 300ms"}},
 		{"noflush", 300 * time.Millisecond, []string{"task 5", "within the timeout", `it wrote "{\"tier\": 0}"`}},
