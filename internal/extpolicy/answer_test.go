@@ -129,3 +129,30 @@ func TestAnswerAllocations(t *testing.T) {
 		t.Errorf("%v allocations per answer", n)
 	}
 }
+
+// FuzzAnswer: any line is either refused or read as encoding/json reads
+// it: the hand-written reader never accepts what JSON refuses, nor reads a
+// different tier.
+func FuzzAnswer(f *testing.F) {
+	for _, s := range []string{`{"tier":1}`, `{"tier": 2, "pred_latency": 0.5}`, `{"tier":1e0}`, `{"tier":-0}`, `{"tier":01}`,
+		`{"tier":1,}`, `{"tier" 1}`, `{"tier":true}`, `{"a":null,"tier":0}`, "{\"tier\":1}\r\n", `{"tier":1}x`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		fs, err := parseAnswer(line, nil)
+		if err != nil {
+			return
+		}
+		var m map[string]any
+		if jerr := json.Unmarshal(line, &m); jerr != nil || m == nil {
+			t.Fatalf("%q: read as %d fields, but encoding/json says %v", line, len(fs), jerr)
+		}
+		tier, _, _, derr := decision(fs, 3)
+		if derr != nil {
+			return
+		}
+		if x, ok := m["tier"].(float64); !ok || int(x) != tier {
+			t.Fatalf("%q: tier %d, encoding/json %v", line, tier, m["tier"])
+		}
+	})
+}
