@@ -44,6 +44,7 @@ func helperCommand(mode string, args ...string) []string {
 //	stubborn  ignores SIGTERM, starts a child that ignores it too (its pid
 //	          in FILE), and never exits after end
 //	status    exits 4 after end
+//	loud      writes 2.5 MiB to stderr first, then as round
 //	child     (the stubborn helper's child) ignores SIGTERM, sleeps
 func helper(mode string, args []string) int {
 	if mode == "child" {
@@ -59,6 +60,12 @@ func helper(mode string, args []string) int {
 		}
 		if err := os.WriteFile(args[0], []byte(strconv.Itoa(c.Process.Pid)), 0o644); err != nil {
 			return 9
+		}
+	}
+	if mode == "loud" { // more stderr than a log keeps
+		chunk := bytes.Repeat([]byte("x"), 1<<16)
+		for range 40 {
+			os.Stderr.Write(chunk)
 		}
 	}
 	in := bufio.NewReaderSize(os.Stdin, 1<<16)

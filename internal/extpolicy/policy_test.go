@@ -2,9 +2,11 @@ package extpolicy_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -178,6 +180,20 @@ func TestStartAndExit(t *testing.T) {
 	p.Decide(view(0))
 	if err := p.Close(); err == nil || !strings.Contains(err.Error(), "exited with status 4 after the end message") {
 		t.Errorf("Close: %v, want the exit status 4", err)
+	}
+}
+
+// The stderr log keeps the first MaxLog bytes and says how much it dropped.
+func TestStderrIsBounded(t *testing.T) {
+	var log bytes.Buffer
+	p := start(t, context.Background(), helperCommand("loud"), 10*time.Second, extpolicy.Env{Stderr: &log})
+	p.Decide(view(0))
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	body, note, _ := strings.Cut(log.String(), "\n[offload: ")
+	if len(body) != extpolicy.MaxLog || !strings.HasPrefix(note, fmt.Sprint(40<<16-extpolicy.MaxLog, " more bytes of stderr dropped")) {
+		t.Errorf("log of %d bytes, note %q; want the first %d and a note of the %d dropped", len(body), note, extpolicy.MaxLog, 40<<16-extpolicy.MaxLog)
 	}
 }
 
