@@ -219,7 +219,7 @@ func (c *client) dispatch(k int, t float64, due time.Time, measured bool) error 
 	size := cfg.Workload.Size()
 	cfg.Workload.Delays(c.delay)
 	c.mu.Lock()
-	c.view.Now, c.view.Task = t, k
+	c.view.Now = t
 	for i := range c.view.States {
 		n, s := c.n[i], cfg.Tiers[i].Servers
 		if c.down[i] { // saturated, so that no policy reading the view picks it
@@ -228,6 +228,7 @@ func (c *client) dispatch(k int, t float64, due time.Time, measured bool) error 
 		}
 		c.view.States[i].Queued, c.view.States[i].Busy = max(0, n-s), min(n, s)
 	}
+	c.view.Task = k // the id its completion carries (dispatch.Feedback)
 	if c.orc != nil {
 		c.orc.set(t, size, c.delay)
 	}
