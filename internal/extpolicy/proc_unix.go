@@ -25,8 +25,17 @@ func signalGroup(cmd *exec.Cmd, sig syscall.Signal) {
 // calls, not the runtime poller's (which, with a deadline per message,
 // costs a round trip about a third more).
 func pipe() (r, w *os.File, err error) {
+	// Pipe and close-on-exec under ForkLock, as os.Pipe does where there
+	// is no pipe2, so that no program started meanwhile inherits the ends.
 	var fds [2]int
-	if err := syscall.Pipe2(fds[:], syscall.O_CLOEXEC); err != nil {
+	syscall.ForkLock.RLock()
+	err = syscall.Pipe(fds[:])
+	if err == nil {
+		syscall.CloseOnExec(fds[0])
+		syscall.CloseOnExec(fds[1])
+	}
+	syscall.ForkLock.RUnlock()
+	if err != nil {
 		return nil, nil, err
 	}
 	return os.NewFile(uintptr(fds[0]), "|0"), os.NewFile(uintptr(fds[1]), "|1"), nil
