@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"slices"
 
 	"github.com/offload-sim/offload/internal/experiment"
 	"github.com/offload-sim/offload/internal/policies"
@@ -16,11 +15,17 @@ const policyLogDir = "policies/"
 
 // runsPrograms reports whether a plan has an exec policy (a program of the
 // user's), whose stderr logs go under policies/.
-func runsPrograms(plan *experiment.Plan) bool {
-	return slices.ContainsFunc(plan.PolicyNames(), func(n string) bool {
-		s, ok := policies.Lookup(n)
-		return ok && s.Program
-	})
+func runsPrograms(plan *experiment.Plan) bool { return programEntries(plan) > 0 }
+
+// programEntries counts the plan's exec entries.
+func programEntries(plan *experiment.Plan) int {
+	n := 0
+	for _, name := range plan.PolicyNames() {
+		if s, ok := policies.Lookup(name); ok && s.Program {
+			n++
+		}
+	}
+	return n
 }
 
 // policyLogName is policies/<label>-cell<c>-rep<r>.log, with -dev<d> when
