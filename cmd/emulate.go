@@ -139,15 +139,25 @@ func (o *emulateOptions) check() error {
 // rate picked, the run length replaced by the wall-clock flags in model
 // seconds, so that the simulator runs exactly what is emulated.
 func (o *emulateOptions) loadScenario() (*scenario.Scenario, error) {
-	if len(o.policies) > 0 {
-		o.sf.sets = append(o.sf.sets, "policies=["+strings.Join(o.policies, ",")+"]")
-	}
 	if o.sf.cmd != nil && o.sf.cmd.Flags().Changed("tasks") {
 		return nil, badInputf("emulate: --tasks does not apply: a run lasts --warmup then --duration of wall clock")
 	}
 	sc, err := o.sf.load("emulate", o.sf.sets)
 	if err != nil {
 		return nil, err
+	}
+	// --policy picks the scenario's entries by label, as run's does (an
+	// exec entry has only its label); names the scenario lacks replace its
+	// policies, as they always did.
+	if len(o.policies) > 0 && !allIn(o.policies, sc.Labels()) {
+		o.sf.sets = append(o.sf.sets, "policies=["+strings.Join(o.policies, ",")+"]")
+		if sc, err = o.sf.load("emulate", o.sf.sets); err != nil {
+			return nil, err
+		}
+	} else if len(o.policies) > 0 {
+		if err := sc.SelectLabels(o.policies); err != nil {
+			return nil, badInputf("--policy %s: %w", strings.Join(o.policies, ","), err)
+		}
 	}
 	rate := 0.0 // the scenario's
 	if o.sf.cmd != nil && o.sf.cmd.Flags().Changed("rate") {
@@ -172,6 +182,7 @@ func runEmulate(ctx context.Context, o *emulateOptions) error {
 	if err != nil {
 		return badInput(err)
 	}
+	plan.Dir = o.sf.dir()
 	external, err := parseTierURLs(o.tiers, plan.Tiers())
 	if err != nil {
 		return err
@@ -180,4 +191,14 @@ func runEmulate(ctx context.Context, o *emulateOptions) error {
 		External: external, MaxFailures: o.maxFailures, HealthEvery: o.healthEvery, MaxInFlight: o.maxInFlight, Collect: o.collect}
 	of := outputFlags{dir: o.dir, force: o.force, quiet: o.quiet, format: o.format, jobs: 1}
 	return runner.Emulate(ctx, plan, eo, of.options(o.io, o.args))
+}
+
+// allIn reports whether every one of names is in set.
+func allIn(names, set []string) bool {
+	for _, n := range names {
+		if !slices.Contains(set, n) {
+			return false
+		}
+	}
+	return true
 }

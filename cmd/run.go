@@ -169,6 +169,7 @@ func (o *runOptions) loadPlan() (*experiment.Plan, error) {
 	if err != nil {
 		return nil, badInput(err)
 	}
+	plan.Dir = o.sf.dir()
 	return plan, nil
 }
 

@@ -59,6 +59,9 @@ type device struct {
 	sentSince []int      // own sends per view tier since that tier's observation (board models)
 	sendLog   []history  // Delayed with CountOwn: own sends per view tier, as a running count
 	sent      []int      // own sends per view tier, ever
+
+	// feedback is the policy's, if it learns from completions (feedback.go).
+	feedback dispatch.Feedback
 }
 
 // sim is one run's state. It lives for one call of Run.
@@ -90,6 +93,9 @@ type sim struct {
 	measuring bool
 	t0        float64 // start of the measured window
 	pending   int     // measured tasks still in transit
+
+	// fb holds the completions waiting for their instant (feedback.go).
+	fb feedback
 }
 
 // Device is one dispatcher of a run (docs/design.md §1.9): its policy, its
@@ -101,6 +107,10 @@ type Device struct {
 	Streams workload.Streams
 	Observe *rand.Rand
 	Shadows []dispatch.Predictor
+	// Feedback, if set, is told of each of the device's tasks' completion
+	// at its instant (usually the policy itself, when it implements
+	// dispatch.Feedback and wants to be told); nil: no completion events.
+	Feedback dispatch.Feedback
 }
 
 // Run simulates one run of cfg under policy p with the given workload
@@ -108,7 +118,8 @@ type Device struct {
 // randomness, if any, was given to it at construction. Run returns an error
 // for an invalid config or a policy that names a tier that does not exist.
 func Run(cfg *Config, p dispatch.Policy, st workload.Streams) (*Result, error) {
-	return RunDevices(cfg, []Device{{Policy: p, Streams: st, Shadows: cfg.Shadows}}, nil)
+	fb, _ := p.(dispatch.Feedback)
+	return RunDevices(cfg, []Device{{Policy: p, Streams: st, Shadows: cfg.Shadows, Feedback: fb}}, nil)
 }
 
 // RunDevices simulates one run with one dispatcher per device, sharing the
@@ -208,6 +219,7 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 		if _, ok := dv.pol.(dispatch.Clairvoyant); ok {
 			dv.view.Oracle = (*oracle)(s)
 		}
+		dv.feedback = devs[d].Feedback
 	}
 	s.task.Delays = make([]float64, nt)
 	s.scratchF = make([]float64, 0, maxC)
@@ -373,7 +385,7 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 	cfg := s.cfg
 	dv := &s.devs[dev]
 	s.cur = dv
-	s.now, dv.view.Now = t, t
+	s.now, dv.view.Now, dv.view.Task = t, t, k
 	dv.src.Next(&s.task)
 	s.curSize = s.task.Size
 	if s.drawView {
@@ -453,6 +465,8 @@ func (s *sim) event(e event) {
 		s.setState(p)
 	case evRefresh:
 		s.refresh(e)
+	case evDone:
+		s.done(e)
 	}
 }
 
@@ -481,6 +495,9 @@ func (s *sim) reach(slot int32) {
 	}
 	if s.cfg.OnTask != nil {
 		s.cfg.OnTask(rec)
+	}
+	if s.devs[x.dev].feedback != nil {
+		s.scheduleDone(x.dev, rec, x.vtier)
 	}
 	s.freeSlots = append(s.freeSlots, slot)
 }

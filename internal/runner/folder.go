@@ -107,6 +107,9 @@ func openDirExtending(dir, hash, extends, experiment string, force, resume, trac
 		if strings.HasPrefix(name, "traces/") {
 			return !trace || (resume && same)
 		}
+		if strings.HasPrefix(name, policyLogDir) { // the finished runs' logs stay with their rows
+			return resume && same
+		}
 		return resume && same && slices.Contains(runFiles, name)
 	}
 	if err := d.RemoveStale(keep); err != nil {

@@ -71,6 +71,9 @@ func (s Spec) writes(plan *experiment.Plan, side *sidecar, o Options) []string {
 	if o.Trace {
 		names = append(names, "traces/")
 	}
+	if runsPrograms(plan) {
+		names = append(names, policyLogDir)
+	}
 	return names
 }
 
