@@ -29,6 +29,10 @@ type TierResult struct {
 type ShadowResult struct {
 	SumAPE     float64 // Σ |predicted − realised latency| / realised
 	SumAbsWait float64 // Σ |predicted − realised wait|, s
+	// The part of SumAPE over the IdleTasks measured tasks whose chosen
+	// tier had an idle server in the view at the decision.
+	IdleTasks  int
+	SumAPEIdle float64
 }
 
 // Result is a run's raw measurements. Latencies are kept whole up to
@@ -79,8 +83,13 @@ func (r *Result) record(cfg *Config, i int, x *transit, wait, latency float64, s
 		}
 		for j, w := range shPred {
 			sh := &r.Shadow[j]
-			sh.SumAPE += math.Abs(w+1/tier.Mu+tier.MeanDelay-latency) / latency
+			ape := math.Abs(w+1/tier.Mu+tier.MeanDelay-latency) / latency
+			sh.SumAPE += ape
 			sh.SumAbsWait += math.Abs(w - wait)
+			if x.idle {
+				sh.IdleTasks++
+				sh.SumAPEIdle += ape
+			}
 		}
 	}
 }

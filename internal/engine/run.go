@@ -21,7 +21,11 @@ type transit struct {
 	pos                  int32 // index in its tier's transit list
 	measured             bool
 	hasPred              bool
-	predWait             float64
+	// idle: the chosen tier had an idle server in the dispatcher's view at
+	// the decision (b < c), so the task was expected not to wait; the mape
+	// experiment splits its shadows' errors by it (claim 3's evidence).
+	idle     bool
+	predWait float64
 }
 
 // tierState is a physical tier's dynamic state. Every tier of the scenario
@@ -55,6 +59,9 @@ type device struct {
 	sentSince []int      // own sends per view tier since that tier's observation (board models)
 	sendLog   []history  // Delayed with CountOwn: own sends per view tier, as a running count
 	sent      []int      // own sends per view tier, ever
+
+	// feedback is the policy's, if it learns from completions (feedback.go).
+	feedback dispatch.Feedback
 }
 
 // sim is one run's state. It lives for one call of Run.
@@ -88,6 +95,9 @@ type sim struct {
 	measuring bool
 	t0        float64 // start of the measured window
 	pending   int     // measured tasks still in transit
+
+	// fb holds the completions waiting for their instant (feedback.go).
+	fb feedback
 }
 
 // Device is one dispatcher of a run (docs/design.md §1.9): its policy, its
@@ -99,6 +109,10 @@ type Device struct {
 	Streams workload.Streams
 	Observe *rand.Rand
 	Shadows []dispatch.Predictor
+	// Feedback, if set, is told of each of the device's tasks' completion
+	// at its instant (usually the policy itself, when it implements
+	// dispatch.Feedback and wants to be told); nil: no completion events.
+	Feedback dispatch.Feedback
 }
 
 // Run simulates one run of cfg under policy p with the given workload
@@ -106,7 +120,8 @@ type Device struct {
 // randomness, if any, was given to it at construction. Run returns an error
 // for an invalid config or a policy that names a tier that does not exist.
 func Run(cfg *Config, p dispatch.Policy, st workload.Streams) (*Result, error) {
-	return RunDevices(cfg, []Device{{Policy: p, Streams: st, Shadows: cfg.Shadows}}, nil)
+	fb, _ := p.(dispatch.Feedback)
+	return RunDevices(cfg, []Device{{Policy: p, Streams: st, Shadows: cfg.Shadows, Feedback: fb}}, nil)
 }
 
 // RunDevices simulates one run with one dispatcher per device, sharing the
@@ -207,6 +222,7 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 			dv.view.Oracle = (*oracle)(s)
 			s.oracle = true
 		}
+		dv.feedback = devs[d].Feedback
 	}
 	s.task.Delays = make([]float64, nt)
 	s.scratchF = make([]float64, 0, maxC)
@@ -391,7 +407,7 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 	cfg := s.cfg
 	dv := &s.devs[dev]
 	s.cur = dv
-	s.now, dv.view.Now = t, t
+	s.now, dv.view.Now, dv.view.Task = t, t, k
 	dv.src.Next(&s.task)
 	s.curSize = s.task.Size
 	if s.drawView {
@@ -406,7 +422,8 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 	slot := s.newSlot()
 	x := &s.slots[slot]
 	*x = transit{id: k, arrival: t, size: s.curSize, delay: s.task.Delays[i], reach: t + s.task.Delays[i],
-		tier: int32(p), vtier: int32(i), dev: int32(dev), measured: measured, hasPred: dec.HasPred, predWait: dec.PredWait}
+		tier: int32(p), vtier: int32(i), dev: int32(dev), measured: measured, hasPred: dec.HasPred, predWait: dec.PredWait,
+		idle: dv.view.States[i].Busy < dv.view.Tiers[i].Servers}
 	if measured {
 		s.pending++
 		for j, sh := range dv.shadows {
@@ -468,6 +485,8 @@ func (s *sim) event(e event) {
 		s.reach(e.slot)
 	case evRefresh:
 		s.refresh(e)
+	case evDone:
+		s.done(e)
 	}
 }
 
@@ -500,11 +519,16 @@ func (s *sim) reach(slot int32) {
 		s.res.Tier[ts.scen].Reached++
 		s.res.Tier[ts.scen].SumSojourn += wait + service
 	}
-	if s.cfg.OnTask != nil { // the record is built only for a listener
+	if fb := s.devs[x.dev].feedback != nil; s.cfg.OnTask != nil || fb { // the record is built only for a listener
 		rec := &s.rec // reused: a local would escape through OnTask
 		*rec = TaskRecord{ID: x.id, Device: int(x.dev), Arrival: x.arrival, Size: x.size, Tier: ts.scen, Delay: x.delay,
 			Wait: wait, Service: service, Latency: latency, Measured: x.measured}
-		s.cfg.OnTask(rec)
+		if s.cfg.OnTask != nil {
+			s.cfg.OnTask(rec)
+		}
+		if fb {
+			s.scheduleDone(x.dev, rec, x.vtier)
+		}
 	}
 	s.freeSlots = append(s.freeSlots, slot)
 }
