@@ -86,7 +86,7 @@ func TestBadInputExit2(t *testing.T) {
 		{"folder as file", []string{"run", "-f", dir}, "not a regular file"},
 		{"tasks overflow", []string{"run", "-f", good, "--set", "tasks=99999999999"}, "out of range"},
 		{"servers overflow", []string{"run", "-f", good, "--set", "tiers.edge.servers=99999999999"}, "out of range"},
-		{"memory", []string{"run", "-f", good, "--tasks", "100000000", "--max-memory", "1GiB"}, "needs about"},
+		{"memory", []string{"run", "-f", good, "--tasks", "100000000", "--max-memory", "1MiB"}, "needs about"}, // 16 MB a run: latencies bounded at 10⁶
 		{"rate overflow", []string{"run", "-f", good, "--set", "arrivals.rate=1e300", "--set", "sweep=null"}, "out of range"},
 		{"cv overflow", []string{"run", "-f", good, "--set", "workload.size={dist: lognormal, mean: 1, cv: 1e200}"}, "workload.size.cv"},
 	}

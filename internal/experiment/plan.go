@@ -69,6 +69,7 @@ type Plan struct {
 	// the current folder, for an embedded scenario).
 	Dir     string
 	configs []*engine.Config
+	sketch  bool // Layout.Sketch: a run may pass the exact limit
 }
 
 // Outcome is one finished job: its runs.csv row and, when the plan asks for
@@ -86,6 +87,11 @@ func NewPlan(name string, sc *scenario.Scenario) (*Plan, error) {
 		return nil, err
 	}
 	p := &Plan{Name: name, Scenario: sc, Cells: cells, Policies: entries(sc)}
+	// A run of the plan may measure more than quantile.ExactLimit tasks when
+	// its arrivals per run, warmup included, as the memory check bounds
+	// them, exceed it. Computed once here: Estimate walks the sweep, and
+	// Layout is read by every run, concurrently.
+	p.sketch = sc.Estimate().ArrivalsPerRun > quantile.ExactLimit
 	for _, c := range cells {
 		cfg, err := Config(c.Scenario)
 		if err != nil {
@@ -111,14 +117,7 @@ func (p *Plan) Columns() []results.Column { return results.RunColumns(p.Layout()
 // Layout is what shapes the plan's runs.csv: its tiers, SLO thresholds and
 // breakdown. Sweeps cannot vary them, so every cell shares it.
 func (p *Plan) Layout() results.Layout {
-	return results.Layout{Tiers: p.Tiers(), SLO: p.Scenario.SLO.Latency, Breakdown: p.Scenario.Breakdown, Sketch: p.maySketch()}
-}
-
-// maySketch reports whether a run of the plan may measure more than
-// quantile.ExactLimit tasks: whether its arrivals per run, warmup included,
-// as the memory check bounds them (scenario.Estimate), exceed it.
-func (p *Plan) maySketch() bool {
-	return p.Scenario.Estimate().ArrivalsPerRun > quantile.ExactLimit
+	return results.Layout{Tiers: p.Tiers(), SLO: p.Scenario.SLO.Latency, Breakdown: p.Scenario.Breakdown, Sketch: p.sketch}
 }
 
 // measured hands a run's raw measurements to the metrics schema. The
