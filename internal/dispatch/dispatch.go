@@ -72,6 +72,10 @@ type View struct {
 	// board does, so its cost is per refresh, not per decision; Age derives
 	// the age.
 	Observed []float64
+	// Data is the bits the task being decided sends to the tier it goes to
+	// (0 when the scenario gives tasks no data): a device knows the bytes it
+	// uploads, though not the work they cost (docs/design.md §1.5).
+	Data float64
 	// Oracle is non-nil only for a policy that implements Clairvoyant.
 	Oracle Oracle
 }

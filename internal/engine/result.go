@@ -24,6 +24,9 @@ type TierResult struct {
 	// measured tasks sent to the tier (Count of them), s: the per-tier
 	// breakdown of runs.csv.
 	SumLatency, SumWait float64
+	// Data and Reply add up the bits of the measured tasks sent to the
+	// tier and of their replies, for the transfer energy (docs/design.md §1.11).
+	Data, Reply float64
 }
 
 // ShadowResult is one shadow predictor's error over the measured tasks.
@@ -71,6 +74,8 @@ func (r *Result) record(cfg *Config, rec *TaskRecord, x *transit, shPred []float
 	t.Work += rec.Size
 	t.SumLatency += rec.Latency
 	t.SumWait += rec.Wait
+	t.Data += rec.Data
+	t.Reply += rec.Reply
 	tier := &cfg.Tiers[rec.Tier].Tier
 	if x.hasPred {
 		r.Predicted++

@@ -22,6 +22,7 @@ type transit struct {
 	measured             bool
 	hasPred              bool
 	predWait             float64
+	data, reply          float64 // bits
 }
 
 // tierState is a physical tier's dynamic state. Every tier of the scenario
@@ -372,6 +373,7 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 	s.now, dv.view.Now = t, t
 	dv.src.Next(&s.task)
 	s.curSize = s.task.Size
+	dv.view.Data = s.task.Data
 	if s.drawView {
 		s.observe(dv, t)
 	}
@@ -384,7 +386,8 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 	slot := s.newSlot()
 	x := &s.slots[slot]
 	*x = transit{id: k, arrival: t, size: s.curSize, delay: s.task.Delays[i], reach: t + s.task.Delays[i],
-		tier: int32(p), vtier: int32(i), dev: int32(dev), measured: measured, hasPred: dec.HasPred, predWait: dec.PredWait}
+		tier: int32(p), vtier: int32(i), dev: int32(dev), measured: measured, hasPred: dec.HasPred, predWait: dec.PredWait,
+		data: s.task.Data, reply: s.task.Reply}
 	if measured {
 		s.pending++
 		for j, sh := range dv.shadows {
@@ -465,7 +468,7 @@ func (s *sim) reach(slot int32) {
 
 	rec := &s.rec // reused: a local would escape through OnTask
 	*rec = TaskRecord{ID: x.id, Device: int(x.dev), Arrival: x.arrival, Size: x.size, Tier: ts.scen, Delay: x.delay,
-		Wait: start - x.reach, Service: service, Latency: finish - x.arrival, Measured: x.measured}
+		Wait: start - x.reach, Service: service, Latency: finish - x.arrival, Data: x.data, Reply: x.reply, Measured: x.measured}
 	if x.measured {
 		s.pending--
 		s.res.record(s.cfg, rec, x, s.shPred[int(slot)*s.nShadows:][:s.nShadows])

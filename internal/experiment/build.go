@@ -73,6 +73,9 @@ func Config(sc *scenario.Scenario) (*engine.Config, error) {
 			Delay: delay,
 		})
 	}
+	if err := addData(cfg, sc); err != nil {
+		return nil, err
+	}
 	return cfg, nil
 }
 

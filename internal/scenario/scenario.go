@@ -103,6 +103,14 @@ type Workload struct {
 	// LargeQuantile: a task is "large" when its size is strictly above this
 	// quantile of the size distribution.
 	LargeQuantile float64 `yaml:"large_quantile"`
+	// Data is the law of the data each task sends to its tier, bits
+	// (omitted: none); a tier's delay.bandwidth turns it into transfer
+	// time, its tx_energy into energy.
+	Data Data `yaml:"data,omitempty"`
+	// Reply is the law of each task's reply, bits (omitted: none): it
+	// costs the device the tier's rx_energy; its transfer time is not
+	// part of the latency (docs/design.md §1.5).
+	Reply Data `yaml:"reply,omitempty"`
 }
 
 // Dist is a size distribution: pareto {alpha, mean}, exponential {mean},
@@ -127,10 +135,14 @@ type Tier struct {
 }
 
 // Delay is a lognormal communication delay with this mean (s) and coefficient
-// of variation; cv 0 is a constant delay, mean 0 no delay.
+// of variation; cv 0 is a constant delay, mean 0 no delay. A tier's delay
+// may add the data's transfer time over Bandwidth.
 type Delay struct {
 	Mean float64 `yaml:"mean"` // s, ≥ 0
 	CV   float64 `yaml:"cv"`   // coefficient of variation, ≥ 0
+	// Bandwidth is the link's bandwidth, bit/s (tiers only; omitted: no
+	// limit): a task's workload.data adds data/bandwidth to its delay.
+	Bandwidth float64 `yaml:"bandwidth,omitempty"`
 }
 
 // Estimator holds the estimator-policy parameters (docs/design.md §2, §3).

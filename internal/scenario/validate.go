@@ -31,6 +31,7 @@ func (s *Scenario) Validate() error {
 		c.workload()
 	}
 	c.tiers()
+	c.data()
 	c.policies()
 	c.estimator()
 	c.observation()

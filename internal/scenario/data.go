@@ -1,0 +1,142 @@
+package scenario
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Data is the law of a task's data in bits (docs/design.md §1.5): either a
+// distribution of its own, with the size laws' families and parameters
+// (deterministic {mean}, exponential {mean}, lognormal {mean, cv}, pareto
+// {alpha, mean}, bounded-pareto {alpha, low, high}), or {proportional: f},
+// f bits per work unit of the task's size. The zero Data is none.
+type Data struct {
+	Dist  string  `yaml:"dist,omitempty"`  // a size law's family
+	Alpha float64 `yaml:"alpha,omitempty"` // pareto shape, > 2; bounded-pareto, > 0
+	Mean  float64 `yaml:"mean,omitempty"`  // bits, > 0; none for bounded-pareto
+	CV    float64 `yaml:"cv,omitempty"`    // lognormal coefficient of variation, > 0
+	Low   float64 `yaml:"low,omitempty"`   // bounded-pareto lower bound, bits, > 0
+	High  float64 `yaml:"high,omitempty"`  // bounded-pareto upper bound, bits, > low
+	// Proportional, if > 0, makes the data this many bits per work unit of
+	// the task's size (and takes no dist).
+	Proportional float64 `yaml:"proportional,omitempty"`
+}
+
+// Given reports whether the data law is set.
+func (d Data) Given() bool { return d != Data{} }
+
+// Law is the data's distribution as a size law (when not proportional).
+func (d Data) Law() Dist {
+	return Dist{Dist: d.Dist, Alpha: d.Alpha, Mean: d.Mean, CV: d.CV, Low: d.Low, High: d.High}
+}
+
+// The bounds of data laws and links.
+const (
+	// MaxData bounds a data law's mean and upper bound, bits (125 TB).
+	MaxData = 1e15
+	// MinData bounds a data law's mean and lower bound from below, bits.
+	MinData = 1e-9
+	// MaxDataFactor bounds data: {proportional}, bits per work unit.
+	MaxDataFactor = 1e15
+	// MinBandwidth and MaxBandwidth bound a link's bandwidth, bit/s.
+	MinBandwidth, MaxBandwidth = 1e-3, 1e18
+)
+
+// dataLaws lists the families a data law may take, in the order messages
+// give them: the size laws drawn from a distribution.
+func dataLaws() []string {
+	return []string{"pareto", "exponential", "deterministic", "lognormal", "bounded-pareto"}
+}
+
+// data checks workload.data and workload.reply and the tiers' bandwidths.
+func (c *checker) data() {
+	w := c.s.Workload
+	c.dataLaw(path("workload", "data"), w.Data)
+	c.dataLaw(path("workload", "reply"), w.Reply)
+	for i, t := range c.s.Tiers {
+		b := t.Delay.Bandwidth
+		if b == 0 {
+			continue
+		}
+		at := path("tiers", strconv.Itoa(i), "delay", "bandwidth")
+		if !c.num(at, b, b > 0, "must be > 0 (bit/s), or leave it out for no limit") {
+			continue
+		}
+		c.lower(at, b, MinBandwidth, " bit/s")
+		c.upper(at, b, MaxBandwidth, " bit/s")
+		switch {
+		case t.Kind == "local":
+			c.add(at, "%s is not allowed: a local tier runs on the device, with no link to send data over", fmtNum(b))
+		case !w.Data.Given():
+			c.add(at, "%s is not allowed without workload.data: the tasks carry no data to send (give workload.data: {dist, mean} bits or {proportional: bits per work unit})", fmtNum(b))
+		}
+	}
+	if o := c.s.Observation; o != nil && o.Delay != nil && o.Delay.Bandwidth != 0 {
+		c.add(path("observation", "delay", "bandwidth"), "%s is not allowed: an observation's age has no bandwidth (only a tier's delay does)", fmtNum(o.Delay.Bandwidth))
+	}
+}
+
+// dataLaw checks one data law at segs.
+func (c *checker) dataLaw(segs []string, d Data) {
+	if !d.Given() {
+		return
+	}
+	at := func(f string) []string { return sub(segs, f) }
+	if d.Proportional != 0 {
+		if c.num(at("proportional"), d.Proportional, d.Proportional > 0, "must be > 0 (bits per work unit)") {
+			c.upper(at("proportional"), d.Proportional, MaxDataFactor, " bits per work unit")
+		}
+		if d.Law() != (Dist{}) {
+			c.add(segs, "proportional with a distribution is not allowed: give either proportional (bits per work unit) or {dist, ...}, not both")
+		}
+		return
+	}
+	if !slices.Contains(dataLaws(), d.Dist) {
+		c.add(at("dist"), "%q is not allowed: must be one of %s (or give proportional: bits per work unit)", d.Dist, strings.Join(dataLaws(), ", "))
+		return
+	}
+	if d.Dist == "bounded-pareto" {
+		if d.Mean != 0 {
+			c.add(at("mean"), "%s is not allowed: bounded-pareto's mean follows from alpha, low and high; leave it out", fmtNum(d.Mean))
+		}
+		if c.num(at("alpha"), d.Alpha, d.Alpha > 0, "bounded-pareto needs alpha > 0") {
+			c.upper(at("alpha"), d.Alpha, MaxAlpha, "")
+		}
+		okL := c.num(at("low"), d.Low, d.Low > 0, "bounded-pareto needs low > 0 (bits)")
+		c.lower(at("low"), d.Low, MinData, " bits")
+		okH := c.num(at("high"), d.High, d.High > d.Low, "bounded-pareto needs high > low (bits)")
+		c.upper(at("high"), d.High, MaxData, " bits")
+		if okL && okH && d.High/d.Low > MaxBoundRatio {
+			c.add(at("high"), "%s is out of range: high/low must be ≤ %s", fmtNum(d.High), fmtNum(MaxBoundRatio))
+		}
+		return
+	}
+	c.num(at("mean"), d.Mean, d.Mean > 0, "must be > 0 (bits)")
+	c.lower(at("mean"), d.Mean, MinData, " bits")
+	c.upper(at("mean"), d.Mean, MaxData, " bits")
+	for _, f := range []struct {
+		name string
+		x    float64
+	}{{"low", d.Low}, {"high", d.High}} {
+		if f.x != 0 {
+			c.add(at(f.name), "%s is not allowed: %s takes no %s (only bounded-pareto does)", fmtNum(f.x), d.Dist, f.name)
+		}
+	}
+	switch {
+	case d.Dist == "pareto":
+		if c.num(at("alpha"), d.Alpha, d.Alpha > 2, "pareto needs alpha > 2 (alpha ≤ 2 has infinite variance)") {
+			c.upper(at("alpha"), d.Alpha, MaxAlpha, " (for data that barely varies use dist: deterministic)")
+		}
+	case d.Alpha != 0:
+		c.add(at("alpha"), "%s is not allowed: %s takes no alpha (only pareto does)", fmtNum(d.Alpha), d.Dist)
+	}
+	switch {
+	case d.Dist == "lognormal":
+		if c.num(at("cv"), d.CV, d.CV > 0, "must be > 0 (coefficient of variation; for a constant use dist: deterministic)") {
+			c.upper(at("cv"), d.CV, MaxCV, "")
+		}
+	case d.CV != 0:
+		c.add(at("cv"), "%s is not allowed: %s takes no cv (only lognormal does)", fmtNum(d.CV), d.Dist)
+	}
+}
