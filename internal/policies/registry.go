@@ -53,6 +53,9 @@ type Build struct {
 	// Rate is the scenario's base arrival rate, tasks/s (bursts aside), for
 	// the policies tuned to it (static-opt); 0 when the caller has none.
 	Rate float64
+	// MeanReply is the tasks' mean reply size, bits, for hybrid-energy's
+	// expected receive energy; 0 when none.
+	MeanReply float64
 }
 
 // Registry returns every policy, in the order tables, legends and messages
@@ -76,6 +79,7 @@ func Registry() []Spec {
 		{Name: NameSITAOpt, Summary: "size intervals minimising the predicted mean latency (Allen–Cunneen per interval; knows the task's size)", New: newSITAOpt},
 		{Name: NameStaticOpt, Summary: "best static random split at the base rate: argmin Σ p_i (D̄_i + Ŵ_i(p_i λ) + 1/μ_i)", New: newStaticOpt},
 		{Name: NameJIQ, Summary: "join the idle queue: the idle tier of least D̄ + 1/μ, else uniformly random", New: newJIQ},
+		energySpec(),
 	}
 }
 

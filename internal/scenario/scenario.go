@@ -132,6 +132,20 @@ type Tier struct {
 	Servers int     `yaml:"servers"`         // ≥ 1
 	Speed   float64 `yaml:"speed"`           // work units/s of one server, > 0
 	Delay   Delay   `yaml:"delay,omitempty"` // to reach the tier; omitted: none
+	// Power is one server's power model, W (omitted: none; docs/design.md §1.11).
+	Power Power `yaml:"power,omitempty"`
+	// TxEnergy and RxEnergy are the device's cost per bit, J/bit, of
+	// sending a task's data to the tier and of receiving its reply
+	// (non-local tiers; omitted: 0).
+	TxEnergy float64 `yaml:"tx_energy,omitempty"`
+	RxEnergy float64 `yaml:"rx_energy,omitempty"`
+}
+
+// Power is a server's linear power model: P(u) = Idle + (Max − Idle)·u at
+// utilisation u ∈ [0, 1], W.
+type Power struct {
+	Idle float64 `yaml:"idle"` // W, ≥ 0
+	Max  float64 `yaml:"max"`  // W, ≥ idle, > 0
 }
 
 // Delay is a lognormal communication delay with this mean (s) and coefficient

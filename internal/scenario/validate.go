@@ -32,6 +32,7 @@ func (s *Scenario) Validate() error {
 	}
 	c.tiers()
 	c.data()
+	c.energy()
 	c.policies()
 	c.estimator()
 	c.observation()
