@@ -33,7 +33,8 @@ func newTraceConvertCmd(io IO) *cobra.Command {
 		Use:   "convert --from azure-llm|swf|csv IN -o OUT.csv",
 		Short: "Convert a trace (Azure LLM, SWF, CSV; gzip or not) to arrival_s,size",
 		Example: "  offload trace convert --from azure-llm AzureLLMInferenceTrace_code.csv -o azure.csv\n" +
-			"  offload trace convert --from swf --size work NASA-iPSC-1993-3.1-cln.swf.gz -o nasa.csv",
+			"  offload trace convert --from swf --size work NASA-iPSC-1993-3.1-cln.swf.gz -o nasa.csv\n" +
+			"  offload trace convert --from azure-llm --keep ContextTokens,GeneratedTokens AzureLLMInferenceTrace_code.csv -o azure.csv",
 		Long: `Convert a recorded workload into the tool's trace format: a CSV with header
 arrival_s,size, rows sorted by arrival, arrival_s in seconds since the first row.
 
@@ -41,6 +42,13 @@ arrival_s,size, rows sorted by arrival, arrival_s in seconds since the first row
   swf        field 2 submit time, field 4 run time; --size runtime|work (run time × processors);
              jobs with run time ≤ 0 or missing fields are skipped and counted
   csv        --arrival COL --size COL, --time-unit s|ms|us
+
+--keep COL,... copies raw columns after arrival_s,size, as they are in the
+input (for swf by field name: job, submit, wait, runtime, processors, cpu,
+memory, req_processors, req_time, req_memory, status, user, group,
+executable, queue, partition, preceding_job, think_time), so that a scenario's
+empirical size law can draw from them (workload.size: {dist: empirical,
+file: OUT.csv, column: COL}).
 
 IN may be gzip-compressed. Bad input is reported as file:line: column: message
 (exit status 2) and no output is written. OUT is written atomically and never
@@ -58,6 +66,7 @@ overwritten unless --force.`,
 	f.StringVar(&o.conv.Size, "size", "", "azure-llm: context|generated|total; swf: runtime|work; csv: the size column")
 	f.StringVar(&o.conv.Arrival, "arrival", "", "csv: the arrival-time column")
 	f.StringVar(&o.conv.TimeUnit, "time-unit", "s", "csv: unit of the arrival column: s, ms or us")
+	f.StringSliceVar(&o.conv.Keep, "keep", nil, "raw columns to copy after arrival_s,size (csv, azure-llm: header names; swf: field names such as processors,wait,user)")
 	f.StringVarP(&o.out, "output", "o", "", "output file (the tool's trace format)")
 	f.BoolVar(&o.force, "force", false, "overwrite an existing output file")
 	return c

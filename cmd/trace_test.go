@@ -62,3 +62,47 @@ func TestTraceAzureRuns(t *testing.T) {
 		t.Errorf("trace with arrivals: exit %d, %s", code, stderr)
 	}
 }
+
+// TestEmpiricalSizes: a scenario draws its sizes from a column of a CSV
+// beside it; the mean scales them; the resolved scenario keeps the file;
+// a missing column is refused with the file and the column, exit 2, and
+// nothing written; the folder guard sees a change of the file's values.
+func TestEmpiricalSizes(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "sizes.csv", "arrival_s,size,tokens\n0,1,10\n1,2,30\n2,3,20\n3,6,40\n")
+	y := writeFile(t, dir, "e.yaml", `name: e
+seeds: 1
+tasks: 300
+warmup: 50
+arrivals: {rate: 5}
+workload: {size: {dist: empirical, file: sizes.csv, column: tokens, mean: 2}}
+tiers:
+  - {name: local, kind: local, servers: 1, speed: 20}
+policies: [jsq]
+`)
+	out := filepath.Join(dir, "out")
+	if code, _, stderr := run(t, context.Background(), "run", "-f", y, "-o", out); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if sc := readFile(t, filepath.Join(out, "scenario.yaml")); !strings.Contains(sc, "file: sizes.csv") || !strings.Contains(sc, "column: tokens") {
+		t.Errorf("scenario.yaml lost the empirical law's file:\n%s", sc)
+	}
+	runs := readFile(t, filepath.Join(out, "runs.csv"))
+	if !strings.Contains(runs, "jsq") {
+		t.Fatalf("runs.csv:\n%s", runs)
+	}
+	// The same folder, resumed after the file changed, is refused.
+	writeFile(t, dir, "sizes.csv", "arrival_s,size,tokens\n0,1,10\n1,2,30\n2,3,20\n3,6,41\n")
+	if code, _, stderr := run(t, context.Background(), "run", "-f", y, "-o", out, "--resume"); code != 2 {
+		t.Errorf("resume against changed values: exit %d, %s", code, stderr)
+	}
+	bad := writeFile(t, dir, "bad.yaml", strings.Replace(readFile(t, y), "column: tokens", "column: bytes", 1))
+	out2 := filepath.Join(dir, "out2")
+	code, _, stderr := run(t, context.Background(), "run", "-f", bad, "-o", out2)
+	if code != 2 || !strings.Contains(stderr, "workload.size.file") || !strings.Contains(stderr, `no column "bytes"`) {
+		t.Errorf("missing column: exit %d, %s", code, stderr)
+	}
+	if _, err := os.Stat(out2); !os.IsNotExist(err) {
+		t.Errorf("bad input left %s: %v", out2, err)
+	}
+}

@@ -8,10 +8,22 @@ import (
 )
 
 // sizeDist is the scenario's size law: bounded-pareto from its bounds,
+// empirical from the values attached to it (scaled to its mean, if given),
 // every other family from its mean.
 func sizeDist(ws scenario.Dist) (workload.Dist, error) {
-	if ws.Dist == "bounded-pareto" {
+	switch ws.Dist {
+	case "bounded-pareto":
 		return workload.NewBoundedPareto(ws.Alpha, ws.Low, ws.High)
+	case "empirical":
+		xs := ws.Values()
+		if xs == nil {
+			return workload.Dist{}, fmt.Errorf("the values of file %s were not attached (scenario.AttachSizes)", ws.File)
+		}
+		d, err := workload.NewEmpirical(xs)
+		if err != nil || ws.Mean == 0 {
+			return d, err
+		}
+		return workload.NewEmpirical(scaled(xs, ws.Mean/d.Mean()))
 	}
 	return workload.New(ws.Dist, ws.Mean, ws.Alpha, ws.CV)
 }
@@ -47,4 +59,13 @@ func process(a scenario.Arrivals) (workload.ProcessSpec, error) {
 		return p, nil
 	}
 	return workload.ProcessSpec{}, fmt.Errorf("arrivals.process %q: unknown", a.Process)
+}
+
+// scaled is a copy of xs multiplied by f.
+func scaled(xs []float64, f float64) []float64 {
+	out := make([]float64, len(xs))
+	for i, x := range xs {
+		out[i] = x * f
+	}
+	return out
 }

@@ -41,3 +41,38 @@ policies: [jsq]
 		t.Errorf("large threshold %v, want %v", cfg.Large, want)
 	}
 }
+
+// TestConfigOfAnEmpiricalLaw: workload.size.mean scales the attached
+// values, and the size law is their empirical one: its mean, SCV and
+// quantiles (what sita-e and sita-opt read) are the values' own.
+func TestConfigOfAnEmpiricalLaw(t *testing.T) {
+	y := `name: t
+seeds: 1
+tasks: 10
+arrivals: {rate: 1}
+workload: {size: {dist: empirical, file: x.csv, mean: 2}, large_quantile: 0.5}
+tiers: [{name: local, kind: local, servers: 1, speed: 10}]
+policies: [jsq]
+`
+	sc, err := scenario.Parse("t.yaml", []byte(y), nil, Catalog())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Config(sc); err == nil {
+		t.Error("Config without the values attached: no error")
+	}
+	if err := sc.AttachSizes([]float64{1, 2, 3, 4, 5}); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := Config(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Scaled by 2/3: 2/3, 4/3, 2, 8/3, 10/3; SCV 2/9 is scale-free.
+	if m, scv := cfg.Size.Mean(), cfg.Size.Cs2(); math.Abs(m-2) > 1e-12 || math.Abs(scv-2.0/9) > 1e-12 {
+		t.Errorf("size law mean %v, SCV %v: want 2 and 2/9", m, scv)
+	}
+	if q := cfg.Large; math.Abs(q-2) > 1e-12 {
+		t.Errorf("large threshold %v: want the median of the scaled values, 2", q)
+	}
+}

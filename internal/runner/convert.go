@@ -2,6 +2,7 @@ package runner
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -48,32 +49,56 @@ func ConvertTrace(in, out string, force bool, o trace.Options) (trace.Stats, err
 	return st, nil
 }
 
-// AttachTrace reads a scenario's trace.file and gives its rows to the
-// scenario (the scenario package reads no file). The path is relative to
-// the folder of scenarioFile, the -f file; for an embedded scenario
-// (scenarioFile "") it names one of the embedded traces
-// (experiments/traces), so that an embedded experiment runs anywhere.
+// AttachTrace reads the files a scenario names — trace.file, and the file
+// of an empirical workload.size — and gives their data to the scenario (the
+// scenario package reads no file). A path is relative to the folder of
+// scenarioFile, the -f file; for an embedded scenario (scenarioFile "") it
+// names one of the embedded traces (experiments/traces), so that an
+// embedded experiment runs anywhere.
 func AttachTrace(sc *scenario.Scenario, scenarioFile string) error {
-	if sc.Trace == nil {
-		return nil
-	}
-	name := sc.Trace.File
-	var data []byte
-	var err error
-	if scenarioFile != "" {
+	return attachData(sc, func(name string) (string, []byte, error) {
+		if scenarioFile == "" {
+			b, err := experiments.Trace(name)
+			return name, b, err
+		}
 		if !filepath.IsAbs(name) {
 			name = filepath.Join(filepath.Dir(scenarioFile), name)
 		}
-		data, err = store.ReadRegular(name, MaxTraceInput)
-	} else {
-		data, err = experiments.Trace(name)
+		b, err := store.ReadRegular(name, MaxTraceInput)
+		return name, b, err
+	}, badInputf)
+}
+
+// attachData attaches what read gives for the scenario's trace.file and
+// empirical workload.size.file (read returns the path it read, for
+// messages). fail wraps a problem with a file.
+func attachData(sc *scenario.Scenario, read func(name string) (string, []byte, error), fail func(format string, a ...any) error) error {
+	if sc.Trace != nil {
+		name, data, err := read(sc.Trace.File)
+		if err != nil {
+			return fail("trace.file: %w", err)
+		}
+		t, err := trace.Read(bytes.NewReader(data), name)
+		if err != nil {
+			return fail("trace.file: %w", err)
+		}
+		if err := sc.AttachTrace(t.Arrivals, t.Sizes); err != nil {
+			return BadInput(err)
+		}
 	}
-	if err != nil {
-		return badInputf("trace.file: %w", err)
+	if ws := &sc.Workload.Size; ws.Dist == "empirical" {
+		name, data, err := read(ws.File)
+		if err != nil {
+			return fail("workload.size.file: %w", err)
+		}
+		col := cmp.Or(ws.Column, "size")
+		xs, err := trace.ReadColumn(bytes.NewReader(data), name, col)
+		if err != nil {
+			return fail("workload.size.file: %w", err)
+		}
+		if err := sc.AttachSizes(xs); err != nil {
+			return BadInput(err)
+		}
 	}
-	t, err := trace.Read(bytes.NewReader(data), name)
-	if err != nil {
-		return badInputf("trace.file: %w", err)
-	}
-	return BadInput(sc.AttachTrace(t.Arrivals, t.Sizes))
+	return nil
 }

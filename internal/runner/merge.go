@@ -207,11 +207,12 @@ func prepareMerge(all []shardDir) (*mergeJob, error) {
 	if err != nil {
 		return nil, badInputf("merge: %w", err)
 	}
-	if h := sc.Hash(); h != first.m.ScenarioHash {
-		return nil, badInputf("merge: %s: scenario.yaml has sha256 %.12s…, its manifest says %.12s…", first.dir, h, first.m.ScenarioHash)
-	}
 	if err := attachMergedTrace(sc); err != nil {
 		return nil, err
+	}
+	// After attaching: the hash covers the replayed data too.
+	if h := sc.Hash(); h != first.m.ScenarioHash {
+		return nil, badInputf("merge: %s: scenario.yaml (with the data it replays) has sha256 %.12s…, its manifest says %.12s…", first.dir, h, first.m.ScenarioHash)
 	}
 	plan, err := experiment.NewPlan(first.m.Experiment, sc)
 	if err != nil {

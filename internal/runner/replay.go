@@ -1,11 +1,8 @@
 package runner
 
 import (
-	"bytes"
-
 	"github.com/offload-sim/offload/experiments"
 	"github.com/offload-sim/offload/internal/scenario"
-	"github.com/offload-sim/offload/internal/trace"
 )
 
 // attachMergedTrace gives a merged folder's scenario the rows of its trace,
@@ -13,19 +10,10 @@ import (
 // keeps scenario.yaml, not the trace, so only an embedded trace
 // (experiments/traces) can be found again; any other is refused by name.
 func attachMergedTrace(sc *scenario.Scenario) error {
-	if sc.Trace == nil {
-		return nil
-	}
-	b, err := experiments.Trace(sc.Trace.File)
-	if err != nil {
-		return badInputf("merge: trace.file %s: only a replay of an embedded trace can be merged: %w", sc.Trace.File, err)
-	}
-	t, err := trace.Read(bytes.NewReader(b), sc.Trace.File)
-	if err != nil {
-		return badInputf("merge: %w", err)
-	}
-	if err := sc.AttachTrace(t.Arrivals, t.Sizes); err != nil {
-		return badInputf("merge: %w", err)
-	}
-	return nil
+	return attachData(sc, func(name string) (string, []byte, error) {
+		b, err := experiments.Trace(name)
+		return name, b, err
+	}, func(format string, a ...any) error {
+		return badInputf("merge: only data from an embedded trace can be merged: "+format, a...)
+	})
 }

@@ -21,7 +21,7 @@ const (
 
 // distNames lists the size distributions in the order error messages give them.
 func distNames() []string {
-	return []string{"pareto", "exponential", "deterministic", "lognormal", "bounded-pareto"}
+	return []string{"pareto", "exponential", "deterministic", "lognormal", "bounded-pareto", "empirical"}
 }
 
 // kindNames lists the tier kinds (dispatch.Kind spells them the same way).

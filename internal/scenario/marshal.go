@@ -28,15 +28,24 @@ func (s *Scenario) Marshal() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// Hash is the hex SHA-256 of Marshal's bytes: two scenarios have the same
-// hash exactly when they resolve to the same values. It is "" only if the
-// scenario cannot be marshalled, which a Scenario built from this package's
-// types cannot cause.
+// Hash is the hex SHA-256 of Marshal's bytes, followed by the digests of
+// the data attached from files (a trace's rows, an empirical law's values):
+// two scenarios have the same hash exactly when they resolve to the same
+// values and replay the same data. It is "" only if the scenario cannot be
+// marshalled, which a Scenario built from this package's types cannot
+// cause.
 func (s *Scenario) Hash() string {
 	b, err := s.Marshal()
 	if err != nil {
 		return ""
 	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
+	h := sha256.New()
+	h.Write(b)
+	if s.Trace != nil && s.Trace.rows != nil {
+		fmt.Fprintf(h, "# trace.file rows: sha256 %s\n", s.Trace.rows.digest)
+	}
+	if v := s.Workload.Size.values; v != nil {
+		fmt.Fprintf(h, "# workload.size.file values: sha256 %s\n", v.digest)
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }

@@ -171,10 +171,33 @@ func (c *checker) boundedPareto(d Dist, at func(string) []string) {
 	}
 }
 
-// noBounds refuses low and high for a family other than bounded-pareto.
+// empirical checks an empirical law: a file, a mean that only scales, no
+// parameters of another family.
+func (c *checker) empirical(d Dist, at func(string) []string) {
+	if d.File == "" {
+		c.add(at("file"), `"" is not allowed: empirical needs the CSV whose column gives the sizes, relative to the scenario file`)
+	}
+	if d.Mean != 0 {
+		c.num(at("mean"), d.Mean, d.Mean > 0, "must be > 0 (work units: the values are scaled to this mean), or leave it out for the column's own")
+		c.lower(at("mean"), d.Mean, MinMean, " work units")
+		c.upper(at("mean"), d.Mean, MaxMean, " work units")
+	}
+	c.noBounds(d, at, true)
+}
+
+// noBounds refuses low and high for a family other than bounded-pareto,
+// and file and column for one other than empirical.
 func (c *checker) noBounds(d Dist, at func(string) []string, known bool) {
 	if !known {
 		return
+	}
+	if d.Dist != "empirical" {
+		if d.File != "" {
+			c.add(at("file"), "%q is not allowed: %s takes no file (only empirical does)", d.File, d.Dist)
+		}
+		if d.Column != "" {
+			c.add(at("column"), "%q is not allowed: %s takes no column (only empirical does)", d.Column, d.Dist)
+		}
 	}
 	if d.Low != 0 {
 		c.add(at("low"), "%s is not allowed: %s takes no low (only bounded-pareto does)", fmtNum(d.Low), d.Dist)
@@ -184,13 +207,24 @@ func (c *checker) noBounds(d Dist, at func(string) []string, known bool) {
 	}
 }
 
-// restateBounded: a bounded-pareto size mapping without mean has none
-// (not the default's 1), and another family's has no bounds.
+// restateBounded: a bounded-pareto or empirical size mapping without mean
+// has none (not the default's 1), another family's has no bounds, and one
+// other than empirical no file or column.
 func restateBounded(d *Dist, size *yaml.Node) {
-	if d.Dist == "bounded-pareto" {
-		if child(size, "mean") == nil {
-			d.Mean = 0
+	if d.Dist != "empirical" {
+		if child(size, "file") == nil {
+			d.File = ""
 		}
+		if child(size, "column") == nil {
+			d.Column = ""
+		}
+	}
+	if d.Dist == "bounded-pareto" || d.Dist == "empirical" {
+		if child(size, "mean") == nil {
+			d.Mean = 0 // bounded-pareto: it follows from the bounds; empirical: the column's own
+		}
+	}
+	if d.Dist == "bounded-pareto" {
 		return
 	}
 	if child(size, "low") == nil {

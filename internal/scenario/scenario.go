@@ -114,15 +114,33 @@ type Workload struct {
 }
 
 // Dist is a size distribution: pareto {alpha, mean}, exponential {mean},
-// deterministic {mean}, lognormal {mean, cv} or bounded-pareto {alpha, low,
-// high}, whose mean follows from its parameters and is left out.
+// deterministic {mean}, lognormal {mean, cv}, bounded-pareto {alpha, low,
+// high}, whose mean follows from its parameters and is left out, or
+// empirical {file, column, mean}: the values of a column, drawn uniformly.
 type Dist struct {
-	Dist  string  `yaml:"dist"`            // pareto, exponential, deterministic, lognormal or bounded-pareto
+	Dist  string  `yaml:"dist"`            // pareto, exponential, deterministic, lognormal, bounded-pareto or empirical
 	Alpha float64 `yaml:"alpha,omitempty"` // pareto shape, > 2; bounded-pareto, > 0
 	Mean  float64 `yaml:"mean,omitempty"`  // work units, > 0; none for bounded-pareto
 	CV    float64 `yaml:"cv,omitempty"`    // lognormal coefficient of variation, ≥ 0
 	Low   float64 `yaml:"low,omitempty"`   // bounded-pareto lower bound, work units, > 0
 	High  float64 `yaml:"high,omitempty"`  // bounded-pareto upper bound, work units, > low
+	// File and Column are an empirical law's data: the named column of a
+	// CSV with a header (the tool's trace format or any other), relative to
+	// the scenario file's folder; Column omitted is "size". Mean, if set,
+	// scales the values so that their mean is this.
+	File   string `yaml:"file,omitempty"`
+	Column string `yaml:"column,omitempty"`
+
+	// values are the column's values, attached by the caller that read File
+	// (AttachSizes): unexported, so yaml ignores them; shared read-only
+	// between clones.
+	values *attached
+}
+
+// attached is data a caller read from a file named in the scenario.
+type attached struct {
+	xs     []float64
+	digest string // SHA-256 of the values, for Hash
 }
 
 // Tier is one pool of identical servers behind an FCFS queue.

@@ -1,7 +1,11 @@
 package scenario
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
 	"fmt"
+	"math"
 	"slices"
 )
 
@@ -28,7 +32,10 @@ type Trace struct {
 	rows *traceRows
 }
 
-type traceRows struct{ arrivals, sizes []float64 }
+type traceRows struct {
+	arrivals, sizes []float64
+	digest          string // SHA-256 of the rows, for Hash
+}
 
 // Rows returns the attached trace's arrivals (s, from 0) and sizes as in
 // the file, unscaled, or nil when none is attached.
@@ -55,7 +62,7 @@ func (s *Scenario) AttachTrace(arrivals, sizes []float64) error {
 	if len(arrivals) != len(sizes) || len(arrivals) < 2 {
 		return Errors{{Field: "trace.file", Msg: fmt.Sprintf("%d arrivals and %d sizes: need as many of each, at least 2", len(arrivals), len(sizes))}}
 	}
-	s.Trace.rows = &traceRows{arrivals: arrivals, sizes: sizes}
+	s.Trace.rows = &traceRows{arrivals: arrivals, sizes: sizes, digest: digest(arrivals, sizes)}
 	if s.Tasks == 0 && s.Duration == 0 && s.Warmup < len(arrivals) {
 		s.Tasks = len(arrivals) - s.Warmup
 	}
@@ -115,4 +122,44 @@ func (c *checker) trace() {
 			c.add(path("duration"), "%s + warmup_time %s = %s s is out of range: the trace %s spans %s s (at trace.rate %s)", fmtNum(s.Duration), fmtNum(s.WarmupTime), fmtNum(s.Duration+s.WarmupTime), t.File, fmtNum(span), fmtNum(t.Rate))
 		}
 	}
+}
+
+// AttachSizes gives an empirical workload.size the values of its column
+// (read by the caller from workload.size.file: this package reads no file)
+// and validates again.
+func (s *Scenario) AttachSizes(values []float64) error {
+	if s.Workload.Size.Dist != "empirical" {
+		return Errors{{Field: "workload.size", Msg: fmt.Sprintf("dist %q: only an empirical law takes values from a file", s.Workload.Size.Dist)}}
+	}
+	if len(values) == 0 {
+		return Errors{{Field: "workload.size.file", Msg: "no values: an empirical law needs at least one"}}
+	}
+	s.Workload.Size.values = &attached{xs: values, digest: digest(values)}
+	return s.Validate()
+}
+
+// Values returns the values attached to an empirical law (AttachSizes), or
+// nil when none are.
+func (d *Dist) Values() []float64 {
+	if d.values == nil {
+		return nil
+	}
+	return d.values.xs
+}
+
+// digest is the hex SHA-256 of the float64s' bits, column after column:
+// what Hash adds for data attached from files, so that a folder of runs
+// is not resumed or merged against a file whose contents changed.
+func digest(cols ...[]float64) string {
+	h := sha256.New()
+	var b [8]byte
+	for _, c := range cols {
+		binary.LittleEndian.PutUint64(b[:], uint64(len(c)))
+		h.Write(b[:])
+		for _, x := range c {
+			binary.LittleEndian.PutUint64(b[:], math.Float64bits(x))
+			h.Write(b[:])
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }

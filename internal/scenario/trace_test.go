@@ -90,3 +90,84 @@ func TestTraceSetAndSweep(t *testing.T) {
 		t.Errorf("resolved form does not parse again: %v", err)
 	}
 }
+
+const empiricalYAML = `name: e
+seeds: 1
+tasks: 10
+arrivals: {rate: 1}
+workload: {size: {dist: empirical, file: s.csv}}
+tiers:
+  - {name: local, kind: local, servers: 1, speed: 10}
+policies: [jsq]
+`
+
+// An empirical law needs a file and takes no other family's parameters;
+// file and column belong to it alone; a mean left out is the column's own
+// (not the default's 1), also after --set switches the family.
+func TestEmpiricalSizeLaw(t *testing.T) {
+	s, err := traceParse(t, empiricalYAML)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := s.Workload.Size; d.Mean != 0 || d.Alpha != 0 || d.File != "s.csv" {
+		t.Errorf("resolved %+v: want mean 0 (the column's own), no alpha", d)
+	}
+	for _, c := range []struct{ from, to, want string }{
+		{"file: s.csv", "mean: 2", `workload.size.file: "" is not allowed: empirical needs the CSV`},
+		{"file: s.csv", "file: s.csv, alpha: 3", "workload.size.alpha: 3 is not allowed: empirical takes no alpha"},
+		{"file: s.csv", "file: s.csv, mean: -1", "workload.size.mean: -1 is not allowed: must be > 0"},
+		{"dist: empirical, file: s.csv", "dist: pareto, mean: 1, column: size", `workload.size.column: "size" is not allowed: pareto takes no column (only empirical does)`},
+	} {
+		_, err := traceParse(t, strings.Replace(empiricalYAML, c.from, c.to, 1))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want %q", c.to, err, c.want)
+		}
+	}
+	s, err = traceParse(t, empiricalYAML, "workload.size.dist=pareto", "workload.size.mean=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := s.Workload.Size; d.File != "" || d.Mean != 1 || d.Alpha != scenario.DefaultAlpha {
+		t.Errorf("--set dist=pareto: %+v, want the default pareto without the file", d)
+	}
+	s, err = traceParse(t, strings.Replace(empiricalYAML, "dist: empirical, file: s.csv", "dist: exponential, mean: 3", 1), "workload.size={dist: empirical, file: t.csv}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := s.Workload.Size; d.Mean != 0 || d.File != "t.csv" {
+		t.Errorf("--set an empirical mapping: %+v, want mean 0, file t.csv", d)
+	}
+}
+
+// Hash covers the data attached from files: the same scenario with other
+// values (or other trace rows) is another scenario.
+func TestHashCoversAttachedData(t *testing.T) {
+	a, _ := traceParse(t, empiricalYAML)
+	b, _ := traceParse(t, empiricalYAML)
+	if err := a.AttachSizes([]float64{1, 2, 3}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.AttachSizes([]float64{1, 2, 3}); err != nil {
+		t.Fatal(err)
+	}
+	if a.Hash() != b.Hash() {
+		t.Error("equal values, different hashes")
+	}
+	if err := b.AttachSizes([]float64{1, 2, 4}); err != nil {
+		t.Fatal(err)
+	}
+	if a.Hash() == b.Hash() {
+		t.Error("different values, equal hashes")
+	}
+	x, _ := traceParse(t, traceYAML)
+	y, _ := traceParse(t, traceYAML)
+	if err := x.AttachTrace([]float64{0, 1, 2, 3, 4}, []float64{1, 1, 1, 1, 1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := y.AttachTrace([]float64{0, 1, 2, 3, 5}, []float64{1, 1, 1, 1, 1}); err != nil {
+		t.Fatal(err)
+	}
+	if x.Hash() == y.Hash() {
+		t.Error("different trace rows, equal hashes")
+	}
+}

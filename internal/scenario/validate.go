@@ -164,9 +164,12 @@ func (c *checker) workload() {
 	if !known {
 		c.add(at("dist"), "%q is not allowed: must be one of %s", d.Dist, strings.Join(distNames(), ", "))
 	}
-	if d.Dist == "bounded-pareto" {
+	switch d.Dist {
+	case "bounded-pareto":
 		c.boundedPareto(d, at)
-	} else {
+	case "empirical":
+		c.empirical(d, at)
+	default:
 		c.num(at("mean"), d.Mean, d.Mean > 0, "must be > 0 (work units)")
 		c.lower(at("mean"), d.Mean, MinMean, " work units")
 		c.upper(at("mean"), d.Mean, MaxMean, " work units")

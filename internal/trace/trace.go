@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -74,6 +75,19 @@ type Options struct {
 	Arrival string
 	// TimeUnit is the unit of the csv arrival column: s (default), ms or us.
 	TimeUnit string
+	// Keep names raw columns to copy after arrival_s and size, as they are
+	// in the input: header names for csv and azure-llm, the SWF field
+	// names (SWFFields) for swf. An empirical size law can then draw from
+	// them (workload.size.file and column).
+	Keep []string
+}
+
+// SWFFields are the 18 fields of a Standard Workload Format line, by the
+// names --keep takes (Feitelson's definition, in order).
+func SWFFields() []string {
+	return []string{"job", "submit", "wait", "runtime", "processors", "cpu", "memory", "req_processors",
+		"req_time", "req_memory", "status", "user", "group", "executable", "queue", "partition",
+		"preceding_job", "think_time"}
 }
 
 // Formats lists the input formats Convert reads.
@@ -89,6 +103,9 @@ type Stats struct {
 // the magic bytes tell) and writes it to w in the tool's format. On error
 // nothing useful has been written: the caller discards w's output.
 func Convert(r io.Reader, w io.Writer, o Options) (Stats, error) {
+	if err := checkKeep(o); err != nil {
+		return Stats{}, err
+	}
 	r, err := Decompress(r, o.File)
 	if err != nil {
 		return Stats{}, err
@@ -111,17 +128,46 @@ func Convert(r io.Reader, w io.Writer, o Options) (Stats, error) {
 	if len(rows) == 0 {
 		return Stats{}, &Error{File: o.File, Msg: "no rows to convert"}
 	}
-	bw := bufio.NewWriter(w)
-	bw.WriteString(Header + "\n")
+	cw := csv.NewWriter(w) // quotes a kept field that needs it
+	rec := append([]string{"arrival_s", "size"}, o.Keep...)
+	if err := cw.Write(rec); err != nil {
+		return Stats{}, err
+	}
 	t0 := rows[0].t
 	for _, x := range rows {
-		bw.WriteString(strconv.FormatFloat(x.t-t0, 'f', -1, 64))
-		bw.WriteByte(',')
-		bw.WriteString(strconv.FormatFloat(x.size, 'f', -1, 64))
-		bw.WriteByte('\n')
+		rec = append(rec[:0], strconv.FormatFloat(x.t-t0, 'f', -1, 64), strconv.FormatFloat(x.size, 'f', -1, 64))
+		if err := cw.Write(append(rec, x.raw...)); err != nil {
+			return Stats{}, err
+		}
 	}
+	cw.Flush()
 	st.Rows = len(rows)
-	return st, bw.Flush()
+	return st, cw.Error()
+}
+
+// checkKeep refuses kept columns that would clash with the format's own.
+func checkKeep(o Options) error {
+	for i, k := range o.Keep {
+		if k == "arrival_s" || k == "size" || slices.Contains(o.Keep[:i], k) {
+			return fmt.Errorf("--keep %s: %q is not allowed: the output has arrival_s and size already, and each column once", strings.Join(o.Keep, ","), k)
+		}
+	}
+	return nil
+}
+
+// kept copies the kept columns of a CSV record (at idx).
+func kept(rec []string, idx []int, o Options, line int) ([]string, error) {
+	if len(idx) == 0 {
+		return nil, nil
+	}
+	raw := make([]string, len(idx))
+	for k, i := range idx {
+		if i >= len(rec) {
+			return nil, &Error{File: o.File, Line: line, Column: o.Keep[k], Msg: "missing field"}
+		}
+		raw[k] = rec[i]
+	}
+	return raw, nil
 }
 
 // Decompress returns r, or a gzip reader over it when r starts with gzip's
@@ -140,7 +186,10 @@ func Decompress(r io.Reader, file string) (io.Reader, error) {
 }
 
 // row is one task of an input: its time (s, any origin) and size.
-type row struct{ t, size float64 }
+type row struct {
+	t, size float64
+	raw     []string // the kept columns (Options.Keep)
+}
 
 // sorted checks that rows arrive in time order: replay and the "seconds
 // since the first row" origin both assume it, and silently sorting would
@@ -217,7 +266,7 @@ func readAzure(r io.Reader, o Options) ([]row, error) {
 		return nil, fmt.Errorf("--size %q: allowed for azure-llm: context, generated, total", pick)
 	}
 	cr := newCSV(r)
-	idx, err := header(cr, o, "TIMESTAMP", "ContextTokens", "GeneratedTokens")
+	idx, err := header(cr, o, append([]string{"TIMESTAMP", "ContextTokens", "GeneratedTokens"}, o.Keep...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -259,9 +308,13 @@ func readAzure(r io.Reader, o Options) ([]row, error) {
 		case "generated":
 			size = gen
 		}
+		raw, err := kept(rec, idx[3:], o, line)
+		if err != nil {
+			return nil, err
+		}
 		// Seconds from the first row, through an exact integer duration, so
 		// that 100 ns steps survive the conversion.
-		rows = append(rows, row{t: ts.Sub(t0).Seconds(), size: size})
+		rows = append(rows, row{t: ts.Sub(t0).Seconds(), size: size, raw: raw})
 		if err := sorted(rows, o, line, "TIMESTAMP"); err != nil {
 			return nil, err
 		}
@@ -283,7 +336,7 @@ func readCSV(r io.Reader, o Options) ([]row, error) {
 		return nil, fmt.Errorf("--time-unit %q: allowed: s, ms, us", o.TimeUnit)
 	}
 	cr := newCSV(r)
-	idx, err := header(cr, o, o.Arrival, o.Size)
+	idx, err := header(cr, o, append([]string{o.Arrival, o.Size}, o.Keep...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -310,7 +363,11 @@ func readCSV(r io.Reader, o Options) ([]row, error) {
 		if err != nil {
 			return nil, err
 		}
-		rows = append(rows, row{t: t * scale, size: size})
+		raw, err := kept(rec, idx[2:], o, line)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, row{t: t * scale, size: size, raw: raw})
 		if err := sorted(rows, o, line, o.Arrival); err != nil {
 			return nil, err
 		}
@@ -328,6 +385,12 @@ func readSWF(r io.Reader, o Options) (rows []row, skipped int, err error) {
 	}
 	if pick != "runtime" && pick != "work" {
 		return nil, 0, fmt.Errorf("--size %q: allowed for swf: runtime, work", pick)
+	}
+	keep := make([]int, len(o.Keep))
+	for k, n := range o.Keep {
+		if keep[k] = slices.Index(SWFFields(), n); keep[k] < 0 {
+			return nil, 0, fmt.Errorf("--keep %s: %q is not an SWF field (allowed: %s)", strings.Join(o.Keep, ","), n, strings.Join(SWFFields(), ", "))
+		}
 	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
@@ -364,7 +427,19 @@ func readSWF(r io.Reader, o Options) (rows []row, skipped int, err error) {
 			}
 			size = run * p
 		}
-		rows = append(rows, row{t: submit, size: size})
+		var raw []string
+		for _, i := range keep {
+			if i >= len(f) {
+				raw = nil
+				break
+			}
+			raw = append(raw, f[i])
+		}
+		if len(raw) < len(keep) { // a kept field is missing: as any missing field
+			skipped++
+			continue
+		}
+		rows = append(rows, row{t: submit, size: size, raw: raw})
 		if err := sorted(rows, o, line, "2 (submit time)"); err != nil {
 			return nil, 0, err
 		}
@@ -433,4 +508,49 @@ func Read(r io.Reader, file string) (*Table, error) {
 		}
 	}
 	return t, nil
+}
+
+// ReadColumn reads the named column of a CSV with a header (the tool's
+// trace format or any other; gzip-compressed or not): the values of an
+// `empirical` size law. Every value must be a finite number ≥ 0, and their
+// mean > 0.
+func ReadColumn(r io.Reader, file, column string) ([]float64, error) {
+	o := Options{File: file}
+	r, err := Decompress(r, file)
+	if err != nil {
+		return nil, err
+	}
+	cr := newCSV(r)
+	idx, err := header(cr, o, column)
+	if err != nil {
+		return nil, err
+	}
+	var xs []float64
+	sum := 0.0
+	for {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, csvError(err, o)
+		}
+		line, _ := cr.FieldPos(0)
+		if idx[0] >= len(rec) {
+			return nil, &Error{File: file, Line: line, Column: column, Msg: "missing field"}
+		}
+		x, err := number(rec[idx[0]], o, line, column)
+		if err != nil {
+			return nil, err
+		}
+		xs = append(xs, x)
+		sum += x
+	}
+	switch {
+	case len(xs) == 0:
+		return nil, &Error{File: file, Column: column, Msg: "no rows"}
+	case !(sum > 0):
+		return nil, &Error{File: file, Column: column, Msg: "every value is 0: the mean must be > 0"}
+	}
+	return xs, nil
 }

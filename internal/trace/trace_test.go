@@ -3,6 +3,7 @@ package trace
 import (
 	"bytes"
 	"compress/gzip"
+	"io"
 	"os"
 	"strings"
 	"testing"
@@ -113,18 +114,19 @@ func TestRead(t *testing.T) {
 func TestShipped(t *testing.T) {
 	for _, c := range []struct {
 		raw, conv, from string
+		keep            []string
 		rows, skipped   int
 		first, last     string
 	}{
-		{"AzureLLMInferenceTrace_code.csv", "azure-llm-code.csv", "azure-llm", 8819, 0, "0,4818", "3435.948056,722"},
-		{"NASA-iPSC-1993-3.1-cln.swf.gz", "nasa-ipsc.csv", "swf", 18066, 173, "0,1451", "7948936,86"},
+		{"AzureLLMInferenceTrace_code.csv", "azure-llm-code.csv", "azure-llm", []string{"ContextTokens", "GeneratedTokens"}, 8819, 0, "0,4818,4808,10", "3435.948056,722,549,173"},
+		{"NASA-iPSC-1993-3.1-cln.swf.gz", "nasa-ipsc.csv", "swf", nil, 18066, 173, "0,1451", "7948936,86"},
 	} {
 		raw, err := os.ReadFile("../../testdata/traces/" + c.raw)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var b bytes.Buffer
-		st, err := Convert(bytes.NewReader(raw), &b, Options{File: c.raw, From: c.from})
+		st, err := Convert(bytes.NewReader(raw), &b, Options{File: c.raw, From: c.from, Keep: c.keep})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -141,6 +143,59 @@ func TestShipped(t *testing.T) {
 		}
 		if !bytes.Equal(shipped, b.Bytes()) {
 			t.Errorf("%s differs from converting %s again", c.conv, c.raw)
+		}
+	}
+}
+
+// ReadColumn reads one named column, gzip or not, and names the file, line
+// and column of a bad value.
+func TestReadColumn(t *testing.T) {
+	xs, err := ReadColumn(strings.NewReader("arrival_s,size,tokens\n0,1,10\n1,2,0\n"), "a.csv", "tokens")
+	if err != nil || len(xs) != 2 || xs[0] != 10 || xs[1] != 0 {
+		t.Fatalf("got %v, %v", xs, err)
+	}
+	for _, c := range []struct{ in, col, want string }{
+		{"a,b\n1,2\n", "c", `a.csv:1: column c: no column "c" in the header (have: a, b)`},
+		{"a,b\n1,2\n3,-4\n", "b", "a.csv:3: column b: -4 is negative"},
+		{"a,b\n1,x\n", "b", `a.csv:2: column b: "x" is not a finite number`},
+		{"a,b\n1,0\n", "b", "every value is 0"},
+		{"a,b\n", "b", "no rows"},
+	} {
+		if _, err := ReadColumn(strings.NewReader(c.in), "a.csv", c.col); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: got %v, want %q", c.in, err, c.want)
+		}
+	}
+}
+
+// --keep copies raw columns as they are, by header name (csv, azure-llm)
+// or SWF field name, and refuses names that clash or do not exist.
+func TestKeep(t *testing.T) {
+	var b bytes.Buffer
+	if _, err := Convert(strings.NewReader("t,s,user,note\n0,1,ann,\"a,b\"\n2,3,bob,c\n"), &b, Options{File: "in.csv", From: "csv", Arrival: "t", Size: "s", Keep: []string{"note", "user"}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.String(); got != "arrival_s,size,note,user\n0,1,\"a,b\",ann\n2,3,c,bob\n" {
+		t.Errorf("csv: got %q", got)
+	}
+	b.Reset()
+	swf := "; comment\n1 0 5 10 4 -1 -1 4 -1 -1 1 7 1 -1 1 -1 -1 -1\n2 3 0 -1 4\n3 9 1 20 2 -1 -1 2 -1 -1 1 8 1 -1 1 -1 -1 -1\n"
+	st, err := Convert(strings.NewReader(swf), &b, Options{File: "in.swf", From: "swf", Keep: []string{"processors", "user"}})
+	if err != nil || st.Rows != 2 || st.Skipped != 1 {
+		t.Fatalf("swf: %+v, %v", st, err)
+	}
+	if got := b.String(); got != "arrival_s,size,processors,user\n0,10,4,7\n9,20,2,8\n" {
+		t.Errorf("swf: got %q", got)
+	}
+	for _, c := range []struct {
+		o    Options
+		want string
+	}{
+		{Options{From: "csv", Arrival: "t", Size: "s", Keep: []string{"size"}}, `"size" is not allowed`},
+		{Options{From: "csv", Arrival: "t", Size: "s", Keep: []string{"x"}}, `no column "x"`},
+		{Options{From: "swf", Keep: []string{"nodes"}}, `"nodes" is not an SWF field`},
+	} {
+		if _, err := Convert(strings.NewReader("t,s\n0,1\n"), io.Discard, c.o); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: got %v, want %q", c.o, err, c.want)
 		}
 	}
 }

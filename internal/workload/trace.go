@@ -3,7 +3,6 @@ package workload
 import (
 	"math"
 	"math/rand/v2"
-	"slices"
 )
 
 // Trace is a recorded workload to replay: task n arrives at Arrivals[n]
@@ -45,42 +44,21 @@ func (t *Trace) Rate() float64 {
 }
 
 // SizeMoments are the sizes' empirical mean and squared coefficient of
-// variation (population variance over the squared mean).
+// variation (population variance over the squared mean): those of
+// SizeLaw.
 func (t *Trace) SizeMoments() (mean, scv float64) {
-	if len(t.Sizes) == 0 {
+	d, err := NewEmpirical(t.Sizes)
+	if err != nil {
 		return 0, 0
 	}
-	for _, s := range t.Sizes {
-		mean += s
-	}
-	mean /= float64(len(t.Sizes))
-	var v float64
-	for _, s := range t.Sizes {
-		v += (s - mean) * (s - mean)
-	}
-	v /= float64(len(t.Sizes))
-	return mean, v / (mean * mean)
+	return d.Mean(), d.Cs2()
 }
 
 // SizeLaw is the size law the estimators and policies are given for a
-// replay: the lognormal with the trace's empirical mean and SCV, so that μ
-// and C_s² (all the hybrid and model-only estimators read) are the trace's
-// exactly; the quantile and partial-moment rules (sita-e, sita-opt) get
-// that moment-matched lognormal's, an approximation of the empirical ones.
+// replay: the empirical law of the trace's sizes (NewEmpirical), so that μ
+// and C_s² (all the hybrid and model-only estimators read) and the
+// quantiles and partial moments the size-interval rules read (sita-e,
+// sita-opt) are the trace's own, exactly.
 func (t *Trace) SizeLaw() (Dist, error) {
-	m, scv := t.SizeMoments()
-	return LognormalDelay(m, math.Sqrt(scv))
-}
-
-// SizeQuantile is the empirical p-quantile of the sizes (the smallest size
-// with at least a share p of the sizes at or below it): the threshold of a
-// "large" task in a replay.
-func (t *Trace) SizeQuantile(p float64) float64 {
-	s := slices.Clone(t.Sizes)
-	slices.Sort(s)
-	if len(s) == 0 {
-		return 0
-	}
-	i := int(math.Ceil(p*float64(len(s)))) - 1
-	return s[min(max(i, 0), len(s)-1)]
+	return NewEmpirical(t.Sizes)
 }

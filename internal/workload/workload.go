@@ -20,9 +20,10 @@ const (
 	Pareto
 	Lognormal
 	BoundedPareto
+	Empirical
 )
 
-var kindNames = [...]string{Deterministic: "deterministic", Exponential: "exponential", Pareto: "pareto", Lognormal: "lognormal", BoundedPareto: "bounded-pareto"}
+var kindNames = [...]string{Deterministic: "deterministic", Exponential: "exponential", Pareto: "pareto", Lognormal: "lognormal", BoundedPareto: "bounded-pareto", Empirical: "empirical"}
 
 // String returns the scenario spelling of k.
 func (k Kind) String() string {
@@ -33,8 +34,8 @@ func (k Kind) String() string {
 }
 
 // Dist is a positive distribution with a given mean. Its zero value is the
-// constant 0 (no delay). Build it with New, NewBoundedPareto, Const or
-// LognormalDelay.
+// constant 0 (no delay). Build it with New, NewBoundedPareto, NewEmpirical,
+// Const or LognormalDelay.
 type Dist struct {
 	kind  Kind
 	mean  float64
@@ -44,6 +45,7 @@ type Dist struct {
 	xm, invAlpha float64 // pareto scale (bounded pareto: low) and 1/α
 	hi           float64 // bounded pareto upper bound
 	mu, sigma    float64 // lognormal log-mean and log-sd
+	emp          *empirical
 }
 
 // New builds a distribution of the given family and mean. alpha is read for
@@ -110,6 +112,8 @@ func (d Dist) Sample(r *rand.Rand) float64 {
 		return math.Exp(d.mu + d.sigma*r.NormFloat64())
 	case BoundedPareto:
 		return d.bpQuantile(r.Float64())
+	case Empirical:
+		return d.emp.x[r.IntN(len(d.emp.x))]
 	}
 	return d.mean
 }
@@ -125,6 +129,8 @@ func (d Dist) Quantile(p float64) float64 {
 		return math.Exp(d.mu + d.sigma*math.Sqrt2*math.Erfinv(2*p-1))
 	case BoundedPareto:
 		return d.bpQuantile(p)
+	case Empirical:
+		return d.empQuantile(p)
 	}
 	return d.mean
 }
@@ -142,6 +148,8 @@ func (d Dist) Cs2() float64 {
 		return d.cv * d.cv
 	case BoundedPareto:
 		return d.bpCs2()
+	case Empirical:
+		return d.empCs2()
 	}
 	return 0
 }
@@ -219,6 +227,8 @@ func (d Dist) CDF(x float64) float64 {
 		return normCDF((math.Log(x) - d.mu) / d.sigma)
 	case BoundedPareto:
 		return d.bpCDF(x)
+	case Empirical:
+		return d.empCDF(x)
 	}
 	if x < d.mean {
 		return 0
@@ -282,6 +292,8 @@ func (d Dist) lower(k int, x float64) float64 {
 		return math.Exp(kf*d.mu+kf*kf*d.sigma*d.sigma/2) * normCDF((math.Log(x)-d.mu-kf*d.sigma*d.sigma)/d.sigma)
 	case BoundedPareto:
 		return d.bpLower(k, x)
+	case Empirical:
+		return d.empLower(k, x)
 	}
 	if x < d.mean {
 		return 0
@@ -321,6 +333,8 @@ func (d Dist) upper(k int, x float64) float64 {
 		return m * normCDF(-(math.Log(x)-d.mu-kf*d.sigma*d.sigma)/d.sigma)
 	case BoundedPareto:
 		return d.bpUpper(k, x)
+	case Empirical:
+		return d.empUpper(k, x)
 	}
 	if x < d.mean {
 		return math.Pow(d.mean, kf)
@@ -364,6 +378,8 @@ func (d Dist) WorkQuantile(w float64) float64 {
 	switch d.kind {
 	case BoundedPareto:
 		return d.bpWorkQuantile(w)
+	case Empirical:
+		return d.empWorkQuantile(w)
 	case Pareto:
 		return d.xm * math.Pow(1-w, -1/(d.alpha-1))
 	case Lognormal:
