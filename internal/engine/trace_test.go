@@ -19,9 +19,12 @@ func readShipped(t *testing.T) (arr, sizes []float64) {
 	}
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
 	for _, l := range lines[1:] {
-		a, s, _ := strings.Cut(l, ",")
-		x, err1 := strconv.ParseFloat(a, 64)
-		y, err2 := strconv.ParseFloat(s, 64)
+		f := strings.SplitN(l, ",", 3) // arrival_s, size, then the raw columns kept
+		if len(f) < 2 {
+			t.Fatalf("bad row %q", l)
+		}
+		x, err1 := strconv.ParseFloat(f[0], 64)
+		y, err2 := strconv.ParseFloat(f[1], 64)
 		if err1 != nil || err2 != nil {
 			t.Fatalf("bad row %q", l)
 		}
