@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/offload-sim/offload/internal/dispatch"
@@ -133,4 +134,34 @@ func TestViewCarriesData(t *testing.T) {
 			}
 		}
 	}
+}
+
+// BenchmarkEngineData is BenchmarkEngine with a lognormal data size per
+// task, a reply, and a bandwidth on every non-local link: the data draw and
+// the transfer times stay allocation-free per task.
+func BenchmarkEngineData(b *testing.B) {
+	cfg := threeTier(b, 20, max(b.N, 1))
+	cfg.Warmup = 0
+	data, err := workload.New("lognormal", 8e5, 0, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg.Data, cfg.Reply = workload.DataLaw{Dist: data}, workload.DataLaw{Factor: 8000}
+	for i := range cfg.Tiers {
+		if cfg.Tiers[i].Kind != dispatch.Local {
+			cfg.Tiers[i].Bandwidth = 1e8
+		}
+	}
+	pol := uniform(rand.New(rand.NewPCG(1, 4)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	res, err := Run(cfg, pol, workload.NewStreams(1, 0))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.StopTimer()
+	if res.Tasks != cfg.Tasks {
+		b.Fatalf("measured %d of %d", res.Tasks, cfg.Tasks)
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "tasks/s")
 }
