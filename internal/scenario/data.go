@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"gopkg.in/yaml.v3"
 )
 
 // Data is the law of a task's data in bits (docs/design.md §1.5): either a
@@ -138,5 +140,49 @@ func (c *checker) dataLaw(segs []string, d Data) {
 		}
 	case d.CV != 0:
 		c.add(at("cv"), "%s is not allowed: %s takes no cv (only lognormal does)", fmtNum(d.CV), d.Dist)
+	}
+}
+
+// restateData applies --set's rule for data laws after a write at segs: a
+// law given as a mapping (workload.data, workload.reply, or under
+// workload) replaces the law in force rather than merging into it, and a
+// new dist or proportional drops the fields it does not take, so that
+// --set workload.data={proportional: 8} over a lognormal law is that
+// proportional law.
+func (s *Scenario) restateData(segs []string, n *yaml.Node) {
+	w := &s.Workload
+	for _, f := range []struct {
+		name string
+		d    *Data
+	}{{"data", &w.Data}, {"reply", &w.Reply}} {
+		var m *yaml.Node
+		switch strings.Join(segs, ".") {
+		case "workload." + f.name + ".dist":
+			keep := Data{Dist: f.d.Dist, Mean: f.d.Mean}
+			switch f.d.Dist {
+			case "pareto":
+				keep.Alpha = f.d.Alpha
+			case "lognormal":
+				keep.CV = f.d.CV
+			case "bounded-pareto":
+				keep = Data{Dist: f.d.Dist, Alpha: f.d.Alpha, Low: f.d.Low, High: f.d.High}
+			}
+			*f.d = keep
+			continue
+		case "workload." + f.name + ".proportional":
+			*f.d = Data{Proportional: f.d.Proportional}
+			continue
+		case "workload." + f.name:
+			m = n
+		case "workload":
+			m = child(n, f.name)
+		}
+		if m = deref(m); m == nil || m.Kind != yaml.MappingNode {
+			continue
+		}
+		var fresh Data
+		if err := m.Decode(&fresh); err == nil {
+			*f.d = fresh
+		}
 	}
 }
