@@ -37,13 +37,15 @@ var policyStyles = map[string]style{
 	"random":     {rgb(0x80, 0x80, 0x80), draw.PlusGlyph{}, nil},
 	"oracle":     {rgb(0x00, 0x00, 0x00), asteriskGlyph{}, []vg.Length{vg.Points(5), vg.Points(3)}},
 	// Beyond the paper's eight: darker tones, hollow-looking markers.
-	"power-of-d":    {rgb(0x33, 0x22, 0x88), draw.RingGlyph{}, nil},
-	"hybrid-age":    {rgb(0x88, 0x22, 0x55), draw.TriangleGlyph{}, nil},
-	"lwl":           {rgb(0xAA, 0x44, 0x99), draw.RingGlyph{}, []vg.Length{vg.Points(3), vg.Points(2)}},
-	"sita-e":        {rgb(0x44, 0xAA, 0x99), draw.SquareGlyph{}, []vg.Length{vg.Points(3), vg.Points(2)}},
-	"sita-opt":      {rgb(0x00, 0x44, 0x44), draw.TriangleGlyph{}, []vg.Length{vg.Points(3), vg.Points(2)}},
-	"static-opt":    {rgb(0x99, 0x44, 0x22), draw.SquareGlyph{}, nil},
-	"jiq":           {rgb(0x66, 0x66, 0x00), draw.TriangleGlyph{}, nil},
+	"power-of-d": {rgb(0x33, 0x22, 0x88), draw.RingGlyph{}, nil},
+	"hybrid-age": {rgb(0x88, 0x22, 0x55), draw.TriangleGlyph{}, nil},
+	"lwl":        {rgb(0xAA, 0x44, 0x99), draw.RingGlyph{}, []vg.Length{vg.Points(3), vg.Points(2)}},
+	"sita-e":     {rgb(0x44, 0xAA, 0x99), draw.SquareGlyph{}, []vg.Length{vg.Points(3), vg.Points(2)}},
+	"sita-opt":   {rgb(0x00, 0x44, 0x44), draw.TriangleGlyph{}, []vg.Length{vg.Points(3), vg.Points(2)}},
+	"static-opt": {rgb(0x99, 0x44, 0x22), draw.SquareGlyph{}, nil},
+	"jiq":        {rgb(0x66, 0x66, 0x00), draw.TriangleGlyph{}, nil},
+
+	// The energy-aware hybrid (docs/design.md §3.8): hybrid's marker, a light green, dashed.
 	"hybrid-energy": {rgb(0x55, 0xBB, 0x11), draw.CircleGlyph{}, []vg.Length{vg.Points(4), vg.Points(2)}},
 }
 

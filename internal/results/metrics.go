@@ -201,15 +201,16 @@ type Measured struct {
 	TierSumLatency []float64
 	TierSumWait    []float64
 	TierDone       []int
+	DecisionNs     float64 // NaN unless decisions were timed
+	sorted         bool
+
 	// TierData and TierReply are, per tier, the bits of the measured
 	// tasks sent there and of their replies (the energy columns); nil
 	// when not measured.
 	TierData, TierReply []float64
 	// Energy is every tier's energy model, as run (a sweep may vary it);
 	// nil leaves the energy columns missing.
-	Energy     []TierEnergy
-	DecisionNs float64 // NaN unless decisions were timed
-	sorted     bool
+	Energy []TierEnergy
 }
 
 // Row reads every column from m, in order. It sorts m's latency slices.
