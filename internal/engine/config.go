@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/offload-sim/offload/internal/dispatch"
 	"github.com/offload-sim/offload/internal/workload"
@@ -105,6 +106,9 @@ func (c *Config) validate() error {
 	for i, t := range c.Tiers {
 		if t.Servers < 1 || !(t.Speed > 0) || !(t.Mu > 0) {
 			errs = append(errs, fmt.Errorf("tier %d (%s): servers %d, speed %v, mu %v: need ≥ 1, > 0, > 0", i, t.Name, t.Servers, t.Speed, t.Mu))
+		}
+		if !(t.Bandwidth >= 0) || math.IsInf(t.Bandwidth, 1) {
+			errs = append(errs, fmt.Errorf("tier %d (%s): bandwidth %v: need a finite number ≥ 0 (bit/s; 0 is no limit)", i, t.Name, t.Bandwidth))
 		}
 	}
 	if !(c.Arrivals.Rate > 0) {
