@@ -132,6 +132,13 @@ func TestRunWritesFiles(t *testing.T) {
 	if len(traces) != 2*2*3 {
 		t.Errorf("%d traces, want 12", len(traces))
 	}
+	// Each trace names its cell by the swept value (the sweep is over
+	// arrivals.rate: 40 and 120).
+	for _, want := range []string{"arrivals.rate=40_hybrid_0.csv", "arrivals.rate=120_edge-first_2.csv"} {
+		if _, err := os.Stat(filepath.Join(out, "traces", want)); err != nil {
+			t.Errorf("no trace %s among %v", want, traces)
+		}
+	}
 	tr := readFile(t, traces[0])
 	if !strings.HasPrefix(tr, "id,arrival_s,size,tier,delay_s,wait_s,service_s,latency_s,measured\n") || strings.Count(tr, "\n") < 3000 {
 		t.Errorf("trace %s looks wrong: %d lines", traces[0], strings.Count(tr, "\n"))

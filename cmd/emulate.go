@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/offload-sim/offload/internal/experiment"
+	"github.com/offload-sim/offload/internal/policies"
 	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/results"
 	"github.com/offload-sim/offload/internal/runner"
@@ -86,7 +87,7 @@ func newEmulateCmd(io IO, runF func(*emulateOptions) error) *cobra.Command {
 		Use:     "emulate",
 		Example: "  offload emulate --policy hybrid,edge-first --duration 20s -o /tmp/emu\n  offload emulate --tier edge=http://10.0.0.2:8081 --tier cloud=http://10.0.0.3:8082 --rate 60",
 		Short:   "Run the policies against real HTTP tier servers and compare with the simulator",
-		Long:    emulateLong,
+		Long:    emulateLong + "\n\nPolicies (--policy selects entries by label):\n" + policies.Help(),
 		Args:    noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			o.args = cmdArgs(c.Context())
@@ -97,21 +98,22 @@ func newEmulateCmd(io IO, runF func(*emulateOptions) error) *cobra.Command {
 		},
 	}
 	o.sf.register(c)
+	_ = c.Flags().MarkHidden("tasks") // refused: a run lasts a span of wall clock
 	fl := c.Flags()
 	fl.StringVarP(&o.dir, "out", "o", filepath.Join("results", "emulate"), "output `folder`")
 	fl.BoolVar(&o.force, "force", false, "write into a folder that holds another scenario's results")
 	fl.BoolVar(&o.quiet, "quiet", false, "no progress bar")
 	fl.StringVar(&o.format, "format", "png", "plot format: png, svg or pdf")
 	fl.StringSliceVar(&o.policies, "policy", nil, "run only these policies (`a,b`)")
-	fl.DurationVar(&o.duration, "duration", 10*time.Second, "measured arrivals per run, wall clock")
-	fl.DurationVar(&o.warmup, "warmup", 2*time.Second, "unmeasured arrivals before them, wall clock")
-	fl.DurationVar(&o.timeout, "timeout", time.Minute, "client timeout per request, wall clock; a timed-out request counts as failed")
+	durationVar(fl, &o.duration, "duration", 10*time.Second, "measured arrivals per run, wall clock")
+	durationVar(fl, &o.warmup, "warmup", 2*time.Second, "unmeasured arrivals before them, wall clock")
+	durationVar(fl, &o.timeout, "timeout", time.Minute, "client timeout per request, wall clock; a timed-out request counts as failed")
 	fl.Float64Var(&o.timeScale, "time-scale", 1, "wall seconds per model second (0.5: twice real time)")
-	fl.DurationVar(&o.spin, "spin", time.Millisecond, "wait the last stretch before each arrival by spinning, not on a timer (Go timers fire up to ~1 ms late); 0 to save CPU")
+	durationVar(fl, &o.spin, "spin", time.Millisecond, "wait the last stretch before each arrival by spinning, not on a timer (Go timers fire up to ~1 ms late); 0 to save CPU")
 	fl.StringArrayVar(&o.tiers, "tier", nil, "use a running tier server: `name=URL` (repeatable)")
 	fl.Float64Var(&o.rate, "rate", 0, "arrival rate, tasks/s: overrides the scenario's, and picks one from an arrivals.rate sweep")
 	fl.Float64Var(&o.maxFailures, "max-failures", defaultMaxFailures, "a run whose failed / sent requests exceed this `share` is invalid (exit 1)")
-	fl.DurationVar(&o.healthEvery, "health-every", testbed.DefaultHealthEvery, "health-check period of the --tier servers, wall clock")
+	durationVar(fl, &o.healthEvery, "health-every", testbed.DefaultHealthEvery, "health-check period of the --tier servers, wall clock")
 	return c
 }
 
@@ -137,15 +139,25 @@ func (o *emulateOptions) check() error {
 // rate picked, the run length replaced by the wall-clock flags in model
 // seconds, so that the simulator runs exactly what is emulated.
 func (o *emulateOptions) loadScenario() (*scenario.Scenario, error) {
-	if len(o.policies) > 0 {
-		o.sf.sets = append(o.sf.sets, "policies=["+strings.Join(o.policies, ",")+"]")
-	}
 	if o.sf.cmd != nil && o.sf.cmd.Flags().Changed("tasks") {
 		return nil, badInputf("emulate: --tasks does not apply: a run lasts --warmup then --duration of wall clock")
 	}
 	sc, err := o.sf.load("emulate", o.sf.sets)
 	if err != nil {
 		return nil, err
+	}
+	// --policy picks the scenario's entries by label, as run's does (an
+	// exec entry has only its label); names the scenario lacks replace its
+	// policies, as they always did.
+	if len(o.policies) > 0 && !allIn(o.policies, sc.Labels()) {
+		o.sf.sets = append(o.sf.sets, "policies=["+strings.Join(o.policies, ",")+"]")
+		if sc, err = o.sf.load("emulate", o.sf.sets); err != nil {
+			return nil, err
+		}
+	} else if len(o.policies) > 0 {
+		if err := sc.SelectLabels(o.policies); err != nil {
+			return nil, badInputf("--policy %s: %w", strings.Join(o.policies, ","), err)
+		}
 	}
 	rate := 0.0 // the scenario's
 	if o.sf.cmd != nil && o.sf.cmd.Flags().Changed("rate") {
@@ -170,6 +182,7 @@ func runEmulate(ctx context.Context, o *emulateOptions) error {
 	if err != nil {
 		return badInput(err)
 	}
+	plan.Dir = o.sf.dir()
 	external, err := parseTierURLs(o.tiers, plan.Tiers())
 	if err != nil {
 		return err
@@ -178,4 +191,14 @@ func runEmulate(ctx context.Context, o *emulateOptions) error {
 		External: external, MaxFailures: o.maxFailures, HealthEvery: o.healthEvery, MaxInFlight: o.maxInFlight, Collect: o.collect}
 	of := outputFlags{dir: o.dir, force: o.force, quiet: o.quiet, format: o.format, jobs: 1}
 	return runner.Emulate(ctx, plan, eo, of.options(o.io, o.args))
+}
+
+// allIn reports whether every one of names is in set.
+func allIn(names, set []string) bool {
+	for _, n := range names {
+		if !slices.Contains(set, n) {
+			return false
+		}
+	}
+	return true
 }

@@ -296,7 +296,7 @@ func TestEmulateForceClearsTheOldPlots(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("emulate: exit %d: %s", code, stderr)
 	}
-	for _, gone := range []string{"mean_latency.png", "p95_large_stable.png", "share_cloud.png"} {
+	for _, gone := range []string{"mean_latency.png", "p95_large_stable.png", "shares.png"} {
 		if _, err := os.Stat(filepath.Join(out, gone)); err == nil {
 			t.Errorf("%s of the earlier sweep is still there", gone)
 		}

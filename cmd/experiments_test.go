@@ -57,7 +57,7 @@ func TestSweepLoadFiles(t *testing.T) {
 	if code, _, stderr := run(t, context.Background(), append([]string{"sweep-load", "-o", out}, short...)...); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, name := range []string{"mean_latency", "p95_latency", "p99_latency", "p95_large", "mean_latency_stable", "share_cloud"} {
+	for _, name := range []string{"mean_latency", "p95_latency", "p99_latency", "p95_large", "mean_latency_stable", "shares"} {
 		checkPNG(t, filepath.Join(out, name+".png"))
 	}
 	f, err := os.Open(filepath.Join(out, "runs.csv"))

@@ -127,13 +127,16 @@ func newExperimentCmd(io IO, spec runner.Spec, runF func(*runOptions) error) *co
 	}
 	o.sf.register(c)
 	o.of.register(c, filepath.Join("results", spec.Name))
+	if spec.Name == "burst" { // bursts need duration mode: --tasks is refused, so --help does not offer it
+		_ = c.Flags().MarkHidden("tasks")
+	}
 	fl := c.Flags()
 	fl.BoolVar(&o.of.trace, "trace", false, "also write one per-task CSV per run under traces/")
 	switch spec.Name {
 	case "mape":
 		fl.StringVar(&o.args.Router, "router", policies.NameHybrid, "policy whose decisions the estimators shadow")
 	case "burst":
-		fl.Float64Var(&o.args.Window, "window", 5, "time-series window width, s")
+		secondsVar(fl, &o.args.Window, "window", 5, "time-series window width, model seconds")
 	}
 	if spec.Name != "mape" {
 		fl.StringSliceVar(&o.policies, "policy", nil, "run only these policies, by label (`a,b`)")
@@ -167,6 +170,7 @@ func (o *runOptions) loadPlan() (*experiment.Plan, error) {
 	if err != nil {
 		return nil, badInput(err)
 	}
+	plan.Dir = o.sf.dir()
 	return plan, nil
 }
 

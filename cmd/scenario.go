@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"errors"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -131,4 +132,14 @@ func parseScenario(name string, data []byte, sets []string) (*scenario.Scenario,
 // path relative to the -f file, or an embedded trace).
 func (f *scenarioFlags) attachTrace(sc *scenario.Scenario) error {
 	return runner.AttachTrace(sc, f.file)
+}
+
+// dir is the folder exec policies' programs run in: the -f file's, so that
+// their relative paths resolve against it as trace.file's do; "" (the
+// current folder) for an embedded scenario.
+func (f *scenarioFlags) dir() string {
+	if f.file == "" {
+		return ""
+	}
+	return filepath.Dir(f.file)
 }

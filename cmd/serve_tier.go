@@ -53,7 +53,7 @@ every request already accepted (for at most --grace) and exits 0.`,
 	fl.IntVar(&o.queueLimit, "queue-limit", testbed.DefaultQueueLimit, "tasks that may wait beyond those in service; more get 503")
 	fl.StringVar(&o.listen, "listen", "127.0.0.1:8080", "listen `address` (loopback by default; 0.0.0.0:PORT to serve other machines)")
 	fl.Float64Var(&o.timeScale, "time-scale", 1, "wall seconds per model second")
-	fl.DurationVar(&o.grace, "grace", 30*time.Second, "on shutdown, how long accepted requests may take to finish")
+	durationVar(fl, &o.grace, "grace", 30*time.Second, "on shutdown, how long accepted requests may take to finish")
 	return c
 }
 

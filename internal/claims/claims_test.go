@@ -149,3 +149,47 @@ func TestExplainByExploration(t *testing.T) {
 		t.Errorf("without evidence: %q", why)
 	}
 }
+
+// shadowRow is one mape-experiment row: an estimator's error in one run,
+// split by whether the chosen tier had an idle server.
+func shadowRow(v float64, est string, seed int, mape, idle, busy, share float64) results.Run {
+	return results.Run{Param: "arrivals.rate", Value: v, Policy: est, Seed: seed, Cols: results.ShadowColumns(),
+		Values: []float64{mape, 0, idle, busy, share}}
+}
+
+func TestMAPEIdleSplitEvidence(t *testing.T) {
+	var rows []results.Run
+	for s := range 3 {
+		e := 0.1 * float64(s) // replicate noise, so that intervals have a width
+		for _, v := range []float64{60, 100} {
+			sh := 0.75 - (v-60)/160 + e/10 // 75% idle at 60 tasks/s, 50% at 100
+			rows = append(rows,
+				shadowRow(v, "hybrid", s, 36+e, 39+e, 27+e, sh),
+				shadowRow(v, "model-only", s, 36+e, 39+e, 28+e, sh),
+				shadowRow(v, "queue-only", s, 31+e, 29+e, 35+e, sh))
+		}
+	}
+	c := MAPE(rows)
+	if c.Verdict != Fail {
+		t.Errorf("verdict %s, want FAIL (queue-only lower)", c.Verdict)
+	}
+	if len(c.Evidence) != 3 {
+		t.Fatalf("%d evidence comparisons, want 3 (idle: vs queue-only; busy: vs queue-only, vs model-only)", len(c.Evidence))
+	}
+	for i, want := range []Verdict{Fail, Pass, Pass} {
+		if got := c.Evidence[i].Cells[0].Verdict; got != want {
+			t.Errorf("evidence %d (%s): %s, want %s", i, c.Evidence[i].Title, got, want)
+		}
+	}
+	if len(c.Notes) != 1 || !strings.Contains(c.Notes[0], "51–76% of the tasks, by load") {
+		t.Errorf("notes %q: want the idle share's range, 51–76%%", c.Notes)
+	}
+	// Rows from before the split (empty cells) give no evidence, not zeros.
+	nan := math.NaN()
+	for i := range rows {
+		rows[i].Values[2], rows[i].Values[3], rows[i].Values[4] = nan, nan, nan
+	}
+	if c := MAPE(rows); len(c.Evidence) != 0 || len(c.Notes) != 0 {
+		t.Errorf("without the split: evidence %v, notes %q; want none", c.Evidence, c.Notes)
+	}
+}

@@ -70,7 +70,10 @@ func (s State) Present() int { return s.Queued + s.Busy }
 // View is the read-only picture of the system handed to a policy. The caller
 // owns it and may reuse it between decisions; a policy must not keep it.
 type View struct {
-	Now    float64 // decision instant, s (simulated or wall-clock since start)
+	Now float64 // decision instant, s (simulated or wall-clock since start)
+	// Task is the id of the task being decided: its arrival index in the
+	// run (from 0, warmup included), the id its Completion carries.
+	Task   int
 	Tiers  []Tier
 	States []State // States[i] describes Tiers[i]: as observed (docs/design.md §1.9)
 	// Observed[i] is when the state in States[i] was observed, s: nil
@@ -145,4 +148,25 @@ type Clairvoyant interface {
 // wait + 1/μ + D̄ (docs/design.md §2 decision rule).
 func PredictedLatency(t *Tier, wait float64) float64 {
 	return wait + 1/t.Mu + t.MeanDelay
+}
+
+// Feedback is implemented by policies that learn from outcomes (an external
+// program's done messages): the simulator tells them of each task's
+// completion at its completion instant, before any later decision, and the
+// emulation when its answer arrives. The caller owns c and reuses it; a
+// policy must not keep it. Only a device whose policy implements Feedback
+// pays for the completion events.
+type Feedback interface {
+	Done(c *Completion)
+}
+
+// Completion is one task's outcome, for Feedback. Times are seconds.
+type Completion struct {
+	Task    int     // the task's id, as View.Task gave it at its decision
+	Tier    int     // the tier it ran at (the device's index)
+	Now     float64 // completion instant: arrival + latency
+	Latency float64 // delay + wait + service
+	Delay   float64 // communication delay
+	Wait    float64 // waiting in the tier's queue
+	Service float64 // service time
 }

@@ -33,6 +33,10 @@ type TierResult struct {
 type ShadowResult struct {
 	SumAPE     float64 // Σ |predicted − realised latency| / realised
 	SumAbsWait float64 // Σ |predicted − realised wait|, s
+	// The part of SumAPE over the IdleTasks measured tasks whose chosen
+	// tier had an idle server in the view at the decision.
+	IdleTasks  int
+	SumAPEIdle float64
 }
 
 // Result is a run's raw measurements. Latencies are kept whole so that
@@ -83,8 +87,13 @@ func (r *Result) record(cfg *Config, rec *TaskRecord, x *transit, shPred []float
 	}
 	for j, w := range shPred {
 		sh := &r.Shadow[j]
-		sh.SumAPE += math.Abs(w+1/tier.Mu+tier.MeanDelay-rec.Latency) / rec.Latency
+		ape := math.Abs(w+1/tier.Mu+tier.MeanDelay-rec.Latency) / rec.Latency
+		sh.SumAPE += ape
 		sh.SumAbsWait += math.Abs(w - rec.Wait)
+		if x.idle {
+			sh.IdleTasks++
+			sh.SumAPEIdle += ape
+		}
 	}
 }
 

@@ -21,8 +21,12 @@ type transit struct {
 	pos                  int32 // index in its tier's transit list
 	measured             bool
 	hasPred              bool
-	predWait             float64
-	data, reply          float64 // bits
+	// idle: the chosen tier had an idle server in the dispatcher's view at
+	// the decision (b < c), so the task was expected not to wait; the mape
+	// experiment splits its shadows' errors by it (claim 3's evidence).
+	idle        bool
+	predWait    float64
+	data, reply float64 // bits
 }
 
 // tierState is a physical tier's dynamic state. Every tier of the scenario
@@ -56,6 +60,9 @@ type device struct {
 	sentSince []int      // own sends per view tier since that tier's observation (board models)
 	sendLog   []history  // Delayed with CountOwn: own sends per view tier, as a running count
 	sent      []int      // own sends per view tier, ever
+
+	// feedback is the policy's, if it learns from completions (feedback.go).
+	feedback dispatch.Feedback
 }
 
 // sim is one run's state. It lives for one call of Run.
@@ -87,6 +94,9 @@ type sim struct {
 	measuring bool
 	t0        float64 // start of the measured window
 	pending   int     // measured tasks still in transit
+
+	// fb holds the completions waiting for their instant (feedback.go).
+	fb feedback
 }
 
 // Device is one dispatcher of a run (docs/design.md §1.9): its policy, its
@@ -98,6 +108,10 @@ type Device struct {
 	Streams workload.Streams
 	Observe *rand.Rand
 	Shadows []dispatch.Predictor
+	// Feedback, if set, is told of each of the device's tasks' completion
+	// at its instant (usually the policy itself, when it implements
+	// dispatch.Feedback and wants to be told); nil: no completion events.
+	Feedback dispatch.Feedback
 }
 
 // Run simulates one run of cfg under policy p with the given workload
@@ -105,7 +119,8 @@ type Device struct {
 // randomness, if any, was given to it at construction. Run returns an error
 // for an invalid config or a policy that names a tier that does not exist.
 func Run(cfg *Config, p dispatch.Policy, st workload.Streams) (*Result, error) {
-	return RunDevices(cfg, []Device{{Policy: p, Streams: st, Shadows: cfg.Shadows}}, nil)
+	fb, _ := p.(dispatch.Feedback)
+	return RunDevices(cfg, []Device{{Policy: p, Streams: st, Shadows: cfg.Shadows, Feedback: fb}}, nil)
 }
 
 // RunDevices simulates one run with one dispatcher per device, sharing the
@@ -205,6 +220,7 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 		if _, ok := dv.pol.(dispatch.Clairvoyant); ok {
 			dv.view.Oracle = (*oracle)(s)
 		}
+		dv.feedback = devs[d].Feedback
 	}
 	s.task.Delays = make([]float64, nt)
 	s.scratchF = make([]float64, 0, maxC)
@@ -370,7 +386,7 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 	cfg := s.cfg
 	dv := &s.devs[dev]
 	s.cur = dv
-	s.now, dv.view.Now = t, t
+	s.now, dv.view.Now, dv.view.Task = t, t, k
 	dv.src.Next(&s.task)
 	s.curSize = s.task.Size
 	dv.view.Data = s.task.Data
@@ -387,6 +403,7 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 	x := &s.slots[slot]
 	*x = transit{id: k, arrival: t, size: s.curSize, delay: s.task.Delays[i], reach: t + s.task.Delays[i],
 		tier: int32(p), vtier: int32(i), dev: int32(dev), measured: measured, hasPred: dec.HasPred, predWait: dec.PredWait,
+		idle: dv.view.States[i].Busy < dv.view.Tiers[i].Servers,
 		data: s.task.Data, reply: s.task.Reply}
 	if measured {
 		s.pending++
@@ -451,6 +468,8 @@ func (s *sim) event(e event) {
 		s.setState(p)
 	case evRefresh:
 		s.refresh(e)
+	case evDone:
+		s.done(e)
 	}
 }
 
@@ -479,6 +498,9 @@ func (s *sim) reach(slot int32) {
 	}
 	if s.cfg.OnTask != nil {
 		s.cfg.OnTask(rec)
+	}
+	if s.devs[x.dev].feedback != nil {
+		s.scheduleDone(x.dev, rec, x.vtier)
 	}
 	s.freeSlots = append(s.freeSlots, slot)
 }

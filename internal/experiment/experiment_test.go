@@ -141,7 +141,11 @@ func TestMAPEOnlyForEstimators(t *testing.T) {
 func TestWrappersKeepCapabilities(t *testing.T) {
 	tiers := []dispatch.Tier{{Name: "e", Kind: dispatch.Edge, Servers: 1, Speed: 1, Mu: 1}}
 	for _, name := range policies.Names() {
-		p, err := policies.Make(policies.Entry{Name: name}, policies.Build{Tiers: tiers, Params: policies.DefaultParams(),
+		e := policies.Entry{Name: name}
+		if name == policies.NameExec { // built, not started: its capabilities are its type's
+			e.Options = map[string]any{"command": []any{"true"}}
+		}
+		p, err := policies.Make(e, policies.Build{Tiers: tiers, Params: policies.DefaultParams(),
 			Rand: PolicyRand(1, 0), Sizes: workload.Const(1), Rate: 0.5})
 		if err != nil {
 			t.Fatal(err)

@@ -63,7 +63,11 @@ type Plan struct {
 	// SeriesWidth, if positive, records each run's time series in windows of
 	// this many seconds (burst).
 	SeriesWidth float64
-	configs     []*engine.Config
+	// Dir is the folder the programs of exec policies run in, so that
+	// their relative paths resolve against the scenario file's folder ("":
+	// the current folder, for an embedded scenario).
+	Dir     string
+	configs []*engine.Config
 }
 
 // Outcome is one finished job: its runs.csv row and, when the plan asks for
@@ -180,6 +184,9 @@ type Options struct {
 	// Trace, if set, opens a per-task sink for a job; close is called after
 	// the run with its error, so that a failed run's trace can be discarded.
 	Trace func(j Job) (sink func(*engine.TaskRecord), close func(runErr error) error, err error)
+	// PolicyLog, if set, keeps the stderr of each exec policy's program;
+	// nil discards it (its first bytes still reach the error messages).
+	PolicyLog PolicyLog
 }
 
 // Execute runs every job not already had, in parallel. The result has one
@@ -210,7 +217,7 @@ func (p *Plan) Execute(ctx context.Context, opt Options) ([]Outcome, error) {
 	for range workers {
 		wg.Go(func() {
 			for i := range todo {
-				r, err := p.runJob(jobs[i], opt.Trace, ctx.Done())
+				r, err := p.runJob(ctx, jobs[i], opt)
 				mu.Lock()
 				if errors.Is(err, engine.ErrCanceled) {
 					mu.Unlock()
@@ -266,7 +273,10 @@ func (p *Plan) cellName(c int) string {
 }
 
 // runJob runs one job and condenses its result.
-func (p *Plan) runJob(j Job, trace func(Job) (func(*engine.TaskRecord), func(error) error, error), cancel <-chan struct{}) (Outcome, error) {
+func (p *Plan) runJob(ctx context.Context, j Job, opt Options) (Outcome, error) {
+	trace := opt.Trace
+	var progs Programs
+	defer progs.End(ctx, nil) // an early return's programs end too
 	sc := p.Cells[j.Cell].Scenario
 	cfg := *p.configs[j.Cell] // a copy: OnTask and Shadows are per run
 	seed := p.Scenario.Seed
@@ -278,6 +288,9 @@ func (p *Plan) runJob(j Job, trace func(Job) (func(*engine.TaskRecord), func(err
 		pol, err := p.NewDevicePolicy(j, d)
 		if err != nil {
 			return Outcome{}, err
+		}
+		if devs[d].Feedback, err = progs.Start(ctx, p, j, d, pol, opt.PolicyLog); err != nil {
+			return Outcome{}, progs.End(ctx, err)
 		}
 		if p.TimeDecisions {
 			var clock *timer
@@ -318,8 +331,9 @@ func (p *Plan) runJob(j Job, trace func(Job) (func(*engine.TaskRecord), func(err
 		sinks, closeTrace = append(sinks, sink), cl
 	}
 	cfg.OnTask = fanOut(sinks)
-	cfg.Cancel = cancel
+	cfg.Cancel = ctx.Done()
 	res, err := engine.RunDevices(&cfg, devs, workload.Stream(seed, j.Seed, workload.BoardStream))
+	err = progs.End(ctx, err)
 	if closeTrace != nil {
 		if cerr := closeTrace(err); err == nil {
 			err = cerr
@@ -341,12 +355,22 @@ func (p *Plan) runJob(j Job, trace func(Job) (func(*engine.TaskRecord), func(err
 	for k, name := range p.Shadows {
 		sh := res.Shadow[k]
 		n := float64(max(res.Tasks, 1))
-		out.Shadows = append(out.Shadows, results.ShadowError{Estimator: name, MAPE: 100 * sh.SumAPE / n, MAEWait: sh.SumAbsWait / n})
+		out.Shadows = append(out.Shadows, results.ShadowError{Estimator: name, MAPE: 100 * sh.SumAPE / n, MAEWait: sh.SumAbsWait / n,
+			MAPEIdle: pctOf(sh.SumAPEIdle, sh.IdleTasks), MAPEBusy: pctOf(sh.SumAPE-sh.SumAPEIdle, res.Tasks-sh.IdleTasks),
+			IdleShare: float64(sh.IdleTasks) / n})
 	}
 	if coll != nil {
 		out.Series = coll.windows(p.SeriesWidth, seriesEnd(&cfg, coll), len(tiers), pr.sample)
 	}
 	return out, nil
+}
+
+// pctOf is 100·sum/n, NaN without tasks (a missing value, not 0).
+func pctOf(sum float64, n int) float64 {
+	if n <= 0 {
+		return math.NaN()
+	}
+	return 100 * sum / float64(n)
 }
 
 // seriesEnd is where a run's series stops: the end of arrivals in duration

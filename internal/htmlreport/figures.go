@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 
-	"gonum.org/v1/plot/plotter"
 	"gopkg.in/yaml.v3"
 
 	"github.com/offload-sim/offload/internal/report"
@@ -80,19 +79,17 @@ func figures(fsys fs.FS, sums []results.Summary, legend report.Legend, param str
 	xlabel := report.ParamLabel(param)
 	_, isMAPE := fs.Stat(fsys, "mape_summary.csv")
 	if isMAPE == nil {
-		f, err := mapeFigures(fsys, xlabel)
+		f, err := mapeFigures(fsys, param)
 		if err != nil {
 			return nil, err
 		}
 		figs = append(figs, f...)
 	} else if param != "" {
-		figs = append(figs, sweepFigures(sums, legend, xlabel, tiers)...)
+		figs = append(figs, sweepFigures(sums, legend, param, tiers)...)
 	}
-	if ts, err := fs.ReadFile(fsys, "timeseries.csv"); err == nil {
-		f, err := burstFigures(ts, fsys, legend, tiers)
-		if err != nil {
-			return nil, err
-		}
+	if f, err := burstFigures(fsys, sums, legend, tiers); err != nil {
+		return nil, err
+	} else {
 		figs = append(figs, f...)
 	}
 	if cmp, err := fs.ReadFile(fsys, "comparison.csv"); err == nil {
@@ -100,7 +97,7 @@ func figures(fsys fs.FS, sums []results.Summary, legend report.Legend, param str
 		if err != nil {
 			return nil, err
 		}
-		figs = append(figs, figure{"Emulated against simulated latency", "",
+		figs = append(figs, figure{"Emulated against simulated latency", report.ComparisonCaption,
 			func(d report.Folder, file string) error { return report.PlotComparison(d, file, "svg", cs, legend) }})
 	}
 	if runs, err := fs.ReadFile(fsys, "runs.csv"); err == nil && slices.Contains(legend.Labels, "jsq-s") {
@@ -136,61 +133,37 @@ func figures(fsys fs.FS, sums []results.Summary, legend report.Legend, param str
 	return out, nil
 }
 
-// sweepFigures are sweepPlots' figures (internal/runner), with their
-// titles and captions in the page rather than in the image.
-func sweepFigures(sums []results.Summary, legend report.Legend, xlabel string, tiers []tier) []figure {
-	var stable []results.Summary
-	anyUnstable := false
-	for _, s := range sums {
-		if s.Unstable {
-			anyUnstable = true
-		} else {
-			stable = append(stable, s)
-		}
+// sweepFigures are the figures the sweep drew into its folder
+// (report.SweepFigures, as internal/runner draws them), with their titles
+// and captions in the page rather than in the image; a *_stable figure
+// that left nothing out is not repeated.
+func sweepFigures(sums []results.Summary, legend report.Legend, param string, tiers []tier) []figure {
+	names := make([]string, len(tiers))
+	for i, t := range tiers {
+		names[i] = t.Name
 	}
 	var figs []figure
-	add := func(f figure, metric string) {
-		// A summary.csv of another offload may lack a column: its figure goes.
-		if len(sums) > 0 && results.Index(sums[0].Cols, metric) >= 0 {
-			figs = append(figs, f)
+	for _, f := range report.SweepFigures(sums, legend, param, names) {
+		if f.Redundant {
+			continue
 		}
-	}
-	metric := func(title, metric string, sums []results.Summary) figure {
-		o := report.FigureOptions{XLabel: xlabel, YLabel: report.MetricLabel(metric), LogY: report.SuggestLogY(sums, metric)}
-		caption := report.SweepCaption
-		if anyUnstable && len(sums) == len(stable) {
-			caption = "Stable points only. " + caption
-		} else if anyUnstable {
-			caption += " Ringed: unstable (a tier's offered load ≥ 1)."
-		}
-		return figure{title, caption, func(d report.Folder, file string) error {
-			return report.PlotMetricWith(d, file, "svg", sums, legend, metric, o)
-		}}
-	}
-	add(metric("Mean latency vs "+xlabel, results.ColMeanLatency, sums), results.ColMeanLatency)
-	if anyUnstable {
-		add(metric("Mean latency vs "+xlabel+" (stable points only)", results.ColMeanLatency, stable), results.ColMeanLatency)
-	}
-	add(metric("P95 latency vs "+xlabel, results.ColP95Latency, sums), results.ColP95Latency)
-	add(metric("P99 latency vs "+xlabel, results.ColP99Latency, sums), results.ColP99Latency)
-	if anyUnstable {
-		add(metric("P95 latency of large tasks vs "+xlabel+" (stable points only)", results.ColP95Large, stable), results.ColP95Large)
-	} else {
-		add(metric("P95 latency of large tasks vs "+xlabel, results.ColP95Large, sums), results.ColP95Large)
-	}
-	for _, t := range tiers {
-		add(metric("Share of tasks sent to "+t.Name+" vs "+xlabel, results.ShareCol(t.Name), sums), results.ShareCol(t.Name))
+		figs = append(figs, figure{f.Title, f.Caption, func(d report.Folder, file string) error {
+			return f.Draw(d, file, "svg", false, false)
+		}})
 	}
 	return figs
 }
 
 // mapeFigures re-draw the mape experiment's figures from mape_summary.csv.
-func mapeFigures(fsys fs.FS, xlabel string) ([]figure, error) {
+func mapeFigures(fsys fs.FS, param string) ([]figure, error) {
+	xlabel := report.ParamLabel(param)
 	b, err := fs.ReadFile(fsys, "mape_summary.csv")
 	if err != nil {
 		return nil, err
 	}
-	recs, err := records(b, report.MAPESummaryHeader)
+	// Only the columns drawn are required: a file from before the idle
+	// split (docs/paper's, say) lacks mape_idle and the rest.
+	recs, err := records(b, []string{"experiment", "param", "value", "router", "estimator", "runs", "mape", "mape_ci95", "mae_wait_s", "mae_wait_s_ci95"})
 	if err != nil {
 		return nil, fmt.Errorf("mape_summary.csv: %w", err)
 	}
@@ -206,53 +179,75 @@ func mapeFigures(fsys fs.FS, xlabel string) ([]figure, error) {
 	}
 	legend := report.Legend{Labels: []string{"hybrid", "model-only", "queue-only"}, Policies: []string{"hybrid", "model-only", "queue-only"}}
 	return []figure{
-		{"Prediction error vs " + xlabel + " (router: " + router + ")", report.SweepCaption, func(d report.Folder, file string) error {
+		{"Prediction error vs " + report.ParamName(param) + ", router " + router, report.SweepCaption, func(d report.Folder, file string) error {
 			return report.PlotMetricWith(d, file, "svg", sums, legend, results.ColMAPE,
 				report.FigureOptions{XLabel: xlabel, YLabel: "MAPE (%)", LogY: report.SuggestLogY(sums, results.ColMAPE)})
 		}},
-		{"Mean absolute error of the predicted wait vs " + xlabel, report.SweepCaption, func(d report.Folder, file string) error {
+		{"Mean absolute error of the predicted wait vs " + report.ParamName(param), report.SweepCaption, func(d report.Folder, file string) error {
 			return report.PlotMetricWith(d, file, "svg", sums, legend, results.ColMAEWait,
 				report.FigureOptions{XLabel: xlabel, YLabel: "MAE of the wait (s)", LogY: report.SuggestLogY(sums, results.ColMAEWait)})
 		}},
 	}, nil
 }
 
-// burstFigures re-draw the burst experiment's time series from
-// timeseries.csv, the bursts shaded from bursts.csv.
-func burstFigures(ts []byte, fsys fs.FS, legend report.Legend, tiers []tier) ([]figure, error) {
-	cr := csv.NewReader(bytes.NewReader(ts))
-	recs, err := cr.ReadAll()
-	if err != nil || len(recs) == 0 {
-		return nil, fmt.Errorf("timeseries.csv: %v", err)
-	}
-	head := recs[0]
-	col := func(name string) int { return slices.Index(head, name) }
+// burstFigures re-draw the burst experiment's figures (report.BurstFigures)
+// from series_runs.csv, each replicate's windows, with the bursts from
+// bursts.csv. A folder with only timeseries.csv (the replicates' average)
+// draws its lines without an interval band; one with neither has none.
+func burstFigures(fsys fs.FS, sums []results.Summary, legend report.Legend, tiers []tier) ([]figure, error) {
+	names := make([]string, len(tiers))
 	cloud := -1
-	for _, t := range tiers {
-		if t.Kind == "cloud" {
-			cloud = col(results.ShareCol(t.Name))
-			break
+	for i, t := range tiers {
+		names[i] = t.Name
+		if t.Kind == "cloud" && cloud < 0 {
+			cloud = i
 		}
 	}
-	start, end, pol := col("window_start_s"), col("window_end_s"), col("policy")
-	if start < 0 || end < 0 || pol < 0 {
-		return nil, errors.New("timeseries.csv: no window_start_s, window_end_s or policy column")
-	}
-	lines := func(y int) []report.TimeSeries {
-		var out []report.TimeSeries
-		for _, r := range recs[1:] {
-			if y < 0 {
-				break
-			}
-			i := slices.IndexFunc(out, func(t report.TimeSeries) bool { return t.Policy == r[pol] })
-			if i < 0 {
-				out = append(out, report.TimeSeries{Policy: r[pol]})
-				i = len(out) - 1
-			}
-			x := (float(r[start]) + float(r[end])) / 2
-			out[i].Points = append(out[i].Points, plotter.XY{X: x, Y: float(r[y])})
+	name := "series_runs.csv"
+	b, err := fs.ReadFile(fsys, name)
+	if errors.Is(err, fs.ErrNotExist) {
+		name = "timeseries.csv"
+		b, err = fs.ReadFile(fsys, name)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
 		}
-		return out
+		// The averaged series reads as one replicate per policy: its runs
+		// column stands where series_runs.csv has the replicate.
+		if i := bytes.IndexByte(b, '\n'); err == nil && i > 0 {
+			b = append([]byte(strings.Replace(string(b[:i]), ",runs,", ",seed,", 1)), b[i:]...)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	rows, err := report.ReadSeriesRuns(bytes.NewReader(b), names)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(rows) == 0 {
+		return nil, nil
+	}
+	var runs []report.PolicyRuns
+	seeds := map[string]map[int]int{} // policy → replicate → index in its Runs
+	end, width := 0.0, rows[0].Width
+	for _, r := range rows {
+		if r.Param != rows[0].Param || r.Value != rows[0].Value && !(math.IsNaN(r.Value) && math.IsNaN(rows[0].Value)) {
+			continue // the first cell only, as the experiment draws it
+		}
+		i := slices.IndexFunc(runs, func(p report.PolicyRuns) bool { return p.Policy == r.Policy })
+		if i < 0 {
+			i = len(runs)
+			runs = append(runs, report.PolicyRuns{Policy: r.Policy, Unstable: unstableIn(sums, r.Policy, r.Value)})
+			seeds[r.Policy] = map[int]int{}
+		}
+		j, ok := seeds[r.Policy][r.Seed]
+		if !ok {
+			j = len(runs[i].Runs)
+			seeds[r.Policy][r.Seed] = j
+			runs[i].Runs = append(runs[i].Runs, nil)
+		}
+		runs[i].Runs[j] = append(runs[i].Runs[j], r.Window)
+		end = math.Max(end, r.Start+r.Width)
 	}
 	var bursts []results.Interval
 	if b, err := fs.ReadFile(fsys, "bursts.csv"); err == nil {
@@ -267,20 +262,24 @@ func burstFigures(ts []byte, fsys fs.FS, legend report.Legend, tiers []tier) ([]
 			}
 		}
 	}
-	ts2 := func(title, ylabel string, y int, logY, frac bool) figure {
-		l := lines(y)
-		return figure{title, "", func(d report.Folder, file string) error {
-			return report.PlotTimeSeries(d, file, "svg", l, legend, bursts, "", ylabel, logY, frac)
-		}}
-	}
-	figs := []figure{
-		ts2("Windowed mean latency through the bursts", "mean latency (s)", col("mean_latency_s"), true, false),
-		ts2("Windowed P95 latency through the bursts", "P95 latency (s)", col("p95_latency_s"), true, false),
-	}
-	if cloud >= 0 {
-		figs = append(figs, ts2("Share of tasks sent to the cloud through the bursts", "cloud share", cloud, false, true))
+	var figs []figure
+	for _, f := range report.BurstFigures(runs, legend, bursts, end, width, cloud) {
+		figs = append(figs, figure{f.Title, f.Caption, func(d report.Folder, file string) error {
+			return f.Draw(d, file, "svg", false, false)
+		}})
 	}
 	return figs, nil
+}
+
+// unstableIn reports whether summary.csv marks the policy unstable at the
+// swept value v.
+func unstableIn(sums []results.Summary, policy string, v float64) bool {
+	for _, s := range sums {
+		if s.Policy == policy && (s.Value == v || math.IsNaN(s.Value) && math.IsNaN(v)) {
+			return s.Unstable
+		}
+	}
+	return false
 }
 
 // readComparison parses comparison.csv by its header (a file from before
@@ -293,7 +292,10 @@ func readComparison(b []byte) ([]report.Comparison, error) {
 	var cs []report.Comparison
 	for _, r := range recs {
 		c := report.Comparison{Policy: r["policy"], EmuMean: float(r["emulated_mean_s"]), SimMean: float(r["simulated_mean_s"]),
-			EmuP95: float(r["emulated_p95_s"]), SimP95: float(r["simulated_p95_s"])}
+			EmuP95: float(r["emulated_p95_s"]), SimP95: float(r["simulated_p95_s"]),
+			// A missing column (an older file) reads as NaN: no bar.
+			EmuMeanCI95: float(r["emulated_mean_s_ci95"]), SimMeanCI95: float(r["simulated_mean_s_ci95"]),
+			EmuP95CI95: float(r["emulated_p95_s_ci95"]), SimP95CI95: float(r["simulated_p95_s_ci95"])}
 		c.Runs, _ = strconv.Atoi(r["runs"])
 		cs = append(cs, c)
 	}

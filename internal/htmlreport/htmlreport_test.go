@@ -48,7 +48,7 @@ func TestWriteSweepFolder(t *testing.T) {
 	}
 	page := b.String()
 	for _, want := range []string{"<!DOCTYPE html>", "offload results: s", "offload sweep-load", "5s)", `<tr class="cell">`, `<tr class="unstable">`,
-		"0.05<span class=\"ci\"> ± 0.001</span>", "<figure>", "Share of tasks sent to edge", "<pre class=\"scenario\">name: s", "@media print"} {
+		"0.05<span class=\"ci\"> ± 0.001</span>", "<figure>", "Where each policy sends its tasks vs arrival rate", "stable points only", "at or near a tier&#39;s capacity left out", "reaching 1): jsq-s at 100. ", "<pre class=\"scenario\">name: s", "@media print"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %q", want)
 		}

@@ -33,6 +33,10 @@ type Spec struct {
 	Needs func(kinds []dispatch.Kind) string
 	// New builds the policy. b.Options has been checked against Options.
 	New func(b Build) (dispatch.Policy, error)
+	// Program is true for a policy that runs an external program (exec):
+	// it needs a command, so it is no baseline, and what New returns must
+	// be started per run and closed after (extpolicy.Policy).
+	Program bool
 }
 
 // Build is what a policy's constructor receives: one uniform signature for
@@ -79,6 +83,7 @@ func Registry() []Spec {
 		{Name: NameSITAOpt, Summary: "size intervals minimising the predicted mean latency (Allen–Cunneen per interval; knows the task's size)", New: newSITAOpt},
 		{Name: NameStaticOpt, Summary: "best static random split at the base rate: argmin Σ p_i (D̄_i + Ŵ_i(p_i λ) + 1/μ_i)", New: newStaticOpt},
 		{Name: NameJIQ, Summary: "join the idle queue: the idle tier of least D̄ + 1/μ, else uniformly random", New: newJIQ},
+		execSpec(),
 		energySpec(),
 	}
 }
@@ -115,12 +120,13 @@ func Defaults() []string {
 }
 
 // Baselines returns the reference baselines (docs/design.md §3.7), the
-// registered policies outside the paper's set, in registry order:
-// reproduce --baselines runs them beside the paper's eight.
+// registered policies outside the paper's set that run without a program
+// of the user's, in registry order: reproduce --baselines runs them beside
+// the paper's eight.
 func Baselines() []string {
 	var names []string
 	for _, s := range Registry() {
-		if !s.Paper {
+		if !s.Paper && !s.Program {
 			names = append(names, s.Name)
 		}
 	}

@@ -133,9 +133,11 @@ func WriteComparison(w io.Writer, cs []Comparison) error {
 
 // PlotComparison draws emulated against simulated latency, one point per
 // policy, in two panels (mean, P95) with the line emulated = simulated, and
-// writes it atomically to dir/file.<format>. Axes are logarithmic when the
-// latencies span more than a factor of 10 (a saturated policy next to
-// stable ones).
+// writes it atomically to dir/file.<format>. Each point has its 95%
+// intervals as bars both ways (simulated across, emulated up and down).
+// Axes are logarithmic when the latencies span more than a factor of 10 (a
+// saturated policy next to stable ones); a bar reaching below the axis is
+// cut there.
 func PlotComparison(dir Folder, file, format string, cs []Comparison, legend Legend) error {
 	if !strings.HasSuffix(file, "."+format) {
 		file += "." + format
@@ -145,37 +147,50 @@ func PlotComparison(dir Folder, file, format string, cs []Comparison, legend Leg
 	panels := [2]*plot.Plot{}
 	for k, p := range []struct {
 		title string
-		pick  func(Comparison) (sim, emu float64)
+		pick  func(Comparison) (sim, simCI, emu, emuCI float64)
 	}{
-		{"Mean latency (s)", func(c Comparison) (float64, float64) { return c.SimMean, c.EmuMean }},
-		{"P95 latency (s)", func(c Comparison) (float64, float64) { return c.SimP95, c.EmuP95 }},
+		{"Mean latency (s)", func(c Comparison) (float64, float64, float64, float64) {
+			return c.SimMean, c.SimMeanCI95, c.EmuMean, c.EmuMeanCI95
+		}},
+		{"P95 latency (s)", func(c Comparison) (float64, float64, float64, float64) {
+			return c.SimP95, c.SimP95CI95, c.EmuP95, c.EmuP95CI95
+		}},
 	} {
 		pl := plot.New()
 		pl.Title.Text = p.title
 		pl.X.Label.Text, pl.Y.Label.Text = "simulated", "emulated"
+		var pts []comparisonPoint
 		lo, hi := math.Inf(1), math.Inf(-1)
-		st = styler{legend: legend}
 		for _, c := range cs {
-			x, y := p.pick(c)
+			x, xe, y, ye := p.pick(c)
 			if !(x > 0) || !(y > 0) || math.IsInf(x, 0) || math.IsInf(y, 0) {
 				continue
 			}
-			lo, hi = math.Min(lo, math.Min(x, y)), math.Max(hi, math.Max(x, y))
-			sc, err := plotter.NewScatter(plotter.XYs{{X: x, Y: y}})
-			if err != nil {
-				return err
-			}
-			sty := st.style(c.Policy)
-			sc.GlyphStyle = draw.GlyphStyle{Color: sty.Color, Radius: vg.Points(4), Shape: sty.Shape}
-			pl.Add(sc)
-			if k == 0 {
-				entries = append(entries, legendEntry{c.Policy, []plot.Thumbnailer{sc}})
+			xe, ye = nonNegative(xe), nonNegative(ye)
+			pts = append(pts, comparisonPoint{c.Policy, x, xe, y, ye})
+			lo, hi = math.Min(lo, math.Min(x, y)), math.Max(hi, math.Max(x+xe, y+ye))
+			for _, l := range []float64{x - xe, y - ye} {
+				if l > 0 {
+					lo = math.Min(lo, l)
+				}
 			}
 		}
 		if math.IsInf(lo, 1) {
 			return fmt.Errorf("plot %s: %w", file, ErrNoData)
 		}
 		lo, hi = lo/1.25, hi*1.25
+		logAxes := hi/lo > 10
+		st = styler{legend: legend}
+		for _, pt := range pts {
+			sty := st.style(pt.policy)
+			sc, err := pt.add(pl, sty, lo, logAxes)
+			if err != nil {
+				return err
+			}
+			if k == 0 {
+				entries = append(entries, legendEntry{pt.policy, []plot.Thumbnailer{sc}})
+			}
+		}
 		diag, err := plotter.NewLine(plotter.XYs{{X: lo, Y: lo}, {X: hi, Y: hi}})
 		if err != nil {
 			return err
@@ -183,14 +198,14 @@ func PlotComparison(dir Folder, file, format string, cs []Comparison, legend Leg
 		diag.Color, diag.Dashes = color.Gray{Y: 120}, []vg.Length{vg.Points(4), vg.Points(3)}
 		pl.Add(diag)
 		pl.X.Min, pl.X.Max, pl.Y.Min, pl.Y.Max = lo, hi, lo, hi
-		if hi/lo > 10 {
+		if logAxes {
 			pl.X.Scale, pl.Y.Scale = plot.LogScale{}, plot.LogScale{}
 			pl.X.Tick.Marker, pl.Y.Tick.Marker = logTicks{}, logTicks{}
 		}
 		panels[k] = pl
 	}
 	return dir.WriteFile(filepath.Base(file), func(w io.Writer) error {
-		c, dc, legendH, err := whiteCanvas(format, len(entries), 1, 0, 0)
+		c, dc, legendH, err := whiteCanvas(format, len(entries), 0, 0, 0)
 		if err != nil {
 			return err
 		}
@@ -198,9 +213,66 @@ func PlotComparison(dir Folder, file, format string, cs []Comparison, legend Leg
 		half := (top.Max.X - top.Min.X) / 2
 		panels[0].Draw(draw.Crop(top, 0, -half, 0, 0))
 		panels[1].Draw(draw.Crop(top, half, 0, 0, 0))
-		drawLegend(legendArea(dc, legendH), entries,
-			"One point per policy: mean over replicates. Dashed: emulated = simulated; above it, the emulation is slower.")
+		drawLegend(legendArea(dc, legendH), entries, "")
 		_, err = c.WriteTo(w)
 		return err
 	})
+}
+
+// ComparisonCaption is the note of the emulated-against-simulated figure.
+const ComparisonCaption = "One point per policy: mean over replicates, with its 95% intervals as bars (simulated across, emulated up and down). " +
+	"Dashed: emulated = simulated; above it, the emulation is slower."
+
+// comparisonPoint is one policy in a panel of PlotComparison: simulated x
+// and emulated y, each with its 95% half-width.
+type comparisonPoint struct {
+	policy           string
+	x, xErr, y, yErr float64
+}
+
+// add draws the point and its bars, the lower ends cut at floor on log
+// axes (where a bar cannot reach 0).
+func (p comparisonPoint) add(pl *plot.Plot, sty style, floor float64, logAxes bool) (*plotter.Scatter, error) {
+	xy := plotter.XYs{{X: p.x, Y: p.y}}
+	xlo, ylo := p.xErr, p.yErr
+	if logAxes {
+		xlo, ylo = math.Min(xlo, p.x-floor), math.Min(ylo, p.y-floor)
+	}
+	if p.xErr > 0 {
+		xb, err := plotter.NewXErrorBars(struct {
+			plotter.XYs
+			plotter.XErrors
+		}{xy, plotter.XErrors{{Low: xlo, High: p.xErr}}})
+		if err != nil {
+			return nil, err
+		}
+		xb.Color, xb.Width, xb.CapWidth = sty.Color, vg.Points(1), vg.Points(4)
+		pl.Add(xb)
+	}
+	if p.yErr > 0 {
+		yb, err := plotter.NewYErrorBars(struct {
+			plotter.XYs
+			plotter.YErrors
+		}{xy, plotter.YErrors{{Low: ylo, High: p.yErr}}})
+		if err != nil {
+			return nil, err
+		}
+		yb.Color, yb.Width, yb.CapWidth = sty.Color, vg.Points(1), vg.Points(4)
+		pl.Add(yb)
+	}
+	sc, err := plotter.NewScatter(xy)
+	if err != nil {
+		return nil, err
+	}
+	sc.GlyphStyle = draw.GlyphStyle{Color: sty.Color, Radius: vg.Points(4), Shape: sty.Shape}
+	pl.Add(sc)
+	return sc, nil
+}
+
+// nonNegative is x, or 0 when it is missing or negative (no bar).
+func nonNegative(x float64) float64 {
+	if !(x > 0) || math.IsInf(x, 0) {
+		return 0
+	}
+	return x
 }

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -32,21 +33,37 @@ type MAPERow struct {
 	results.ShadowError
 }
 
-// MAPEHeader is the mape.csv header.
-var MAPEHeader = []string{"experiment", "param", "value", "router", "seed", "estimator", "tasks", "mape", "mae_wait_s"}
+// MAPEHeader is the mape.csv header. mape_idle and mape_busy split mape by
+// whether the chosen tier had an idle server in the router's view at the
+// decision; idle_share is the share of tasks where it had.
+var MAPEHeader = append(slices.Clip(mapeHeaderV1), results.ColMAPEIdle, results.ColMAPEBusy, results.ColIdleShare)
+
+// mapeHeaderV1 is mape.csv as offload wrote it before the split: --resume
+// still reads such a file, its runs' split cells empty.
+var mapeHeaderV1 = []string{"experiment", "param", "value", "router", "seed", "estimator", "tasks", "mape", "mae_wait_s"}
 
 // WriteMAPE writes mape.csv: per router run, one row per shadow estimator;
 // mape in percent, mae_wait_s the mean absolute error of the wait alone.
 func WriteMAPE(w io.Writer, rows []MAPERow) error {
 	return writeTable(w, MAPEHeader, len(rows), func(i int) []string {
 		r := rows[i]
-		return append(r.cells(), r.Estimator, strconv.Itoa(r.Tasks), formatFloat(r.MAPE), formatFloat(r.MAEWait))
+		return append(r.cells(), r.Estimator, strconv.Itoa(r.Tasks), formatFloat(r.MAPE), formatFloat(r.MAEWait),
+			formatFloat(r.MAPEIdle), formatFloat(r.MAPEBusy), formatFloat(r.IdleShare))
 	})
 }
 
-// ReadMAPE reads mape.csv back (for --resume).
+// ReadMAPE reads mape.csv back (for --resume), in its current layout or
+// the one before the idle split.
 func ReadMAPE(r io.Reader) ([]MAPERow, error) {
-	recs, err := readTable(r, "mape.csv", MAPEHeader)
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("mape.csv: %w", err)
+	}
+	header := MAPEHeader
+	if bytes.HasPrefix(b, []byte(strings.Join(mapeHeaderV1, ",")+"\n")) {
+		header = mapeHeaderV1
+	}
+	recs, err := readTable(bytes.NewReader(b), "mape.csv", header)
 	if err != nil {
 		return nil, err
 	}
@@ -58,9 +75,11 @@ func ReadMAPE(r io.Reader) ([]MAPERow, error) {
 		}
 		row := MAPERow{Key: k}
 		row.Estimator = rec[5]
+		row.MAPEIdle, row.MAPEBusy, row.IdleShare = math.NaN(), math.NaN(), math.NaN()
 		if row.Tasks, err = parseInt("tasks", rec[6]); err == nil {
-			if row.MAPE, err = parseFloat("mape", rec[7]); err == nil {
-				row.MAEWait, err = parseFloat("mae_wait_s", rec[8])
+			fs := []*float64{&row.MAPE, &row.MAEWait, &row.MAPEIdle, &row.MAPEBusy, &row.IdleShare}
+			for j := 7; j < len(header) && err == nil; j++ {
+				*fs[j-7], err = parseFloat(header[j], rec[j])
 			}
 		}
 		if err != nil {
@@ -72,15 +91,20 @@ func ReadMAPE(r io.Reader) ([]MAPERow, error) {
 }
 
 // MAPESummaryHeader is the mape_summary.csv header.
-var MAPESummaryHeader = []string{"experiment", "param", "value", "router", "estimator", "runs", "mape", "mape_ci95", "mae_wait_s", "mae_wait_s_ci95"}
+var MAPESummaryHeader = []string{"experiment", "param", "value", "router", "estimator", "runs", "mape", "mape_ci95", "mae_wait_s", "mae_wait_s_ci95",
+	"mape_idle", "mape_idle_ci95", "mape_busy", "mape_busy_ci95", "idle_share", "idle_share_ci95"}
 
 // WriteMAPESummary writes mape_summary.csv from summaries whose Policy is the
-// estimator, MAPE its error and MeanWait its mean absolute wait error.
+// estimator, under results.ShadowColumns: each mean followed by its 95%
+// half-width.
 func WriteMAPESummary(w io.Writer, router string, sums []results.Summary) error {
 	return writeTable(w, MAPESummaryHeader, len(sums), func(i int) []string {
 		s := sums[i]
-		return []string{s.Experiment, s.Param, formatFloat(s.Value), router, s.Policy, strconv.Itoa(s.Runs),
-			formatFloat(s.Get(results.ColMAPE)), formatFloat(s.CI(results.ColMAPE)), formatFloat(s.Get(results.ColMAEWait)), formatFloat(s.CI(results.ColMAEWait))}
+		rec := []string{s.Experiment, s.Param, formatFloat(s.Value), router, s.Policy, strconv.Itoa(s.Runs)}
+		for _, c := range []string{results.ColMAPE, results.ColMAEWait, results.ColMAPEIdle, results.ColMAPEBusy, results.ColIdleShare} {
+			rec = append(rec, formatFloat(s.Get(c)), formatFloat(s.CI(c)))
+		}
+		return rec
 	})
 }
 

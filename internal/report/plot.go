@@ -43,7 +43,7 @@ var Formats = []string{"png", "svg", "pdf"}
 // bottom of the axis. Unstable points (Summary.Unstable) are ringed. It
 // returns an error wrapping ErrNoData when no summary has both a swept
 // value and this metric. The figure is the experiments' own: default size,
-// with the caption (SweepCaption) under the legend.
+// no caption in the image (SweepCaption goes beside it, in the report).
 func PlotMetric(dir Folder, file, format string, sums []results.Summary, legend Legend, metric, title, xlabel, ylabel string, logY bool) error {
 	return PlotMetricX(dir, file, format, sums, legend, metric, title, xlabel, ylabel, false, logY)
 }
@@ -53,7 +53,7 @@ func PlotMetric(dir Folder, file, format string, sums []results.Summary, legend 
 // then left out of the figure.
 func PlotMetricX(dir Folder, file, format string, sums []results.Summary, legend Legend, metric, title, xlabel, ylabel string, logX, logY bool) error {
 	return PlotMetricWith(dir, file, format, sums, legend, metric,
-		FigureOptions{Title: title, XLabel: xlabel, YLabel: ylabel, LogY: logY, LogX: logX, Caption: true})
+		FigureOptions{Title: title, XLabel: xlabel, YLabel: ylabel, LogY: logY, LogX: logX})
 }
 
 // FigureOptions are how a figure is presented, beyond its data. The zero
@@ -67,8 +67,13 @@ type FigureOptions struct {
 	// text around it, where it can be read, searched and translated.
 	Caption bool
 	// LogX puts x on a log scale (a sweep over orders of magnitude, such
-	// as an observation period); points at x ≤ 0 are left out.
+	// as an observation period or a server count); points at x ≤ 0 are
+	// left out.
 	LogX bool
+	// FitY fits a linear Y axis to the data (and its bars) instead of
+	// starting it at zero: for a figure whose point is differences of a few
+	// percent between lines, such as the *_stable ones.
+	FitY bool
 	// Width and Height are the whole image's size; 0 keeps the default
 	// (7 in wide; a 4.6 in plot plus the legend under it).
 	Width, Height vg.Length
@@ -95,7 +100,7 @@ func PlotMetricWith(dir Folder, file, format string, sums []results.Summary, leg
 // the same conventions as PlotMetric. An estimator takes the colour and
 // marker of the policy it is named after (hybrid, model-only, queue-only).
 func PlotMAPE(dir Folder, file, format string, sums []results.Summary, legend Legend, title, xlabel string, logY bool) error {
-	f := figure{FigureOptions: FigureOptions{Title: title, XLabel: xlabel, YLabel: "MAPE (%)", LogY: logY, Caption: true}, Legend: legend,
+	f := figure{FigureOptions: FigureOptions{Title: title, XLabel: xlabel, YLabel: "MAPE (%)", LogY: logY}, Legend: legend,
 		Series: buildSeries(sums, legend, pickColumn(results.ColMAPE), logY), XTicks: sweptValues(sums)}
 	return f.save(dir, file, format)
 }
@@ -138,6 +143,10 @@ type figure struct {
 	Shade     []results.Interval
 	MarkEvery int
 	Note      string
+	// Band draws each series' interval as a faint band in its colour
+	// rather than as bars (a time series, whose points are too close for
+	// bars).
+	Band bool
 }
 
 func (f figure) save(dir Folder, file, format string) error {
@@ -238,20 +247,22 @@ func (f figure) plot() (*plot.Plot, []legendEntry, error) {
 	}
 	floor := 0.0
 	if f.LogY {
-		floor = logFloor(ss)
-		clampLow(ss, floor/2)
+		floor = logFloor(ss, !f.Band)
+		if f.Band { // a band's edge is drawn: it stops at the axis
+			clampLow(ss, floor)
+		} else { // a bar runs off the axis, without its cap
+			clampLow(ss, floor/2)
+		}
 	}
 	var entries []legendEntry
 	st := styler{legend: f.Legend}
 	anyUnstable := false
 	if len(f.Shade) > 0 {
-		if err := addShade(p, f.Shade, ss, f.LogY, floor); err != nil {
-			return nil, nil, err
-		}
+		addShade(p, f.Shade)
 		entries = append(entries, legendEntry{"burst", []plot.Thumbnailer{shadeThumb()}})
 	}
-	if f.MarkEvery == 0 && len(f.XLabels) == 0 && !f.LogX {
-		ss = dodge(ss)
+	if f.MarkEvery == 0 && len(f.XLabels) == 0 {
+		ss = dodge(ss, f.LogX)
 	}
 	if f.Zero {
 		zero := plotter.NewFunction(func(float64) float64 { return 0 })
@@ -259,7 +270,7 @@ func (f figure) plot() (*plot.Plot, []legendEntry, error) {
 		p.Add(zero)
 	}
 	for _, s := range ss {
-		e, err := addSeries(p, s, st.style(s.Name), f.MarkEvery)
+		e, err := addSeries(p, s, st.style(s.Name), f.MarkEvery, f.Band)
 		if err != nil {
 			return nil, nil, fmt.Errorf("policy %s: %w", s.Name, err)
 		}
@@ -286,6 +297,9 @@ func (f figure) plot() (*plot.Plot, []legendEntry, error) {
 		// A margin of a fraction of a decade each side; one value gets a
 		// decade around it rather than a zero-width axis.
 		p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, logTicks{}
+		if t := sweptTicks(positive(f.XTicks), true, 0.04); t != nil {
+			p.X.Tick.Marker = t
+		}
 		p.X.Min, p.X.Max = lo/1.25, hi*1.25
 	} else if n := len(f.XLabels); n > 0 {
 		// Half a column of room on each side: the first and last points
@@ -299,7 +313,15 @@ func (f figure) plot() (*plot.Plot, []legendEntry, error) {
 	} else {
 		// A linear axis starts at zero (or below, for negative data) so that
 		// heights compare as ratios.
-		p.Y.Min = math.Min(p.Y.Min, 0)
+		if f.FitY {
+			pad := 0.06 * (p.Y.Max - p.Y.Min)
+			if pad == 0 {
+				pad = 0.1 * math.Max(math.Abs(p.Y.Max), 1e-9)
+			}
+			p.Y.Min, p.Y.Max = p.Y.Min-pad, p.Y.Max+pad
+		} else {
+			p.Y.Min = math.Min(p.Y.Min, 0)
+		}
 		if f.Zero {
 			p.Y.Max = math.Max(p.Y.Max, 0)
 		}
@@ -324,13 +346,29 @@ func (f figure) xTicks() plot.Ticker {
 		}
 		return plot.ConstantTicks(ticks)
 	}
-	xs := f.XTicks
+	if f.LogX {
+		return nil // set with the log scale
+	}
+	return sweptTicks(f.XTicks, false, 0.04)
+}
+
+// sweptTicks labels the sorted swept values xs when there are 2 to 15 and
+// none crowds its neighbour on the axis (linear, or log when logX), else
+// nil. A neighbour crowds when closer than minGap of the axis's span (4%
+// on a full-width figure: about 0.25 in, room for three digits).
+func sweptTicks(xs []float64, logX bool, minGap float64) plot.Ticker {
 	if len(xs) < 2 || len(xs) > 15 {
 		return nil
 	}
-	span := xs[len(xs)-1] - xs[0]
+	pos := func(x float64) float64 {
+		if logX {
+			return math.Log10(x)
+		}
+		return x
+	}
+	span := pos(xs[len(xs)-1]) - pos(xs[0])
 	for i := 1; i < len(xs); i++ {
-		if xs[i]-xs[i-1] < 0.04*span {
+		if pos(xs[i])-pos(xs[i-1]) < minGap*span {
 			return nil
 		}
 	}
@@ -339,6 +377,17 @@ func (f figure) xTicks() plot.Ticker {
 		ticks[i] = plot.Tick{Value: x, Label: strconv.FormatFloat(x, 'g', 4, 64)}
 	}
 	return plot.ConstantTicks(ticks)
+}
+
+// positive keeps the values above zero (the ones a log axis can show).
+func positive(xs []float64) []float64 {
+	var out []float64
+	for _, x := range xs {
+		if x > 0 {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // sweptValues lists the distinct finite swept values of the summaries,
@@ -355,7 +404,7 @@ func sweptValues(sums []results.Summary) []float64 {
 }
 
 // addSeries adds a policy's line, markers, error bars and unstable rings.
-func addSeries(p *plot.Plot, s series, sty style, markEvery int) (legendEntry, error) {
+func addSeries(p *plot.Plot, s series, sty style, markEvery int, band bool) (legendEntry, error) {
 	line, points, err := plotter.NewLinePoints(s.XYs)
 	if err != nil {
 		return legendEntry{}, err
@@ -381,7 +430,21 @@ func addSeries(p *plot.Plot, s series, sty style, markEvery int) (legendEntry, e
 			ringXY = append(ringXY, xy)
 		}
 	}
-	if len(barXY) > 0 {
+	if band && len(barXY) > 0 {
+		poly := make(plotter.XYs, 0, 2*len(s.XYs))
+		for i, xy := range s.XYs {
+			poly = append(poly, plotter.XY{X: xy.X, Y: xy.Y - s.Err[i].Low})
+		}
+		for i := len(s.XYs) - 1; i >= 0; i-- {
+			poly = append(poly, plotter.XY{X: s.XYs[i].X, Y: s.XYs[i].Y + s.Err[i].High})
+		}
+		fill, err := plotter.NewPolygon(poly)
+		if err != nil {
+			return legendEntry{}, err
+		}
+		fill.Color, fill.LineStyle.Width = burstBand(sty.Color), 0
+		p.Add(fill)
+	} else if len(barXY) > 0 {
 		bars, err := plotter.NewYErrorBars(struct {
 			plotter.XYs
 			plotter.YErrors

@@ -81,12 +81,16 @@ func sortByX(s *series) {
 // Bars reaching zero or below cannot be drawn on a log axis; the plot cuts
 // them (clampLow) below this floor, so they run off the bottom of the axis
 // without an end cap instead of seeming to end there.
-func logFloor(ss []series) float64 {
+//
+// A band (bars false) does not lower the floor: a band's lower edge at a
+// few replicates can reach far below every mean, and would stretch the
+// axis over empty decades; it is cut at the floor instead.
+func logFloor(ss []series, bars bool) float64 {
 	lo := math.Inf(1)
 	for _, s := range ss {
 		for i, p := range s.XYs {
 			lo = math.Min(lo, p.Y)
-			if l := p.Y - s.Err[i].Low; l > 0 {
+			if l := p.Y - s.Err[i].Low; bars && l > 0 {
 				lo = math.Min(lo, l)
 			}
 		}
@@ -109,10 +113,11 @@ func clampLow(ss []series, floor float64) {
 // dodge shifts each series sideways by a small, fixed amount so that eight
 // policies' error bars at the same x do not hide one another: series i of n
 // moves by (i − (n−1)/2)·step, where step is 3% of the smallest gap between
-// swept values (so the spread stays within a quarter of a gap). The shift
-// is for drawing only; the CSV holds the true values.
-func dodge(ss []series) []series {
-	gap := minGap(ss)
+// swept values (so the spread stays within a quarter of a gap). On a log
+// axis (logX) gaps and shifts are in log10 x, so the spread looks the same
+// at every x. The shift is for drawing only; the CSV holds the true values.
+func dodge(ss []series, logX bool) []series {
+	gap := minGap(ss, logX)
 	if gap == 0 || len(ss) < 2 {
 		return ss
 	}
@@ -123,19 +128,27 @@ func dodge(ss []series) []series {
 		out[i] = s
 		out[i].XYs = slices.Clone(s.XYs)
 		for j := range out[i].XYs {
-			out[i].XYs[j].X += off
+			if logX {
+				out[i].XYs[j].X *= math.Pow(10, off)
+			} else {
+				out[i].XYs[j].X += off
+			}
 		}
 	}
 	return out
 }
 
 // minGap is the smallest positive distance between distinct x values of all
-// series, or 0 with fewer than two of them.
-func minGap(ss []series) float64 {
+// series (in log10 x when logX), or 0 with fewer than two of them.
+func minGap(ss []series, logX bool) float64 {
 	var xs []float64
 	for _, s := range ss {
 		for _, p := range s.XYs {
-			xs = append(xs, p.X)
+			x := p.X
+			if logX {
+				x = math.Log10(x)
+			}
+			xs = append(xs, x)
 		}
 	}
 	slices.Sort(xs)

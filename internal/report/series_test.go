@@ -51,14 +51,22 @@ func TestLogFloorAndClamp(t *testing.T) {
 		XYs: plotter.XYs{{X: 1, Y: 0.5}, {X: 2, Y: 3}},
 		Err: plotter.YErrors{{Low: 0.6, High: 0.6}, {Low: 1, High: 1}}}}
 	// Smallest mean 0.5 (its bar goes below zero and does not count); 0.5/1.25 = 0.4 → 0.2.
-	if got := logFloor(ss); got != 0.2 {
+	if got := logFloor(ss, true); got != 0.2 {
 		t.Errorf("logFloor = %v, want 0.2", got)
+	}
+	// A bar ending at 0.1 lowers the floor to 0.05; a band's edge does not.
+	wide := []series{{Name: "b", XYs: plotter.XYs{{X: 1, Y: 1}}, Err: plotter.YErrors{{Low: 0.9, High: 0.9}}}}
+	if got := logFloor(wide, true); !scalarClose(got, 0.05) {
+		t.Errorf("logFloor with bars = %v, want 0.05", got)
+	}
+	if got := logFloor(wide, false); got != 0.5 {
+		t.Errorf("logFloor with a band = %v, want 0.5 (from the mean alone)", got)
 	}
 	clampLow(ss, 0.2)
 	if got := ss[0].Err; !scalarClose(got[0].Low, 0.3) || got[0].High != 0.6 || got[1].Low != 1 {
 		t.Errorf("clampLow: %+v, want the first low bar cut to 0.3 (ending at 0.2), the rest untouched", got)
 	}
-	if got := logFloor(nil); got != 1 {
+	if got := logFloor(nil, true); got != 1 {
 		t.Errorf("logFloor(no series) = %v, want 1", got)
 	}
 }
@@ -72,7 +80,7 @@ func TestDodge(t *testing.T) {
 		return s
 	}
 	in := []series{mk(10, 20, 40), mk(10, 20), mk(40)}
-	out := dodge(in)
+	out := dodge(in, false)
 	// Smallest gap 10 → step 0.3; three series at −0.3, 0, +0.3.
 	wantX := [][]float64{{9.7, 19.7, 39.7}, {10, 20}, {40.3}}
 	for i := range out {
@@ -85,7 +93,7 @@ func TestDodge(t *testing.T) {
 	if in[0].XYs[0].X != 10 {
 		t.Error("dodge modified its input")
 	}
-	if got := dodge([]series{mk(5), mk(5)}); got[0].XYs[0].X != 5 {
+	if got := dodge([]series{mk(5), mk(5)}, false); got[0].XYs[0].X != 5 {
 		t.Errorf("single x value: shifted to %v, want no shift (no gap to scale by)", got[0].XYs[0].X)
 	}
 }

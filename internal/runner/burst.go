@@ -1,12 +1,11 @@
 package runner
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"text/tabwriter"
-
-	"gonum.org/v1/plot/plotter"
 
 	"github.com/offload-sim/offload/internal/dispatch"
 	"github.com/offload-sim/offload/internal/experiment"
@@ -75,6 +74,8 @@ type BurstAnalysis struct {
 	mean   []report.SeriesRow // timeseries.csv
 	stats  []report.BurstRow  // bursts.csv, on the averaged series
 	order  []cellPolicy
+	reps   map[cellPolicy][][]results.Window // each replicate's series
+	end    float64                           // end of arrivals, s
 }
 
 // cellPolicy names one (cell, policy) group of runs.
@@ -91,7 +92,9 @@ func AnalyseBursts(plan *experiment.Plan, outs []experiment.Outcome, width float
 		bursts: experiment.BurstIntervals(plan.Scenario, horizon),
 		sums:   results.Summarize(outcomeRuns(outs))}
 	b.cloud = firstCloud(plan)
+	b.end = horizon
 	groups := map[cellPolicy][][]results.Window{}
+	b.reps = groups
 	first := map[cellPolicy]results.Run{}
 	for _, out := range outs {
 		k := cellPolicy{out.Param, math.Float64bits(out.Value), out.Policy}
@@ -125,20 +128,31 @@ func (b *BurstAnalysis) write(dir *store.Dir, format string) error {
 	if err := dir.WriteFile("bursts.csv", func(w io.Writer) error { return report.WriteBursts(w, b.stats) }); err != nil {
 		return err
 	}
-	for _, p := range []struct {
-		file, title, ylabel string
-		y                   func(results.Window) float64
-		log, frac           bool
-	}{
-		{"burst_latency", "Windowed mean latency through the bursts", "mean latency (s)", func(w results.Window) float64 { return w.MeanLatency }, true, false},
-		{"burst_p95", "Windowed P95 latency through the bursts", "P95 latency (s)", func(w results.Window) float64 { return w.P95Latency }, true, false},
-		{"burst_cloud_share", "Share of tasks sent to the cloud through the bursts", "cloud share", func(w results.Window) float64 { return at(w.Share, b.cloud) }, false, true},
-	} {
-		if err := report.PlotTimeSeries(dir, p.file, format, b.lines(p.y), legendOf(b.plan), b.bursts, p.title, p.ylabel, p.log, p.frac); err != nil {
+	for _, f := range report.BurstFigures(b.policyRuns(), legendOf(b.plan), b.bursts, b.end, b.width, b.cloud) {
+		if err := f.Draw(dir, f.File, format, true, false); err != nil && !errors.Is(err, report.ErrNoData) {
 			return err
 		}
 	}
 	return nil
+}
+
+// policyRuns are the replicates' series of each policy in the first cell,
+// marked unstable as summary.csv marks them.
+func (b *BurstAnalysis) policyRuns() []report.PolicyRuns {
+	var out []report.PolicyRuns
+	for _, k := range b.order {
+		if k.param != b.order[0].param || k.value != b.order[0].value {
+			continue
+		}
+		pr := report.PolicyRuns{Policy: k.policy, Runs: b.reps[k]}
+		for _, s := range b.sums {
+			if s.Policy == k.policy && s.Param == k.param && math.Float64bits(s.Value) == k.value {
+				pr.Unstable = s.Unstable
+			}
+		}
+		out = append(out, pr)
+	}
+	return out
 }
 
 // firstCloud is the index of the first cloud tier, −1 if none.
@@ -149,24 +163,6 @@ func firstCloud(plan *experiment.Plan) int {
 		}
 	}
 	return -1
-}
-
-// lines builds one time series per policy of the first cell.
-func (b *BurstAnalysis) lines(y func(results.Window) float64) []report.TimeSeries {
-	var out []report.TimeSeries
-	for _, k := range b.order {
-		if k.param != b.order[0].param || k.value != b.order[0].value {
-			continue
-		}
-		ts := report.TimeSeries{Policy: k.policy}
-		for _, r := range b.mean {
-			if r.Policy == k.policy && float64Bits(r.Value) == k.value {
-				ts.Points = append(ts.Points, plotter.XY{X: r.Start + b.width/2, Y: y(r.Window)})
-			}
-		}
-		out = append(out, ts)
-	}
-	return out
 }
 
 func (b *BurstAnalysis) print(w io.Writer) {
@@ -203,13 +199,6 @@ func (b *BurstAnalysis) print(w io.Writer) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d/%d\t%s\t%s\t\n", k.policy, Num(lat), Num(peak.Mean()), Num(rec.Mean()), never, len(b.bursts), Num(before.Mean()), Num(during.Mean()))
 	}
 	_ = tw.Flush()
-}
-
-func at(xs []float64, i int) float64 {
-	if i < 0 || i >= len(xs) {
-		return math.NaN()
-	}
-	return xs[i]
 }
 
 // seriesSidecar keeps series_runs.csv (each run's windows) in step with

@@ -125,9 +125,9 @@ func Compare(o CompareOptions) ([]results.Difference, error) {
 func diffFigure(metric, baseline, param string) report.FigureOptions {
 	label := report.MetricLabel(metric)
 	o := report.FigureOptions{Title: strings.ToUpper(label[:1]) + label[1:] + ": each policy − " + baseline + ", paired by replicate",
-		YLabel: "difference in " + report.MetricLabel(metric), Caption: true}
+		YLabel: "difference in " + report.MetricLabel(metric)}
 	if param != "" {
-		o.XLabel = report.ParamLabel(param)
+		o.XLabel, o.LogX = report.ParamLabel(param), report.IsCountParam(param)
 	}
 	return o
 }

@@ -66,7 +66,7 @@ func Emulate(ctx context.Context, plan *experiment.Plan, eo EmulateOptions, opts
 	}
 	hash := sc.Hash()
 	d, err := OpenFolder(opts.Dir, hash, plan.Name, opts.Force,
-		[]string{"runs.csv", "summary.csv", "comparison.csv", "scenario.yaml", "emulated_vs_simulated." + opts.Format})
+		append([]string{"runs.csv", "summary.csv", "comparison.csv", "scenario.yaml", "emulated_vs_simulated." + opts.Format}, programLogs(plan)...))
 	if err != nil {
 		return err
 	}
@@ -201,10 +201,23 @@ func (e *emulation) runOne(ctx context.Context, j experiment.Job) (report.Emulat
 	if err != nil {
 		return report.EmulatedRun{}, BadInput(err)
 	}
+	// An exec policy's program runs here as in the simulator (same start
+	// message, same decisions, its done messages as answers arrive).
+	var progs experiment.Programs
+	var logs experiment.PolicyLog
+	if runsPrograms(e.plan) {
+		logs = policyLogs(e.dir, e.plan)
+	}
+	if _, err := progs.Start(ctx, e.plan, j, 0, pol, logs); err != nil {
+		return report.EmulatedRun{}, progs.End(ctx, err)
+	}
 	res, err := testbed.Run(ctx, testbed.Config{Tiers: e.tiers, Policy: pol, Transport: tr,
 		Workload: workloadOf(e.cfg, workload.NewStreams(sc.Seed, j.Seed), ctx.Done()), TimeScale: e.eo.TimeScale,
 		Warmup: e.eo.Warmup, Duration: e.eo.Duration, Timeout: e.eo.Timeout, Large: e.cfg.Large, Spin: e.eo.Spin,
 		MaxInFlight: e.inFlight, Health: &testbed.Health{Tiers: checked, Every: e.eo.HealthEvery, Check: tr.Check}})
+	if err = progs.End(ctx, err); errors.Is(err, engine.ErrCanceled) {
+		err = ctx.Err()
+	}
 	if err != nil {
 		return report.EmulatedRun{}, err
 	}

@@ -83,7 +83,14 @@ func Version() string {
 // the traces unless this command writes traces of its own. Every refusal is
 // bad input, with nothing written.
 func openDir(dir, hash, experiment string, force, resume, trace, timed bool, writes, runFiles []string) (*store.Dir, error) {
-	d, err := store.Open(dir, store.Options{Hash: hash, Force: force, Resume: resume, Experiment: experiment, Writes: writes})
+	return openDirExtending(dir, hash, "", experiment, force, resume, trace, timed, writes, runFiles)
+}
+
+// openDirExtending is openDir that, under --resume, also takes a folder of
+// the scenario hash extends (the same scenario with fewer replicates) and
+// keeps its runs: they are runs of the new plan.
+func openDirExtending(dir, hash, extends, experiment string, force, resume, trace, timed bool, writes, runFiles []string) (*store.Dir, error) {
+	d, err := store.Open(dir, store.Options{Hash: hash, Extends: extends, Force: force, Resume: resume, Experiment: experiment, Writes: writes})
 	if err != nil {
 		if errors.Is(err, store.ErrRefused) || errors.Is(err, store.ErrLocked) || errors.Is(err, store.ErrForeign) || errors.Is(err, store.ErrNotFolder) {
 			return nil, BadInput(err)
@@ -91,7 +98,7 @@ func openDir(dir, hash, experiment string, force, resume, trace, timed bool, wri
 		return nil, err
 	}
 	old, had := d.Old()
-	same := had && old.ScenarioHash == hash
+	same := had && (old.ScenarioHash == hash || extends != "" && old.ScenarioHash == extends)
 	if resume && same && old.TimeDecisions != timed {
 		d.Close()
 		return nil, badInputf("--resume: -o %s was run with --time-decisions=%v; resume with the same setting", dir, old.TimeDecisions)
@@ -99,6 +106,9 @@ func openDir(dir, hash, experiment string, force, resume, trace, timed bool, wri
 	keep := func(name string) bool {
 		if strings.HasPrefix(name, "traces/") {
 			return !trace || (resume && same)
+		}
+		if strings.HasPrefix(name, policyLogDir) { // the finished runs' logs stay with their rows
+			return resume && same
 		}
 		return resume && same && slices.Contains(runFiles, name)
 	}

@@ -48,10 +48,10 @@ func mapeOutputs(r *Result) ([]string, error) {
 	format := r.Opts.Format
 	if plan.Scenario.Sweep != nil {
 		xlabel := report.ParamLabel(plan.Scenario.Sweep.Param)
-		if err := report.PlotMAPE(r.Dir, "mape", format, esums, estimatorLegend(), "Prediction error vs "+xlabel+" (router: "+router+")", xlabel, report.SuggestLogY(esums, results.ColMAPE)); err != nil {
+		if err := report.PlotMAPE(r.Dir, "mape", format, esums, estimatorLegend(), "Prediction error vs "+report.ParamName(plan.Scenario.Sweep.Param)+", router "+router, xlabel, report.SuggestLogY(esums, results.ColMAPE)); err != nil {
 			return nil, err
 		}
-		if err := report.PlotMetric(r.Dir, "mae_wait", format, esums, estimatorLegend(), results.ColMAEWait, "Mean absolute error of the predicted wait vs "+xlabel, xlabel, "MAE of the wait (s)", report.SuggestLogY(esums, results.ColMAEWait)); err != nil {
+		if err := report.PlotMetric(r.Dir, "mae_wait", format, esums, estimatorLegend(), results.ColMAEWait, "Mean absolute error of the predicted wait vs "+report.ParamName(plan.Scenario.Sweep.Param), xlabel, "MAE of the wait (s)", report.SuggestLogY(esums, results.ColMAEWait)); err != nil {
 			return nil, err
 		}
 		written = append(written, fmtPath(dir, "mape."+format), fmtPath(dir, "mae_wait."+format))

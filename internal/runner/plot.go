@@ -79,8 +79,10 @@ func Plot(o PlotOptions) (string, error) {
 		}
 	}
 	xlabel := report.ParamLabel(param)
+	logX := false
 	switch {
 	case o.X == "" || o.X == param || o.X == "value":
+		logX = report.IsCountParam(param) // as the experiment drew it
 		if param == "" && !slices.ContainsFunc(sums, func(s results.Summary) bool { return isFinite(s.Value) }) {
 			return "", badInputf("%s has no sweep: give --x a column to plot against (allowed: %s)", o.Dir, strings.Join(names, ", "))
 		}
@@ -111,11 +113,15 @@ func Plot(o PlotOptions) (string, error) {
 		sums = slices.DeleteFunc(sums, func(s results.Summary) bool { return !slices.Contains(o.Policies, s.Policy) })
 	}
 	fo := report.FigureOptions{XLabel: xlabel, YLabel: report.MetricLabel(o.Y), LogY: report.SuggestLogY(sums, o.Y),
-		Caption: o.Caption, Width: w, Height: h}
+		Caption: o.Caption, Width: w, Height: h, LogX: logX}
 	if o.LogY != nil {
 		fo.LogY = *o.LogY
 	}
-	fo.Title = report.MetricLabel(o.Y) + " vs " + xlabel
+	xname := xlabel // the title names the swept parameter without its unit (the axis has it)
+	if xlabel == report.ParamLabel(param) {
+		xname = report.ParamName(param)
+	}
+	fo.Title = report.MetricLabel(o.Y) + " vs " + xname
 	if o.Title != nil {
 		fo.Title = *o.Title
 	}

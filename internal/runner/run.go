@@ -98,6 +98,9 @@ func execute(ctx context.Context, o *Options, d *store.Dir, spec Spec, a Args, p
 	if o.Trace {
 		opt.Trace = traceSink(d, plan)
 	}
+	if runsPrograms(plan) {
+		opt.PolicyLog = policyLogs(d, plan)
+	}
 	out, runErr := plan.Execute(ctx, opt)
 	var done []experiment.Outcome
 	for i := range out {

@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"slices"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/offload-sim/offload/internal/experiment"
@@ -66,14 +65,14 @@ func (s Spec) runFiles(side *sidecar) []string {
 func (s Spec) writes(plan *experiment.Plan, side *sidecar, o Options) []string {
 	names := append(s.runFiles(side), "summary.csv", "scenario.yaml", "mape_summary.csv", "timeseries.csv", "bursts.csv", frontCSV)
 	for _, p := range []string{"mean_latency", "p95_latency", "p99_latency", "p95_large", "mean_latency_stable", "p95_large_stable",
-		"mape", "mae_wait", "burst_latency", "burst_p95", "burst_cloud_share", diffPlot, frontPlot} {
+		"shares", "mape", "mae_wait", "burst_latency", "burst_p95", "burst_cloud_share", diffPlot, frontPlot} {
 		names = append(names, p+"."+o.Format)
-	}
-	for _, t := range plan.Tiers() {
-		names = append(names, results.ShareCol(t)+"."+o.Format)
 	}
 	if o.Trace {
 		names = append(names, "traces/")
+	}
+	if runsPrograms(plan) {
+		names = append(names, policyLogDir)
 	}
 	return names
 }
@@ -100,7 +99,7 @@ func Run(ctx context.Context, spec Spec, plan *experiment.Plan, a Args, opts Opt
 	if spec.side != nil {
 		side = spec.side(a)
 	}
-	d, err := openDir(opts.Dir, plan.Scenario.Hash(), plan.Name, opts.Force, opts.Resume, opts.Trace, opts.TimeDecisions,
+	d, err := openDirExtending(opts.Dir, plan.Scenario.Hash(), fewerSeedsHash(plan, opts), plan.Name, opts.Force, opts.Resume, opts.Trace, opts.TimeDecisions,
 		spec.writes(plan, side, opts), spec.runFiles(side))
 	if err != nil {
 		if resolved, merr := plan.Scenario.Marshal(); merr == nil {
@@ -204,57 +203,20 @@ func sweepOutputs(r *Result) ([]string, error) {
 	return written, nil
 }
 
-// sweepPlots draws the latency metrics against the swept parameter.
+// sweepPlots draws the sweep's figures (report.SweepFigures) into the
+// folder, each with its title in the image and its caption left to the
+// report. A figure without data (no stable point, say) is left out.
 func sweepPlots(d *store.Dir, format string, plan *experiment.Plan, sums []results.Summary) ([]string, error) {
-	dir := d.Path()
-	xlabel := report.ParamLabel(plan.Scenario.Sweep.Param)
 	var paths []string
-	plot := func(file, metric, title, ylabel string, sums []results.Summary, logY bool) error {
-		err := report.PlotMetric(d, file, format, sums, legendOf(plan), metric, title, xlabel, ylabel, logY)
-		if err == nil {
-			paths = append(paths, fmtPath(dir, file+"."+format))
+	for _, f := range report.SweepFigures(sums, legendOf(plan), plan.Scenario.Sweep.Param, plan.Tiers()) {
+		err := f.Draw(d, f.File, format, true, false)
+		if errors.Is(err, report.ErrNoData) {
+			continue
 		}
-		return err
-	}
-	for _, p := range []struct{ file, metric, title string }{
-		{"mean_latency", results.ColMeanLatency, "Mean latency"},
-		{"p95_latency", results.ColP95Latency, "P95 latency"},
-		{"p99_latency", results.ColP99Latency, "P99 latency"},
-		{"p95_large", results.ColP95Large, "P95 latency of large tasks"},
-	} {
-		if err := plot(p.file, p.metric, p.title+" vs "+xlabel, p.title+" (s)", sums, report.SuggestLogY(sums, p.metric)); err != nil {
+		if err != nil {
 			return paths, err
 		}
-	}
-	// The unstable points of a sweep (latencies of hundreds of seconds)
-	// squash the others on one axis; a second plot leaves them out.
-	var stable []results.Summary
-	for _, s := range sums {
-		if !s.Unstable {
-			stable = append(stable, s)
-		}
-	}
-	for _, p := range []struct{ file, metric, title string }{
-		{"mean_latency_stable", results.ColMeanLatency, "Mean latency"},
-		{"p95_large_stable", results.ColP95Large, "P95 latency of large tasks"},
-	} {
-		err := plot(p.file, p.metric, p.title+" vs "+xlabel+" (stable points only)", p.title+" (s)", stable, report.SuggestLogY(stable, p.metric))
-		if err != nil && !errors.Is(err, report.ErrNoData) {
-			return paths, err
-		}
-	}
-	for _, t := range plan.Tiers() {
-		col := results.ShareCol(t)
-		if err := plot(col, col, "Share of tasks sent to "+t+" vs "+xlabel, "share of tasks", sums, false); err != nil {
-			return paths, err
-		}
-	}
-	for _, c := range plan.Columns() { // SLO misses, where the scenario sets slo
-		if strings.HasPrefix(c.Name, "slo_miss_") {
-			if err := plot(c.Name, c.Name, "Share of tasks missing the SLO ("+c.Name+") vs "+xlabel, "share of tasks over the SLO", sums, false); err != nil && !errors.Is(err, report.ErrNoData) {
-				return paths, err
-			}
-		}
+		paths = append(paths, fmtPath(d.Path(), f.File+"."+format))
 	}
 	return paths, nil
 }

@@ -47,7 +47,7 @@ func stalenessOutputs(r *Result) ([]string, error) {
 	written := []string{fmtPath(dir, "runs.csv"), fmtPath(dir, "summary.csv")}
 	var stable []results.Summary
 	for _, s := range sums {
-		if !s.Unstable {
+		if !s.Unstable && !report.AtCriticalLoad(s) { // as the sweeps' *_stable figures
 			stable = append(stable, s)
 		}
 	}
@@ -62,11 +62,17 @@ func stalenessOutputs(r *Result) ([]string, error) {
 		sums                        []results.Summary
 	}{
 		{"mean_latency", results.ColMeanLatency, "Mean latency", "mean latency (s)", sums},
-		{"mean_latency_stable", results.ColMeanLatency, "Mean latency, stable points", "mean latency (s)", stable},
+		{"mean_latency_stable", results.ColMeanLatency, "Mean latency", "mean latency (s)", stable},
 		{"p95_latency", results.ColP95Latency, "P95 latency", "P95 latency (s)", stable},
 		{"mape", results.ColMAPE, "Prediction error of the estimator policies", "MAPE (%)", predicting},
 	} {
-		err := report.PlotMetricX(r.Dir, p.file, format, p.sums, legendOf(plan), p.metric, p.title+" vs "+xlabel, xlabel, p.ylabel, true, report.SuggestLogY(p.sums, p.metric))
+		title := p.title + " vs " + strings.TrimSuffix(xlabel, " (s)")
+		if p.file == "mean_latency_stable" {
+			title += ", stable points only"
+		}
+		o := report.FigureOptions{Title: title, XLabel: xlabel, YLabel: p.ylabel,
+			LogX: true, LogY: report.SuggestLogY(p.sums, p.metric), FitY: p.file == "mean_latency_stable"}
+		err := report.PlotMetricWith(r.Dir, p.file, format, p.sums, legendOf(plan), p.metric, o)
 		if err == nil {
 			written = append(written, fmtPath(dir, p.file+"."+format))
 		} else if !errors.Is(err, report.ErrNoData) {

@@ -13,6 +13,9 @@ const (
 	// engine benchmark's 0.22–0.3 µs with a cheap policy, rounded up for
 	// hybrid's estimator and the bookkeeping around a run.
 	secondsPerTask = 0.5e-6
+	// secondsPerProgramTask is a task's cost under an exec policy: the
+	// Python examples' measured 40–71 µs round trip, rounded.
+	secondsPerProgramTask = 50e-6
 	// longRun is the estimated wall time past which a plan is worth a
 	// warning: long enough that a slip (a zero too many) is costly.
 	longRun = 10 * time.Minute
@@ -35,9 +38,14 @@ func PlanWarnings(plan *experiment.Plan, workers int, shard experiment.Shard) []
 		arrivals /= float64(shard.Count)
 	}
 	par := float64(max(1, min(workers, est.Runs)))
-	if d := time.Duration(arrivals * secondsPerTask / par * float64(time.Second)); d > longRun {
+	cost := secondsPerTask
+	if n := programEntries(plan); n > 0 { // their share of the runs pays a round trip per task
+		share := float64(n) / float64(len(plan.Policies))
+		cost = (1-share)*secondsPerTask + share*secondsPerProgramTask
+	}
+	if d := time.Duration(arrivals * cost / par * float64(time.Second)); d > longRun {
 		ws = append(ws, fmt.Sprintf("%s: about %s of simulation (%.3g tasks over %d runs on %d workers, at ~%g µs a task); --seeds, --tasks or --set sweep.values= make it shorter",
-			plan.Name, d.Round(time.Minute), arrivals, est.Runs, int(par), secondsPerTask*1e6))
+			plan.Name, d.Round(time.Minute), arrivals, est.Runs, int(par), cost*1e6))
 	}
 	measured, how := float64(sc.Tasks), "tasks"
 	if sc.Tasks == 0 && sc.Duration > 0 {

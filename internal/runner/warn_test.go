@@ -34,6 +34,15 @@ func TestPlanWarnings(t *testing.T) {
 	if ws := PlanWarnings(plan("tasks=500"), 16, experiment.Shard{}); len(ws) != 1 || !strings.Contains(ws[0], "500 measured tasks per run") {
 		t.Errorf("500 tasks: %q, want the short-run warning", ws)
 	}
+	// One exec entry beside jsq: its round trip per task makes a plan
+	// that jsq alone would finish in minutes a long one.
+	if ws := PlanWarnings(plan("policies=[jsq]"), 1, experiment.Shard{}); len(ws) != 0 {
+		t.Errorf("jsq alone: %q, want no warning", ws)
+	}
+	if ws := PlanWarnings(plan("policies=[jsq, {name: exec, as: mine, command: [./p]}]"), 1, experiment.Shard{}); len(ws) != 1 ||
+		!strings.Contains(ws[0], "at ~25.25 µs a task") {
+		t.Errorf("an exec entry beside jsq: %q, want the long-run warning at the mean of 0.5 and 50 µs", ws)
+	}
 	ws := PlanWarnings(plan("tasks=0", "warmup=0", "duration=20"), 16, experiment.Shard{})
 	if len(ws) != 1 || !strings.Contains(ws[0], "200 measured tasks (about: 20 s at 10 tasks/s)") {
 		t.Errorf("20 s at a swept rate from 10/s: %q, want the short-run warning at the lowest rate", ws)

@@ -23,8 +23,14 @@ type Options struct {
 	// beside unrelated files in a folder without a manifest. It never
 	// touches a file offload did not write.
 	Force bool
-	// Resume keeps the runs already here, so the folder's hash must be Hash.
+	// Resume keeps the runs already here, so the folder's hash must be Hash
+	// (or Extends).
 	Resume bool
+	// Extends, with Resume, is the hash of a scenario whose runs the new one
+	// contains (the same scenario with fewer replicates): a folder of that
+	// hash is resumed too, its runs kept, and the manifest must be replaced
+	// before anything else is written.
+	Extends string
 	// Experiment names the new results; WriteManifest uses it when the
 	// manifest it is given has none.
 	Experiment string
@@ -229,6 +235,9 @@ func (d *Dir) inspect(writes []string) error {
 		old := d.old
 		old.Files = slices.Clone(old.Files)
 		switch {
+		case o.Resume && o.Extends != "" && d.old.ScenarioHash == o.Extends:
+			d.needManifest = true
+			return nil
 		case o.Resume:
 			return &Refusal{Kind: ResumeMismatch, Dir: d.path, Old: &old, Hash: o.Hash}
 		case !o.Force:

@@ -104,6 +104,8 @@ type client struct {
 	ctx   context.Context
 	start time.Time
 	obs   dispatch.Observer
+	fb    dispatch.Feedback // the policy's, if it learns from completions
+	done  dispatch.Completion
 	view  dispatch.View
 	delay []float64
 	wg    sync.WaitGroup
@@ -135,6 +137,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	c.view.Tiers = cfg.Tiers
 	c.view.States = make([]dispatch.State, nt)
 	c.obs, _ = cfg.Policy.(dispatch.Observer)
+	c.fb, _ = cfg.Policy.(dispatch.Feedback)
 	if _, ok := cfg.Policy.(dispatch.Clairvoyant); ok {
 		c.orc = newShadow(cfg.Tiers)
 		c.orc.down = c.down
@@ -231,6 +234,7 @@ func (c *client) dispatch(k int, t float64, due time.Time, measured bool) error 
 		}
 		c.view.States[i].Queued, c.view.States[i].Busy = max(0, n-s), min(n, s)
 	}
+	c.view.Task = k // the id its completion carries (dispatch.Feedback)
 	if c.orc != nil {
 		c.orc.set(t, size, c.delay)
 	}
@@ -315,6 +319,20 @@ func (c *client) send(f *flight) {
 		c.firstE = fmt.Errorf("task %d to %s: %w", f.id, c.cfg.Tiers[f.tier].Name, rep.Err)
 	}
 	c.res.answered(f, rep, latency.Seconds()/c.cfg.TimeScale)
+	if c.fb != nil && rep.Outcome == Completed {
+		c.tell(f, rep, latency)
+	}
+}
+
+// tell gives a feedback policy a completed task's outcome (c.mu held, so
+// that it never runs beside a decision), in model seconds: the delay is the
+// task's drawn one, wait and service the tier's own timings.
+func (c *client) tell(f *flight, rep Reply, latency time.Duration) {
+	scale := c.cfg.TimeScale
+	c.done = dispatch.Completion{Task: f.id, Tier: f.tier, Now: time.Since(c.start).Seconds() / scale,
+		Latency: latency.Seconds() / scale, Delay: f.reach - f.arrival,
+		Wait: rep.Wait.Seconds() / scale, Service: rep.Service.Seconds() / scale}
+	c.fb.Done(&c.done)
 }
 
 // failed accounts for a failed request (c.mu held), and marks its tier down

@@ -1,0 +1,188 @@
+package report
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/offload-sim/offload/internal/results"
+)
+
+// SweepFigure is one figure of a sweep, as the experiments write it into
+// their folder and the HTML report draws it: a file stem, a title (drawn in
+// the image by the experiments, beside it by the report) and a caption
+// (never in the image unless asked: the report and README carry it).
+type SweepFigure struct {
+	File, Title, Caption string
+	// Redundant: a *_stable figure that left nothing out, identical to its
+	// all-points version. The experiments still write it (their file list
+	// does not depend on the data); the report skips it.
+	Redundant bool
+	draw      func(dir Folder, file, format string, o FigureOptions) error
+	opts      FigureOptions
+}
+
+// Draw writes the figure as dir/file.<format>; withTitle draws the title
+// in the image, caption the caption under the legend.
+func (f SweepFigure) Draw(dir Folder, file, format string, withTitle, caption bool) error {
+	o := f.opts
+	if withTitle {
+		o.Title = f.Title
+	}
+	o.Caption = caption
+	return f.draw(dir, file, format, o)
+}
+
+// SweepFigures lists the figures of a sweep over param, from its summaries
+// (tiers in scenario order): mean, P95, P99 and large-task P95 latency
+// against the swept value; the *_stable versions, without the points at or
+// near a tier's capacity and with the Y axis fitted to the rest; where each
+// policy sends its tasks (shares, stacked); and the share of tasks over
+// each SLO threshold when the scenario sets one. A server-count sweep gets
+// a log X axis. Figures of columns the summaries lack are left out.
+func SweepFigures(sums []results.Summary, legend Legend, param string, tiers []string) []SweepFigure {
+	xlabel, name := ParamLabel(param), ParamName(param)
+	logX := IsCountParam(param)
+	has := func(c string) bool { return len(sums) > 0 && results.Index(sums[0].Cols, c) >= 0 }
+	var stable []results.Summary
+	var left []results.Summary
+	anyUnstable := false
+	for _, s := range sums {
+		anyUnstable = anyUnstable || s.Unstable
+		if s.Unstable || AtCriticalLoad(s) {
+			left = append(left, s)
+		} else {
+			stable = append(stable, s)
+		}
+	}
+	metricFig := func(file, metric, title string, ss []results.Summary, isStable bool) SweepFigure {
+		o := FigureOptions{XLabel: xlabel, YLabel: MetricLabel(metric), LogY: SuggestLogY(ss, metric), LogX: logX, FitY: isStable}
+		caption := SweepCaption
+		switch {
+		case isStable && len(left) > 0:
+			caption = "Points at or near a tier's capacity left out (a tier's mean offered load ≥ 1, or its 95% interval reaching 1): " +
+				leftOut(left, legend) + ". Y axis fitted to the rest. " + caption
+		case isStable:
+			caption = "No point was at or near a tier's capacity: the same as the figure with every point. " + caption
+		case anyUnstable:
+			caption += " Ringed: unstable (a tier's mean offered load ≥ 1)."
+		}
+		if isStable {
+			title += ", stable points only"
+		}
+		return SweepFigure{File: file, Title: title, Caption: caption, Redundant: isStable && len(left) == 0, opts: o,
+			draw: func(dir Folder, file, format string, o FigureOptions) error {
+				return PlotMetricWith(dir, file, format, ss, legend, metric, o)
+			}}
+	}
+	var figs []SweepFigure
+	for _, m := range []struct{ file, metric, title string }{
+		{"mean_latency", results.ColMeanLatency, "Mean latency"},
+		{"p95_latency", results.ColP95Latency, "P95 latency"},
+		{"p99_latency", results.ColP99Latency, "P99 latency"},
+		{"p95_large", results.ColP95Large, "P95 latency of large tasks"},
+	} {
+		if has(m.metric) {
+			figs = append(figs, metricFig(m.file, m.metric, m.title+" vs "+name, sums, false))
+		}
+	}
+	for _, m := range []struct{ file, metric, title string }{
+		{"mean_latency_stable", results.ColMeanLatency, "Mean latency"},
+		{"p95_large_stable", results.ColP95Large, "P95 latency of large tasks"},
+	} {
+		if has(m.metric) {
+			figs = append(figs, metricFig(m.file, m.metric, m.title+" vs "+name, stable, true))
+		}
+	}
+	var present []string
+	for _, t := range tiers {
+		if has(results.ShareCol(t)) {
+			present = append(present, t)
+		}
+	}
+	if len(present) > 0 {
+		figs = append(figs, SweepFigure{File: "shares", Title: "Where each policy sends its tasks vs " + name, Caption: SharesCaption,
+			opts: FigureOptions{XLabel: xlabel, LogX: logX},
+			draw: func(dir Folder, file, format string, o FigureOptions) error {
+				return PlotShares(dir, file, format, sums, legend, present, o)
+			}})
+	}
+	if len(sums) > 0 {
+		for _, c := range sums[0].Cols {
+			if strings.HasPrefix(c.Name, "slo_miss_") {
+				f := metricFig(c.Name, c.Name, "Share of tasks missing the SLO ("+c.Name+") vs "+name, sums, false)
+				f.opts.LogY, f.opts.YLabel = false, "share of tasks over the SLO"
+				figs = append(figs, f)
+			}
+		}
+	}
+	return figs
+}
+
+// AtCriticalLoad reports whether a summary's point is at or near a tier's
+// capacity without being unstable: some tier's mean offered load is below 1
+// but its 95% interval reaches 1 (within 1% of 1 when there is no interval,
+// as with one replicate). Such a point (edge-first at exactly the edge's
+// capacity, say) has a latency that grows with the run length like an
+// unstable one's, so the *_stable figures leave it out too.
+func AtCriticalLoad(s results.Summary) bool {
+	for i, c := range s.Cols {
+		if !strings.HasPrefix(c.Name, "util_") {
+			continue
+		}
+		m, ci := s.Mean[i], s.CI95[i]
+		if !isFinite(ci) {
+			ci = 0.01
+		}
+		if m < 1 && m+ci >= 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// leftOut names the policies whose points a *_stable figure left out, each
+// with its swept values: "edge-first at 100, 120; random at 40–200".
+func leftOut(ss []results.Summary, legend Legend) string {
+	by := map[string][]float64{}
+	var names []string
+	for _, s := range ss {
+		if _, ok := by[s.Policy]; !ok {
+			names = append(names, s.Policy)
+		}
+		by[s.Policy] = append(by[s.Policy], s.Value)
+	}
+	names = sortedByLegend(names, legend)
+	parts := make([]string, len(names))
+	for i, n := range names {
+		vs := by[n]
+		slices.Sort(vs)
+		var vals []string
+		for _, v := range vs {
+			if isFinite(v) {
+				vals = append(vals, strconv.FormatFloat(v, 'g', 4, 64))
+			}
+		}
+		parts[i] = n
+		if len(vals) > 0 {
+			parts[i] += " at " + strings.Join(vals, ", ")
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// ParamName names a sweep parameter for a title: ParamLabel without its
+// unit, so that a title does not stack parentheses.
+func ParamName(param string) string {
+	l := ParamLabel(param)
+	if i := strings.LastIndex(l, " ("); i > 0 && strings.HasSuffix(l, ")") {
+		return l[:i]
+	}
+	return l
+}
+
+// IsCountParam reports whether a swept parameter is a server or device
+// count, whose sweeps (1, 2, 4 … 16) read best on a log axis.
+func IsCountParam(param string) bool {
+	return strings.HasSuffix(param, ".servers") || param == "devices"
+}
