@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,6 +24,13 @@ type Data struct {
 	// Proportional, if > 0, makes the data this many bits per work unit of
 	// the task's size (and takes no dist).
 	Proportional float64 `yaml:"proportional,omitempty"`
+	// File and Column are an empirical law's data, as for a size law: the
+	// named column (default size) of a CSV relative to the scenario file;
+	// Mean, if set, scales the values to it.
+	File   string `yaml:"file,omitempty"`
+	Column string `yaml:"column,omitempty"`
+
+	values *attached // the column's values (AttachData)
 }
 
 // Given reports whether the data law is set.
@@ -30,7 +38,25 @@ func (d Data) Given() bool { return d != Data{} }
 
 // Law is the data's distribution as a size law (when not proportional).
 func (d Data) Law() Dist {
-	return Dist{Dist: d.Dist, Alpha: d.Alpha, Mean: d.Mean, CV: d.CV, Low: d.Low, High: d.High}
+	return Dist{Dist: d.Dist, Alpha: d.Alpha, Mean: d.Mean, CV: d.CV, Low: d.Low, High: d.High, File: d.File, Column: d.Column, values: d.values}
+}
+
+// AttachData gives an empirical workload.data (which "data") or
+// workload.reply ("reply") the values of its column, read by the caller
+// from its file, and validates again.
+func (s *Scenario) AttachData(which string, values []float64) error {
+	d := &s.Workload.Data
+	if which == "reply" {
+		d = &s.Workload.Reply
+	}
+	if d.Dist != "empirical" {
+		return Errors{{Field: "workload." + which, Msg: fmt.Sprintf("dist %q: only an empirical law takes values from a file", d.Dist)}}
+	}
+	if len(values) == 0 {
+		return Errors{{Field: "workload." + which + ".file", Msg: "no values: an empirical law needs at least one"}}
+	}
+	d.values = &attached{xs: values, digest: digest(values)}
+	return s.Validate()
 }
 
 // The bounds of data laws and links.
@@ -48,7 +74,7 @@ const (
 // dataLaws lists the families a data law may take, in the order messages
 // give them: the size laws drawn from a distribution.
 func dataLaws() []string {
-	return []string{"pareto", "exponential", "deterministic", "lognormal", "bounded-pareto"}
+	return []string{"pareto", "exponential", "deterministic", "lognormal", "bounded-pareto", "empirical"}
 }
 
 // data checks workload.data and workload.reply and the tiers' bandwidths.
@@ -96,6 +122,27 @@ func (c *checker) dataLaw(segs []string, d Data) {
 	}
 	if !slices.Contains(dataLaws(), d.Dist) {
 		c.add(at("dist"), "%q is not allowed: must be one of %s (or give proportional: bits per work unit)", d.Dist, strings.Join(dataLaws(), ", "))
+		return
+	}
+	if d.Dist != "empirical" && (d.File != "" || d.Column != "") {
+		c.add(at("file"), "%q is not allowed: %s takes no file or column (only empirical does)", d.File+d.Column, d.Dist)
+	}
+	if d.Dist == "empirical" {
+		if d.File == "" {
+			c.add(at("file"), `"" is not allowed: empirical needs the CSV whose column gives the bits, relative to the scenario file`)
+		}
+		if d.Mean != 0 && c.num(at("mean"), d.Mean, d.Mean > 0, "must be > 0 (bits: the values are scaled to this mean), or leave it out for the column's own") {
+			c.lower(at("mean"), d.Mean, MinData, " bits")
+			c.upper(at("mean"), d.Mean, MaxData, " bits")
+		}
+		for _, f := range []struct {
+			name string
+			x    float64
+		}{{"alpha", d.Alpha}, {"cv", d.CV}, {"low", d.Low}, {"high", d.High}} {
+			if f.x != 0 {
+				c.add(at(f.name), "%s is not allowed: empirical takes no %s", fmtNum(f.x), f.name)
+			}
+		}
 		return
 	}
 	if d.Dist == "bounded-pareto" {
@@ -166,6 +213,8 @@ func (s *Scenario) restateData(segs []string, n *yaml.Node) {
 				keep.CV = f.d.CV
 			case "bounded-pareto":
 				keep = Data{Dist: f.d.Dist, Alpha: f.d.Alpha, Low: f.d.Low, High: f.d.High}
+			case "empirical":
+				keep = Data{Dist: f.d.Dist, Mean: f.d.Mean, File: f.d.File, Column: f.d.Column}
 			}
 			*f.d = keep
 			continue
