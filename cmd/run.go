@@ -104,6 +104,7 @@ var experimentExamples = map[string]string{
 	"burst":         "  offload burst -o results/burst\n  offload burst --window 2 --policy hybrid,edge-first",
 	"staleness":     "  offload staleness -o results/staleness\n  offload staleness --policy hybrid,queue-only --seeds 3",
 	"trace-azure":   "  offload trace-azure -o results/trace-azure\n  offload trace-azure --policy hybrid,jsq-s --set 'sweep.values=[60]'",
+	"energy":        "  offload energy -o results/energy\n  offload energy --policy hybrid,jsq-s,hybrid-energy --set 'sweep.values=[0, 0.1, 1]'",
 }
 
 // newExperimentCmd builds the command of one experiment spec. runF, if set,

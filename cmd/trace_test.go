@@ -106,3 +106,31 @@ policies: [jsq]
 		t.Errorf("bad input left %s: %v", out2, err)
 	}
 }
+
+// TestEmpiricalDataFromTheTrace: a task's data drawn from the shipped
+// Azure trace's ContextTokens column, sent over the edge's bandwidth.
+func TestEmpiricalDataFromTheTrace(t *testing.T) {
+	dir := t.TempDir()
+	abs, err := filepath.Abs("../testdata/traces/azure-llm-code.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	y := writeFile(t, dir, "d.yaml", `name: d
+seeds: 1
+tasks: 300
+warmup: 50
+arrivals: {rate: 20}
+workload: {data: {dist: empirical, file: `+abs+`, column: ContextTokens, mean: 8e5}}
+tiers:
+  - {name: local, kind: local, servers: 1, speed: 5}
+  - {name: edge, kind: edge, servers: 2, speed: 20, delay: {mean: 0.005, cv: 0.5, bandwidth: 1e8}}
+policies: [jsq-s]
+`)
+	out := filepath.Join(dir, "out")
+	if code, _, stderr := run(t, context.Background(), "run", "-f", y, "-o", out); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(readFile(t, filepath.Join(out, "scenario.yaml")), "column: ContextTokens") {
+		t.Error("scenario.yaml lost the data law's column")
+	}
+}

@@ -48,6 +48,12 @@ type Tier struct {
 	Mu        float64 // μ = s / E[size]: service rate of one server, tasks/s
 	MeanDelay float64 // D̄: configured mean communication delay, s
 	Cs2       float64 // squared coefficient of variation of service times at this tier
+	// The tier's energy model (docs/design.md §1.11), all 0 when the
+	// scenario has none: one server's power when idle and at full load
+	// (W), and the device's cost per bit of sending a task's data there
+	// and of receiving its reply (J/bit).
+	IdlePower, MaxPower float64
+	TxEnergy, RxEnergy  float64
 }
 
 // State is a tier's observable state at a decision instant. A task still
@@ -75,6 +81,10 @@ type View struct {
 	// board does, so its cost is per refresh, not per decision; Age derives
 	// the age.
 	Observed []float64
+	// Data is the bits the task being decided sends to the tier it goes to
+	// (0 when the scenario gives tasks no data): a device knows the bytes it
+	// uploads, though not the work they cost (docs/design.md §1.5).
+	Data float64
 	// Oracle is non-nil only for a policy that implements Clairvoyant.
 	Oracle Oracle
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/offload-sim/offload/internal/dispatch"
 	"github.com/offload-sim/offload/internal/workload"
@@ -13,6 +14,9 @@ import (
 type TierConfig struct {
 	dispatch.Tier
 	Delay workload.Dist // communication delay, s; the zero Dist is no delay
+	// Bandwidth is the link's bandwidth, bit/s: a task's data adds
+	// data/Bandwidth to its delay. 0: no limit (the data takes no time).
+	Bandwidth float64
 }
 
 // Config describes one run. Exactly one of Tasks and Duration is positive.
@@ -23,6 +27,9 @@ type Config struct {
 	// (the zero value: Poisson).
 	Process workload.ProcessSpec
 	Size    workload.Dist // task size, work units
+	// Data and Reply are the laws of a task's input data and of its reply,
+	// bits (the zero laws: none; docs/design.md §1.5).
+	Data, Reply workload.DataLaw
 	// Trace, if set, is replayed in place of Arrivals and Size (which then
 	// describe it to the policies: its mean rate and size law).
 	Trace *workload.Trace
@@ -74,16 +81,26 @@ type TaskRecord struct {
 	Wait     float64
 	Service  float64
 	Latency  float64
+	Data     float64 // bits sent to the tier
+	Reply    float64 // bits of the reply
 	Measured bool
 }
 
 // Workload is the run's workload as the Source draws it.
 func (c *Config) Workload() workload.Spec {
 	delays := make([]workload.Dist, len(c.Tiers))
+	var bw []float64
 	for i := range c.Tiers {
 		delays[i] = c.Tiers[i].Delay
+		if c.Tiers[i].Bandwidth > 0 {
+			if bw == nil {
+				bw = make([]float64, len(c.Tiers))
+			}
+			bw[i] = c.Tiers[i].Bandwidth
+		}
 	}
-	return workload.Spec{Arrivals: c.Arrivals, Process: c.Process, Size: c.Size, Delays: delays, Trace: c.Trace}
+	return workload.Spec{Arrivals: c.Arrivals, Process: c.Process, Size: c.Size, Delays: delays, Trace: c.Trace,
+		Data: c.Data, Reply: c.Reply, Bandwidth: bw}
 }
 
 func (c *Config) validate() error {
@@ -94,6 +111,9 @@ func (c *Config) validate() error {
 	for i, t := range c.Tiers {
 		if t.Servers < 1 || !(t.Speed > 0) || !(t.Mu > 0) {
 			errs = append(errs, fmt.Errorf("tier %d (%s): servers %d, speed %v, mu %v: need ≥ 1, > 0, > 0", i, t.Name, t.Servers, t.Speed, t.Mu))
+		}
+		if !(t.Bandwidth >= 0) || math.IsInf(t.Bandwidth, 1) {
+			errs = append(errs, fmt.Errorf("tier %d (%s): bandwidth %v: need a finite number ≥ 0 (bit/s; 0 is no limit)", i, t.Name, t.Bandwidth))
 		}
 	}
 	if !(c.Arrivals.Rate > 0) {

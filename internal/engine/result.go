@@ -23,6 +23,9 @@ type TierResult struct {
 	// measured tasks sent to the tier (Count of them), s: the per-tier
 	// breakdown of runs.csv.
 	SumLatency, SumWait float64
+	// Data and Reply add up the bits of the measured tasks sent to the
+	// tier and of their replies, for the transfer energy (docs/design.md §1.11).
+	Data, Reply float64
 }
 
 // ShadowResult is one shadow predictor's error over the measured tasks.
@@ -75,6 +78,8 @@ func (r *Result) record(cfg *Config, i int, x *transit, wait, latency float64, s
 	t.Work += x.size
 	t.SumLatency += latency
 	t.SumWait += wait
+	t.Data += x.data
+	t.Reply += x.reply
 	if x.hasPred || len(shPred) > 0 {
 		tier := &cfg.Tiers[i].Tier
 		if x.hasPred {

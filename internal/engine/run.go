@@ -24,8 +24,9 @@ type transit struct {
 	// idle: the chosen tier had an idle server in the dispatcher's view at
 	// the decision (b < c), so the task was expected not to wait; the mape
 	// experiment splits its shadows' errors by it (claim 3's evidence).
-	idle     bool
-	predWait float64
+	idle        bool
+	predWait    float64
+	data, reply float64 // bits
 }
 
 // tierState is a physical tier's dynamic state. Every tier of the scenario
@@ -410,6 +411,7 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 	s.now, dv.view.Now, dv.view.Task = t, t, k
 	dv.src.Next(&s.task)
 	s.curSize = s.task.Size
+	dv.view.Data = s.task.Data
 	if s.drawView {
 		s.observe(dv, t)
 	}
@@ -423,7 +425,8 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 	x := &s.slots[slot]
 	*x = transit{id: k, arrival: t, size: s.curSize, delay: s.task.Delays[i], reach: t + s.task.Delays[i],
 		tier: int32(p), vtier: int32(i), dev: int32(dev), measured: measured, hasPred: dec.HasPred, predWait: dec.PredWait,
-		idle: dv.view.States[i].Busy < dv.view.Tiers[i].Servers}
+		idle: dv.view.States[i].Busy < dv.view.Tiers[i].Servers,
+		data: s.task.Data, reply: s.task.Reply}
 	if measured {
 		s.pending++
 		for j, sh := range dv.shadows {
@@ -522,7 +525,7 @@ func (s *sim) reach(slot int32) {
 	if fb := s.devs[x.dev].feedback != nil; s.cfg.OnTask != nil || fb { // the record is built only for a listener
 		rec := &s.rec // reused: a local would escape through OnTask
 		*rec = TaskRecord{ID: x.id, Device: int(x.dev), Arrival: x.arrival, Size: x.size, Tier: ts.scen, Delay: x.delay,
-			Wait: wait, Service: service, Latency: latency, Measured: x.measured}
+			Wait: wait, Service: service, Latency: latency, Data: x.data, Reply: x.reply, Measured: x.measured}
 		if s.cfg.OnTask != nil {
 			s.cfg.OnTask(rec)
 		}

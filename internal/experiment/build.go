@@ -73,6 +73,10 @@ func Config(sc *scenario.Scenario) (*engine.Config, error) {
 			Delay: delay,
 		})
 	}
+	if err := addData(cfg, sc); err != nil {
+		return nil, err
+	}
+	addEnergy(cfg, sc)
 	return cfg, nil
 }
 
@@ -92,7 +96,7 @@ func Params(sc *scenario.Scenario) policies.Params {
 // rule.
 func PolicyBuild(sc *scenario.Scenario, cfg *engine.Config, seed uint64, rep int) policies.Build {
 	return policies.Build{Tiers: DispatchTiers(cfg), Params: Params(sc), Rand: PolicyRand(seed, rep),
-		Sizes: cfg.Size, Rate: cfg.Arrivals.Rate}
+		Sizes: cfg.Size, Rate: cfg.Arrivals.Rate, MeanReply: cfg.Reply.Mean(cfg.Size.Mean())}
 }
 
 // DispatchTiers lists the tiers as a policy sees them.

@@ -114,10 +114,10 @@ func NewPlan(name string, sc *scenario.Scenario) (*Plan, error) {
 // asks for them.
 func (p *Plan) Columns() []results.Column { return results.RunColumns(p.Layout()) }
 
-// Layout is what shapes the plan's runs.csv: its tiers, SLO thresholds and
-// breakdown. Sweeps cannot vary them, so every cell shares it.
+// Layout is what shapes the plan's runs.csv: its tiers, SLO thresholds,
+// breakdown and energy models. Sweeps cannot vary them, so every cell shares it.
 func (p *Plan) Layout() results.Layout {
-	return results.Layout{Tiers: p.Tiers(), SLO: p.Scenario.SLO.Latency, Breakdown: p.Scenario.Breakdown, Sketch: p.sketch}
+	return results.Layout{Tiers: p.Tiers(), SLO: p.Scenario.SLO.Latency, Breakdown: p.Scenario.Breakdown, Energy: p.Scenario.HasEnergy(), Sketch: p.sketch}
 }
 
 // measured hands a run's raw measurements to the metrics schema. The
@@ -350,6 +350,7 @@ func (p *Plan) runJob(ctx context.Context, j Job, opt Options) (Outcome, error) 
 		return Outcome{}, err
 	}
 	m := measured(&cfg, res)
+	measuredEnergy(m, &cfg, res, p.Layout().Energy)
 	if len(clocks) > 0 {
 		m.DecisionNs = meanNs(clocks)
 	}

@@ -76,3 +76,35 @@ policies: [jsq]
 		t.Errorf("large threshold %v: want the median of the scaled values, 2", q)
 	}
 }
+
+// TestEmpiricalData: an empirical data law takes its column's values,
+// scaled to its mean, and the tiers' D̄ add that mean over their bandwidth.
+func TestEmpiricalData(t *testing.T) {
+	y := `name: t
+seeds: 1
+tasks: 10
+arrivals: {rate: 1}
+workload: {data: {dist: empirical, file: x.csv, column: tokens, mean: 8e5}}
+tiers:
+  - {name: local, kind: local, servers: 1, speed: 10}
+  - {name: edge, kind: edge, servers: 1, speed: 10, delay: {mean: 0.01, cv: 0, bandwidth: 1e8}}
+policies: [jsq]
+`
+	sc, err := scenario.Parse("t.yaml", []byte(y), nil, Catalog())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sc.AttachData("data", []float64{100, 300, 200}); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := Config(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := cfg.Data.Mean(cfg.Size.Mean()); math.Abs(m-8e5) > 1e-6 {
+		t.Errorf("data mean %v: want 8e5 bits", m)
+	}
+	if d := cfg.Tiers[1].MeanDelay; math.Abs(d-(0.01+8e5/1e8)) > 1e-15 {
+		t.Errorf("edge D̄ %v: want 0.01 + 8e5/1e8", d)
+	}
+}

@@ -1,6 +1,7 @@
 package extpolicy
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"strings"
@@ -107,6 +108,14 @@ func TestMessagesAreJSON(t *testing.T) {
 	if err := json.Unmarshal(line, &m); err != nil || m.Type != "decide" || m.Task != 12 || m.Time != 1.5e-7 || len(m.Tiers) != 3 ||
 		m.Tiers[1].Queued != 3 || m.Tiers[1].InTransit != 2 || m.Tiers[0].Age != v.Age(0) {
 		t.Errorf("decide %s: %+v, %v", line, m, err)
+	}
+	if bytes.Contains(line, []byte(`"data"`)) {
+		t.Errorf("decide without data: %s", line)
+	}
+	v.Data = 8e5
+	var withData struct{ Data float64 }
+	if line = appendDecide(nil, v); json.Unmarshal(line, &withData) != nil || withData.Data != 8e5 {
+		t.Errorf("decide with 8e5 bits of data: %s", line)
 	}
 	var d map[string]any
 	line = appendDone(nil, &dispatch.Completion{Task: 3, Tier: 2, Now: 4, Latency: 0.5, Delay: 0.1, Wait: 0.2, Service: 0.2})

@@ -102,7 +102,12 @@ func appendDecide(b []byte, v *dispatch.View) []byte {
 		b = appendNum(b, v.Age(i))
 		b = append(b, '}')
 	}
-	return append(b, "]}\n"...)
+	b = append(b, ']')
+	if v.Data > 0 {
+		b = append(b, `,"data":`...)
+		b = appendNum(b, v.Data)
+	}
+	return append(b, "}\n"...)
 }
 
 // appendDone appends the done message line of a completion.

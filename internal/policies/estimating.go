@@ -48,6 +48,8 @@ type Estimating struct {
 	est  *estimators.Estimator
 	eps  float64
 	rng  *rand.Rand
+	// energy, if set, adds hybrid-energy's term to every score.
+	energy *energyCost
 }
 
 func newEstimating(name string, mode estimators.Mode, tiers []dispatch.Tier, p Params, rng *rand.Rand) (*Estimating, error) {
@@ -74,6 +76,9 @@ func (p *Estimating) Decide(v *dispatch.View) dispatch.Decision {
 	var wait float64
 	for i := range p.est.Tiers() {
 		score, w := p.est.Score(v, i)
+		if p.energy != nil {
+			score += p.energy.cost(v, i)
+		}
 		m.offer(i, score, p.rng)
 		if m.best == i {
 			wait = w

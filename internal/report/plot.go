@@ -164,30 +164,7 @@ func (f figure) save(dir Folder, file, format string) error {
 // render draws the figure: the plot on top and, under it, the legend in
 // columns and a note on what the bars and rings mean. The legend lives
 // outside the data area so it can never cover a point.
-func (f figure) render(w io.Writer, format string) error {
-	p, entries, err := f.plot()
-	if err != nil {
-		return err
-	}
-	note := ""
-	if f.Caption {
-		note = f.note()
-	}
-	lines := 0
-	if note != "" {
-		lines = strings.Count(note, "\n") + 1
-	}
-	c, dc, legendH, err := whiteCanvas(format, len(entries), lines, f.Width, f.Height)
-	if err != nil {
-		return err
-	}
-	// Margins keep the title and the markers at the last swept value inside
-	// the image; gonum pads only for what lies inside the data area.
-	p.Draw(draw.Crop(dc, vg.Points(4), -vg.Points(14), legendH, -vg.Points(8)))
-	drawLegend(legendArea(dc, legendH), entries, note)
-	_, err = c.WriteTo(w)
-	return err
-}
+func (f figure) render(w io.Writer, format string) error { return f.renderWith(w, format, nil) }
 
 // legendArea is the strip under the plot that holds the legend.
 func legendArea(dc draw.Canvas, legendH vg.Length) draw.Canvas {

@@ -46,6 +46,9 @@ var policyStyles = map[string]style{
 	"jiq":        {rgb(0x66, 0x66, 0x00), draw.TriangleGlyph{}, nil},
 	// A user's program: a colour of its own; several entries take variant dashes.
 	"exec": {rgb(0x11, 0xBB, 0x00), draw.SquareGlyph{}, []vg.Length{vg.Points(4), vg.Points(2)}},
+
+	// The energy-aware hybrid (docs/design.md §3.8): hybrid's marker, a light green, dashed.
+	"hybrid-energy": {rgb(0x55, 0xBB, 0x11), draw.CircleGlyph{}, []vg.Length{vg.Points(4), vg.Points(2)}},
 }
 
 // fallbackStyles serve names outside policyStyles, in order of first

@@ -16,7 +16,7 @@ import (
 // column is one more line there.
 type Column struct {
 	Name string
-	Unit string // "s", "%", "ns", or "" for counts and fractions
+	Unit string // "s", "%", "ns", "J", or "" for counts and fractions
 	Doc  string
 	Int  bool // written and read as an integer (tasks)
 	// Get reads the column from a run's measurements; NaN when it does not
@@ -114,6 +114,9 @@ type Layout struct {
 	// measure more than quantile.ExactLimit tasks (runs within the limit,
 	// every shipped experiment's, keep the columns they always had).
 	Sketch bool
+	// Energy adds energy_j, energy_idle_j and every tier's
+	// energy_<tier>_j (a scenario with energy models).
+	Energy bool
 }
 
 // ColSketched says whether a run's percentiles came from the sketch.
@@ -124,7 +127,8 @@ const ColSketched = "quantiles_sketched"
 // load (docs/design.md §5), then for each SLO threshold the share of tasks
 // and of large tasks over it, then, with the breakdown, every tier's mean
 // latency and every tier's mean wait; with Sketch, quantiles_sketched
-// comes before the breakdown.
+// comes before the breakdown; then, with energy models, the energy
+// columns (energy_j, energy_idle_j, every tier's energy_<tier>_j).
 func RunColumns(l Layout) []Column {
 	tiers := l.Tiers
 	cols := []Column{
@@ -175,6 +179,9 @@ func RunColumns(l Layout) []Column {
 				Get: func(m *Measured) float64 { return m.tierMean(m.TierSumWait, i) }})
 		}
 	}
+	if l.Energy {
+		cols = append(cols, energyColumns(tiers)...)
+	}
 	return cols
 }
 
@@ -206,6 +213,14 @@ type Measured struct {
 	TierSumWait    []float64
 	TierDone       []int
 	DecisionNs     float64 // NaN unless decisions were timed
+
+	// TierData and TierReply are, per tier, the bits of the measured
+	// tasks sent there and of their replies (the energy columns); nil
+	// when not measured.
+	TierData, TierReply []float64
+	// Energy is every tier's energy model, as run (a sweep may vary it);
+	// nil leaves the energy columns missing.
+	Energy []TierEnergy
 }
 
 // Row reads every column from m, in order. It sorts m's latency samples.

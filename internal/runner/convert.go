@@ -70,7 +70,7 @@ func AttachTrace(sc *scenario.Scenario, scenarioFile string) error {
 }
 
 // attachData attaches what read gives for the scenario's trace.file and
-// empirical workload.size.file (read returns the path it read, for
+// the files of its empirical laws (workload.size, data, reply) (read returns the path it read, for
 // messages). fail wraps a problem with a file.
 func attachData(sc *scenario.Scenario, read func(name string) (string, []byte, error), fail func(format string, a ...any) error) error {
 	if sc.Trace != nil {
@@ -86,17 +86,27 @@ func attachData(sc *scenario.Scenario, read func(name string) (string, []byte, e
 			return BadInput(err)
 		}
 	}
-	if ws := &sc.Workload.Size; ws.Dist == "empirical" {
-		name, data, err := read(ws.File)
-		if err != nil {
-			return fail("workload.size.file: %w", err)
+	w := &sc.Workload
+	for _, e := range []struct {
+		field, file, column string
+		attach              func([]float64) error
+	}{
+		{"size", w.Size.File, w.Size.Column, sc.AttachSizes},
+		{"data", w.Data.File, w.Data.Column, func(xs []float64) error { return sc.AttachData("data", xs) }},
+		{"reply", w.Reply.File, w.Reply.Column, func(xs []float64) error { return sc.AttachData("reply", xs) }},
+	} {
+		if e.file == "" { // validation allows a file on an empirical law only
+			continue
 		}
-		col := cmp.Or(ws.Column, "size")
-		xs, err := trace.ReadColumn(bytes.NewReader(data), name, col)
+		name, data, err := read(e.file)
 		if err != nil {
-			return fail("workload.size.file: %w", err)
+			return fail("workload.%s.file: %w", e.field, err)
 		}
-		if err := sc.AttachSizes(xs); err != nil {
+		xs, err := trace.ReadColumn(bytes.NewReader(data), name, cmp.Or(e.column, "size"))
+		if err != nil {
+			return fail("workload.%s.file: %w", e.field, err)
+		}
+		if err := e.attach(xs); err != nil {
 			return BadInput(err)
 		}
 	}

@@ -243,6 +243,7 @@ func workloadOf(cfg *engine.Config, st workload.Streams, stop <-chan struct{}) t
 		Next:   func(float64) float64 { src.Next(&task); return task.Arrival },
 		Size:   func() float64 { return task.Size },
 		Delays: func(dst []float64) { copy(dst, task.Delays) },
+		Data:   func() float64 { return task.Data },
 	}
 }
 

@@ -63,9 +63,9 @@ func (s Spec) runFiles(side *sidecar) []string {
 // writes lists the names the experiment writes, so that the folder is
 // refused up front when a file of the user's stands in the way.
 func (s Spec) writes(plan *experiment.Plan, side *sidecar, o Options) []string {
-	names := append(s.runFiles(side), "summary.csv", "scenario.yaml", "mape_summary.csv", "timeseries.csv", "bursts.csv")
+	names := append(s.runFiles(side), "summary.csv", "scenario.yaml", "mape_summary.csv", "timeseries.csv", "bursts.csv", frontCSV)
 	for _, p := range []string{"mean_latency", "p95_latency", "p99_latency", "p95_large", "mean_latency_stable", "p95_large_stable",
-		"shares", "mape", "mae_wait", "burst_latency", "burst_p95", "burst_cloud_share", diffPlot} {
+		"shares", "mape", "mae_wait", "burst_latency", "burst_p95", "burst_cloud_share", diffPlot, frontPlot} {
 		names = append(names, p+"."+o.Format)
 	}
 	if o.Trace {
@@ -158,7 +158,8 @@ scenario (or -f FILE), at a fixed arrival rate.`),
 		sweepSpec("trace-azure", "Every policy replaying the Azure LLM code trace, against its rate",
 			`Replay the Azure LLM inference trace 2023 (code; CC-BY 4.0) on the default
 continuum under every policy, its time rescaled to each swept trace.rate and its
-sizes to mean 1 (the embedded trace-azure scenario, or -f FILE with a trace block).`)}
+sizes to mean 1 (the embedded trace-azure scenario, or -f FILE with a trace block).`),
+		EnergySpec()}
 }
 
 // RunSpec is `offload run`: a scenario under its policies, its sweep

@@ -44,8 +44,13 @@ func (s *Scenario) Hash() string {
 	if s.Trace != nil && s.Trace.rows != nil {
 		fmt.Fprintf(h, "# trace.file rows: sha256 %s\n", s.Trace.rows.digest)
 	}
-	if v := s.Workload.Size.values; v != nil {
-		fmt.Fprintf(h, "# workload.size.file values: sha256 %s\n", v.digest)
+	for _, a := range []struct {
+		field string
+		v     *attached
+	}{{"workload.size", s.Workload.Size.values}, {"workload.data", s.Workload.Data.values}, {"workload.reply", s.Workload.Reply.values}} {
+		if a.v != nil {
+			fmt.Fprintf(h, "# %s.file values: sha256 %s\n", a.field, a.v.digest)
+		}
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }

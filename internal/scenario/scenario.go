@@ -103,6 +103,14 @@ type Workload struct {
 	// LargeQuantile: a task is "large" when its size is strictly above this
 	// quantile of the size distribution.
 	LargeQuantile float64 `yaml:"large_quantile"`
+	// Data is the law of the data each task sends to its tier, bits
+	// (omitted: none); a tier's delay.bandwidth turns it into transfer
+	// time, its tx_energy into energy.
+	Data Data `yaml:"data,omitempty"`
+	// Reply is the law of each task's reply, bits (omitted: none): it
+	// costs the device the tier's rx_energy; its transfer time is not
+	// part of the latency (docs/design.md §1.5).
+	Reply Data `yaml:"reply,omitempty"`
 }
 
 // Dist is a size distribution: pareto {alpha, mean}, exponential {mean},
@@ -142,13 +150,31 @@ type Tier struct {
 	Servers int     `yaml:"servers"`         // ≥ 1
 	Speed   float64 `yaml:"speed"`           // work units/s of one server, > 0
 	Delay   Delay   `yaml:"delay,omitempty"` // to reach the tier; omitted: none
+	// Power is one server's power model, W (omitted: none; docs/design.md §1.11).
+	Power Power `yaml:"power,omitempty"`
+	// TxEnergy and RxEnergy are the device's cost per bit, J/bit, of
+	// sending a task's data to the tier and of receiving its reply
+	// (non-local tiers; omitted: 0).
+	TxEnergy float64 `yaml:"tx_energy,omitempty"`
+	RxEnergy float64 `yaml:"rx_energy,omitempty"`
+}
+
+// Power is a server's linear power model: P(u) = Idle + (Max − Idle)·u at
+// utilisation u ∈ [0, 1], W.
+type Power struct {
+	Idle float64 `yaml:"idle"` // W, ≥ 0
+	Max  float64 `yaml:"max"`  // W, ≥ idle, > 0
 }
 
 // Delay is a lognormal communication delay with this mean (s) and coefficient
-// of variation; cv 0 is a constant delay, mean 0 no delay.
+// of variation; cv 0 is a constant delay, mean 0 no delay. A tier's delay
+// may add the data's transfer time over Bandwidth.
 type Delay struct {
 	Mean float64 `yaml:"mean"` // s, ≥ 0
 	CV   float64 `yaml:"cv"`   // coefficient of variation, ≥ 0
+	// Bandwidth is the link's bandwidth, bit/s (tiers only; omitted: no
+	// limit): a task's workload.data adds data/bandwidth to its delay.
+	Bandwidth float64 `yaml:"bandwidth,omitempty"`
 }
 
 // Estimator holds the estimator-policy parameters (docs/design.md §2, §3).

@@ -150,6 +150,7 @@ func valueErr(value string, errs Errors) string {
 
 // restateDist applies Set's distribution rule after a write at segs.
 func (s *Scenario) restateDist(segs []string, n *yaml.Node) {
+	s.restateData(segs, n)
 	var size *yaml.Node
 	switch strings.Join(segs, ".") {
 	case "workload.size.dist":

@@ -171,3 +171,32 @@ func TestHashCoversAttachedData(t *testing.T) {
 		t.Error("different trace rows, equal hashes")
 	}
 }
+
+// An empirical data law needs a file, takes none of another family's
+// parameters, and its values count in the hash.
+func TestEmpiricalDataLaw(t *testing.T) {
+	base := strings.Replace(empiricalYAML, "workload: {size: {dist: empirical, file: s.csv}}", "workload: {data: {dist: empirical, file: d.csv, column: bits}}", 1)
+	s, err := traceParse(t, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ from, to, want string }{
+		{"file: d.csv, column: bits", "mean: 5", `workload.data.file: "" is not allowed: empirical needs the CSV`},
+		{"file: d.csv, column: bits", "file: d.csv, cv: 2", "workload.data.cv: 2 is not allowed: empirical takes no cv"},
+		{"dist: empirical, file: d.csv, column: bits", "dist: exponential, mean: 5, file: d.csv", `workload.data.file: "d.csv" is not allowed: exponential takes no file`},
+	} {
+		if _, err := traceParse(t, strings.Replace(base, c.from, c.to, 1)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want %q", c.to, err, c.want)
+		}
+	}
+	h := s.Hash()
+	if err := s.AttachData("data", []float64{1, 2}); err != nil {
+		t.Fatal(err)
+	}
+	if s.Hash() == h {
+		t.Error("attached data values do not change the hash")
+	}
+	if err := s.AttachData("reply", []float64{1}); err == nil {
+		t.Error("AttachData on a reply without an empirical law: no error")
+	}
+}

@@ -31,6 +31,8 @@ func (s *Scenario) Validate() error {
 		c.workload()
 	}
 	c.tiers()
+	c.data()
+	c.energy()
 	c.policies()
 	c.estimator()
 	c.observation()

@@ -24,6 +24,9 @@ type Workload struct {
 	// Delays draws the task's communication delay to every tier (model s)
 	// into dst, one per tier.
 	Delays func(dst []float64)
+	// Data, if set, is the task's data in bits, shown to the policy
+	// (dispatch.View.Data); nil: none.
+	Data func() float64
 }
 
 // Config is one emulated run.
@@ -220,6 +223,9 @@ func (c *client) dispatch(k int, t float64, due time.Time, measured bool) error 
 	cfg.Workload.Delays(c.delay)
 	c.mu.Lock()
 	c.view.Now = t
+	if cfg.Workload.Data != nil {
+		c.view.Data = cfg.Workload.Data()
+	}
 	for i := range c.view.States {
 		n, s := c.n[i], cfg.Tiers[i].Servers
 		if c.down[i] { // saturated, so that no policy reading the view picks it

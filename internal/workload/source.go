@@ -9,6 +9,14 @@ type Spec struct {
 	Process ProcessSpec
 	Size    Dist
 	Delays  []Dist
+	// Data and Reply are the laws of a task's input data (sent to its tier)
+	// and of its reply (sent back), bits; the zero laws are none. Data is
+	// drawn before Reply, on the data stream.
+	Data, Reply DataLaw
+	// Bandwidth is each tier's link bandwidth, bit/s, one per tier or nil;
+	// 0 is none: the data's transfer time Data/B is added to the tier's
+	// delay.
+	Bandwidth []float64
 	// Trace, if set, replaces Arrivals and Size: its rows are replayed in
 	// order (delays are still drawn).
 	Trace *Trace
@@ -19,7 +27,9 @@ type Spec struct {
 type Task struct {
 	Arrival float64   // s
 	Size    float64   // work units
-	Delays  []float64 // s, one per tier: the delay the task would have to reach it
+	Delays  []float64 // s, one per tier: the delay the task would have to reach it (propagation + data/bandwidth)
+	Data    float64   // bits sent to the tier (0 when the scenario has none)
+	Reply   float64   // bits of the reply sent back (0 when none)
 }
 
 // Source draws a run's tasks in arrival order from the workload streams.
@@ -90,5 +100,21 @@ func (s *Source) Next(t *Task) {
 			t.Delays[i] = d.Mean()
 		}
 	}
+	s.data(t)
 	s.advance(s.next)
+}
+
+// data draws t's data and reply (after its size and delays, on the data
+// stream of their own, so that no other stream moves) and adds the data's
+// transfer time to each tier's delay. Without data it touches nothing.
+func (s *Source) data(t *Task) {
+	t.Data, t.Reply = 0, 0
+	if s.spec.Data.None() && s.spec.Reply.None() {
+		return
+	}
+	t.Data = s.spec.Data.Draw(t.Size, s.st.Data)
+	t.Reply = s.spec.Reply.Draw(t.Size, s.st.Data)
+	for i, b := range s.spec.Bandwidth {
+		t.Delays[i] += TransferTime(t.Data, b)
+	}
 }

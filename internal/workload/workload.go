@@ -159,11 +159,15 @@ func (d Dist) Cs2() float64 {
 // times, sizes and delays for one replicate (common random numbers).
 type Streams struct {
 	Arrivals, Sizes, Delays *rand.Rand
+	// Data draws the tasks' data and reply sizes (DataLaw); only a
+	// scenario with a random data law reads it.
+	Data *rand.Rand
 }
 
 // The stream ids of a replicate: 1–3 are the workload's, PolicyStream is a
 // policy's own coin flips, ObserveStream a device's observation draws,
-// BoardStream the shared board's. Device d > 0 of a run with several uses
+// BoardStream the shared board's, DataStream the tasks' data and reply
+// sizes (workload: data, docs/design.md §1.5). Device d > 0 of a run with several uses
 // the same ids plus d·DeviceStride, so device 0 has exactly the streams of
 // a run with one device; adding a stream never shifts the existing ones.
 const (
@@ -173,6 +177,7 @@ const (
 	PolicyStream  = 4
 	ObserveStream = 5
 	BoardStream   = 6
+	DataStream    = 7
 	DeviceStride  = 8
 )
 
@@ -180,13 +185,14 @@ const (
 // NewStreams for device 0.
 func DeviceStreams(seed uint64, rep, d int) Streams {
 	off := uint64(d) * DeviceStride
-	return Streams{Arrivals: Stream(seed, rep, ArrivalStream+off), Sizes: Stream(seed, rep, SizeStream+off), Delays: Stream(seed, rep, DelayStream+off)}
+	return Streams{Arrivals: Stream(seed, rep, ArrivalStream+off), Sizes: Stream(seed, rep, SizeStream+off), Delays: Stream(seed, rep, DelayStream+off),
+		Data: Stream(seed, rep, DataStream+off)}
 }
 
 // NewStreams derives the three workload streams of replicate rep from a
 // master seed: PCG's two seed words carry (seed, stream id ⊕ replicate).
 func NewStreams(seed uint64, rep int) Streams {
-	return Streams{Arrivals: Stream(seed, rep, ArrivalStream), Sizes: Stream(seed, rep, SizeStream), Delays: Stream(seed, rep, DelayStream)}
+	return DeviceStreams(seed, rep, 0)
 }
 
 // Stream is the generator of stream id of replicate rep.

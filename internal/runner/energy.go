@@ -1,0 +1,212 @@
+package runner
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/offload-sim/offload/internal/experiment"
+	"github.com/offload-sim/offload/internal/policies"
+	"github.com/offload-sim/offload/internal/report"
+	"github.com/offload-sim/offload/internal/results"
+)
+
+// The energy experiment's own files.
+const (
+	frontPlot = "energy_front"
+	frontCSV  = "front.csv"
+)
+
+// EnergySpec is the energy experiment (docs/design.md §4.9): the
+// energy-aware hybrid's weight swept, every point's mean latency against
+// its energy per task, beside the other policies' single points.
+func EnergySpec() Spec {
+	return Spec{Name: "energy", Embedded: "energy",
+		Short: "The latency–energy front of the energy-aware hybrid against every policy",
+		Long: `Run every policy on a continuum with power models and per-bit transfer costs
+(the embedded energy scenario, values from PureEdgeSim's shipped settings, or
+-f FILE), sweeping the energy_weight (s/J) of a hybrid-energy entry: mean
+latency against energy per task (energy_j: the dynamic compute and transfer
+energy the tasks cause; idle power is the same for every policy), one line
+for hybrid-energy across its weights and one point per other policy, in
+energy_front.<format>; front.csv lists the points and marks those no other
+point beats on both latency and energy.`,
+		Prepare: prepareEnergy,
+		outputs: energyOutputs,
+	}
+}
+
+// prepareEnergy checks that the scenario models energy and sweeps the
+// weight of a hybrid-energy entry, and returns that entry's label.
+func prepareEnergy(plan *experiment.Plan, _ Args) error {
+	_, err := sweptEnergyLabel(plan)
+	return err
+}
+
+func sweptEnergyLabel(plan *experiment.Plan) (string, error) {
+	sc := plan.Scenario
+	if !sc.HasEnergy() {
+		return "", fmt.Errorf("energy: the scenario has no energy model (give a tier power: {idle, max} W, or tx_energy/rx_energy J/bit)")
+	}
+	want := "policies.<label>.energy_weight of a hybrid-energy entry"
+	if sc.Sweep == nil {
+		return "", fmt.Errorf("energy: the scenario must sweep %s", want)
+	}
+	label, pre := strings.CutPrefix(sc.Sweep.Param, "policies.")
+	if label, suf := strings.CutSuffix(label, ".energy_weight"); pre && suf {
+		for _, e := range plan.Policies {
+			if e.Label == label && e.Name == policies.NameHybridEnergy {
+				return label, nil
+			}
+		}
+	}
+	return "", fmt.Errorf("energy: sweep.param %q: the scenario must sweep %s", sc.Sweep.Param, want)
+}
+
+// frontPoints are the plot's points: the swept entry at each weight, every
+// other entry once (the sweep does not touch it, so its cells agree; the
+// first is taken).
+func frontPoints(sums []results.Summary, swept string) []report.FrontPoint {
+	var pts []report.FrontPoint
+	seen := map[string]bool{}
+	for _, s := range sums {
+		if s.Policy != swept && seen[s.Policy] {
+			continue
+		}
+		seen[s.Policy] = true
+		tag := ""
+		if s.Policy == swept && s.Value != 0 { // at 0 it is hybrid, drawn under hybrid's point
+			tag = "w=" + strconv.FormatFloat(s.Value, 'g', 4, 64)
+		}
+		pts = append(pts, report.FrontPoint{Label: s.Policy, Energy: s.Get(results.ColEnergy), EnergyCI: s.CI(results.ColEnergy),
+			Latency: s.Get(results.ColMeanLatency), LatencyCI: s.CI(results.ColMeanLatency), Unstable: s.Unstable, Tag: tag})
+	}
+	return pts
+}
+
+// dominated reports, for each point, whether another point has a lower
+// mean on both coordinates (or lower on one and equal on the other).
+func dominated(pts []report.FrontPoint) []bool {
+	out := make([]bool, len(pts))
+	for i, p := range pts {
+		for j, q := range pts {
+			if i != j && q.Energy <= p.Energy && q.Latency <= p.Latency && (q.Energy < p.Energy || q.Latency < p.Latency) {
+				out[i] = true
+				break
+			}
+		}
+	}
+	return out
+}
+
+func energyOutputs(r *Result) ([]string, error) {
+	dir, plan := r.Opts.Dir, r.Plan
+	swept, err := sweptEnergyLabel(plan)
+	if err != nil {
+		return nil, err
+	}
+	sums, err := writeSummary(r.Dir, plan.Columns(), outcomeRuns(r.Outcomes))
+	if err != nil {
+		return nil, err
+	}
+	r.Sums = sums
+	written := []string{fmtPath(dir, "runs.csv"), fmtPath(dir, "summary.csv")}
+	pts := frontPoints(sums, swept)
+	idle := math.NaN()
+	if len(sums) > 0 {
+		idle = sums[0].Get(results.ColEnergyIdle)
+	}
+	err = report.PlotFront(r.Dir, frontPlot, r.Opts.Format, pts, legendOf(plan), report.FigureOptions{
+		Title:  "Mean latency against energy per task",
+		XLabel: fmt.Sprintf("energy caused per task (J; idle adds %s J to every point)", Num(idle)),
+		YLabel: "mean latency (s)", LogY: spansDecade(pts)})
+	if err != nil {
+		return nil, err
+	}
+	written = append(written, fmtPath(dir, frontPlot+"."+r.Opts.Format))
+	weights := frontWeights(sums, swept)
+	if err := r.Dir.WriteFile(frontCSV, func(w io.Writer) error { return writeFront(w, pts, weights) }); err != nil {
+		return nil, err
+	}
+	written = append(written, fmtPath(dir, frontCSV))
+	printFront(r.Opts.Out, pts, weights)
+	return written, nil
+}
+
+// spansDecade reports whether the points' latencies span more than a
+// factor of 10 (an unstable policy's seconds beside the others'
+// milliseconds), where a linear axis would flatten the front.
+func spansDecade(pts []report.FrontPoint) bool {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, p := range pts {
+		if p.Latency > 0 && !math.IsInf(p.Latency, 1) {
+			lo, hi = math.Min(lo, p.Latency), math.Max(hi, p.Latency)
+		}
+	}
+	return hi/lo > 10
+}
+
+// frontWeights is each front point's energy weight: the swept value for
+// the swept entry, NaN for the others.
+func frontWeights(sums []results.Summary, swept string) []float64 {
+	var ws []float64
+	seen := map[string]bool{}
+	for _, s := range sums {
+		if s.Policy != swept && seen[s.Policy] {
+			continue
+		}
+		seen[s.Policy] = true
+		w := math.NaN()
+		if s.Policy == swept {
+			w = s.Value
+		}
+		ws = append(ws, w)
+	}
+	return ws
+}
+
+// writeFront writes front.csv: policy, energy_weight (empty for the
+// entries not swept), the two coordinates with their 95% half-widths, and
+// pareto (1 when no other point beats it on both).
+func writeFront(w io.Writer, pts []report.FrontPoint, weights []float64) error {
+	cw := csv.NewWriter(w)
+	_ = cw.Write([]string{"policy", "energy_weight", "mean_latency_s", "mean_latency_s_ci95", "energy_j", "energy_j_ci95", "pareto"})
+	dom := dominated(pts)
+	for i, p := range pts {
+		pareto := "1"
+		if dom[i] {
+			pareto = "0"
+		}
+		_ = cw.Write([]string{p.Label, cell(weights[i]), cell(p.Latency), cell(p.LatencyCI), cell(p.Energy), cell(p.EnergyCI), pareto})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// cell writes a float as runs.csv does: shortest round-trip form, empty
+// when missing.
+func cell(x float64) string {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return ""
+	}
+	return strconv.FormatFloat(x, 'g', -1, 64)
+}
+
+// printFront writes the front's table to w.
+func printFront(w io.Writer, pts []report.FrontPoint, weights []float64) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "policy\tenergy_weight (s/J)\tmean latency (s)\t± 95%% CI\tenergy (J/task)\t± 95%% CI\t  on the front\n")
+	dom := dominated(pts)
+	for i, p := range pts {
+		mark := ""
+		if !dom[i] {
+			mark = "  yes"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", p.Label, Num(weights[i]), Num(p.Latency), Num(p.LatencyCI), Num(p.Energy), Num(p.EnergyCI), mark)
+	}
+	_ = tw.Flush()
+}
