@@ -467,32 +467,28 @@ func Read(r io.Reader, file string) (*Table, error) {
 	}
 	t := &Table{}
 	sum := 0.0
-	for {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, csvError(err, o)
-		}
-		line, _ := cr.FieldPos(0)
+	err = records(cr, o, func(rec []string, line int) error {
 		if idx[0] >= len(rec) || idx[1] >= len(rec) {
-			return nil, &Error{File: file, Line: line, Msg: "missing field: need arrival_s and size"}
+			return &Error{File: file, Line: line, Msg: "missing field: need arrival_s and size"}
 		}
 		a, err := number(rec[idx[0]], o, line, "arrival_s")
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if n := len(t.Arrivals); n > 0 && a < t.Arrivals[n-1] {
-			return nil, &Error{File: file, Line: line, Column: "arrival_s", Msg: fmt.Sprintf("%v is before the previous row's %v: rows must be sorted by arrival", a, t.Arrivals[n-1])}
+			return &Error{File: file, Line: line, Column: "arrival_s", Msg: fmt.Sprintf("%v is before the previous row's %v: rows must be sorted by arrival", a, t.Arrivals[n-1])}
 		}
 		s, err := number(rec[idx[1]], o, line, "size")
 		if err != nil {
-			return nil, err
+			return err
 		}
 		t.Arrivals = append(t.Arrivals, a)
 		t.Sizes = append(t.Sizes, s)
 		sum += s
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	switch {
 	case len(t.Arrivals) < 2:
@@ -527,24 +523,20 @@ func ReadColumn(r io.Reader, file, column string) ([]float64, error) {
 	}
 	var xs []float64
 	sum := 0.0
-	for {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, csvError(err, o)
-		}
-		line, _ := cr.FieldPos(0)
+	err = records(cr, o, func(rec []string, line int) error {
 		if idx[0] >= len(rec) {
-			return nil, &Error{File: file, Line: line, Column: column, Msg: "missing field"}
+			return &Error{File: file, Line: line, Column: column, Msg: "missing field"}
 		}
 		x, err := number(rec[idx[0]], o, line, column)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		xs = append(xs, x)
 		sum += x
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	switch {
 	case len(xs) == 0:
@@ -553,4 +545,22 @@ func ReadColumn(r io.Reader, file, column string) ([]float64, error) {
 		return nil, &Error{File: file, Column: column, Msg: "every value is 0: the mean must be > 0"}
 	}
 	return xs, nil
+}
+
+// records calls f on every record after the header, with its line, and
+// stops at the first error.
+func records(cr *csv.Reader, o Options, f func(rec []string, line int) error) error {
+	for {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return csvError(err, o)
+		}
+		line, _ := cr.FieldPos(0)
+		if err := f(rec, line); err != nil {
+			return err
+		}
+	}
 }
