@@ -27,7 +27,8 @@ type FrontPoint struct {
 	Tag                string // written beside the point (a swept weight), or ""
 }
 
-// FrontCaption is the note of the latency–energy figure.
+// FrontCaption is the note of the latency–energy figure: in the image only
+// when FigureOptions.Caption asks for it (issue 15: the note goes beside it).
 const FrontCaption = "Points: mean over replicates; bars: 95% Student-t intervals of both coordinates. " +
 	"A line joins one policy's points across its swept weight."
 
@@ -54,7 +55,6 @@ func PlotFront(dir Folder, file, format string, pts []FrontPoint, legend Legend,
 	for i := range fs {
 		ss[i] = fs[i].series
 	}
-	o.Caption = true
 	f := figure{FigureOptions: o, Legend: legend, Series: ss, MarkEvery: 1, Note: FrontCaption}
 	return dir.WriteFile(filepath.Base(file), func(w io.Writer) error {
 		return f.renderWith(w, format, func(p *plot.Plot) error {
