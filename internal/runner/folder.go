@@ -135,7 +135,13 @@ func readIfExists(d *store.Dir, name string, read func(io.Reader) error) error {
 	if !d.Owns(name) {
 		return nil // nothing of ours to resume from
 	}
-	f, err := os.Open(filepath.Join(d.Path(), name))
+	return readPath(filepath.Join(d.Path(), name), read)
+}
+
+// readPath hands the file at path to read, naming the path in read's
+// error; a missing file is no error, and read is not called.
+func readPath(path string, read func(io.Reader) error) error {
+	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -144,7 +150,7 @@ func readIfExists(d *store.Dir, name string, read func(io.Reader) error) error {
 	}
 	defer f.Close()
 	if err := read(f); err != nil {
-		return fmt.Errorf("%s: %w", filepath.Join(d.Path(), name), err)
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil
 }
@@ -162,20 +168,7 @@ func dirReader(d *store.Dir) reader {
 
 // folderReader reads the files of a folder that merge does not write.
 func folderReader(dir string) reader {
-	return func(name string, read func(io.Reader) error) error {
-		f, err := os.Open(filepath.Join(dir, name))
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if err := read(f); err != nil {
-			return fmt.Errorf("%s: %w", filepath.Join(dir, name), err)
-		}
-		return nil
-	}
+	return func(name string, read func(io.Reader) error) error { return readPath(filepath.Join(dir, name), read) }
 }
 
 // OpenFolder opens an output folder for a command that is not a Spec (the

@@ -272,31 +272,23 @@ func readAzure(r io.Reader, o Options) ([]row, error) {
 	}
 	var rows []row
 	var t0 time.Time
-	for {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			return rows, nil
-		}
-		if err != nil {
-			return nil, csvError(err, o)
-		}
-		line, _ := cr.FieldPos(0)
+	err = records(cr, o, func(rec []string, line int) error {
 		for k, n := range []string{"TIMESTAMP", "ContextTokens", "GeneratedTokens"} {
 			if idx[k] >= len(rec) {
-				return nil, &Error{File: o.File, Line: line, Column: n, Msg: "missing field"}
+				return &Error{File: o.File, Line: line, Column: n, Msg: "missing field"}
 			}
 		}
 		ts, err := time.Parse(azureLayout, strings.TrimSpace(rec[idx[0]]))
 		if err != nil {
-			return nil, &Error{File: o.File, Line: line, Column: "TIMESTAMP", Msg: fmt.Sprintf("%q is not a datetime like 2023-11-16 18:17:03.9799600", rec[idx[0]])}
+			return &Error{File: o.File, Line: line, Column: "TIMESTAMP", Msg: fmt.Sprintf("%q is not a datetime like 2023-11-16 18:17:03.9799600", rec[idx[0]])}
 		}
 		ctx, err := number(rec[idx[1]], o, line, "ContextTokens")
 		if err != nil {
-			return nil, err
+			return err
 		}
 		gen, err := number(rec[idx[2]], o, line, "GeneratedTokens")
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if len(rows) == 0 {
 			t0 = ts
@@ -310,15 +302,17 @@ func readAzure(r io.Reader, o Options) ([]row, error) {
 		}
 		raw, err := kept(rec, idx[3:], o, line)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		// Seconds from the first row, through an exact integer duration, so
 		// that 100 ns steps survive the conversion.
 		rows = append(rows, row{t: ts.Sub(t0).Seconds(), size: size, raw: raw})
 		if err := sorted(rows, o, line, "TIMESTAMP"); err != nil {
-			return nil, err
+			return err
 		}
-	}
+		return nil
+	})
+	return rows, err
 }
 
 func readCSV(r io.Reader, o Options) ([]row, error) {
@@ -341,37 +335,31 @@ func readCSV(r io.Reader, o Options) ([]row, error) {
 		return nil, err
 	}
 	var rows []row
-	for {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			return rows, nil
-		}
-		if err != nil {
-			return nil, csvError(err, o)
-		}
-		line, _ := cr.FieldPos(0)
+	err = records(cr, o, func(rec []string, line int) error {
 		for k, n := range []string{o.Arrival, o.Size} {
 			if idx[k] >= len(rec) {
-				return nil, &Error{File: o.File, Line: line, Column: n, Msg: "missing field"}
+				return &Error{File: o.File, Line: line, Column: n, Msg: "missing field"}
 			}
 		}
 		t, err := number(rec[idx[0]], o, line, o.Arrival)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		size, err := number(rec[idx[1]], o, line, o.Size)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		raw, err := kept(rec, idx[2:], o, line)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		rows = append(rows, row{t: t * scale, size: size, raw: raw})
 		if err := sorted(rows, o, line, o.Arrival); err != nil {
-			return nil, err
+			return err
 		}
-	}
+		return nil
+	})
+	return rows, err
 }
 
 // readSWF reads a Standard Workload Format log: ';' lines are comments,

@@ -147,12 +147,8 @@ func (m *mmpp) Arrival(t float64, r *rand.Rand, stop <-chan struct{}) (float64, 
 	}
 	du := 0.0 // operational time to the arrival
 	for step := 1; ; step++ {
-		if step%pollSteps == 0 && stop != nil {
-			select {
-			case <-stop:
-				return math.Inf(1), false
-			default:
-			}
+		if step%pollSteps == 0 && stopped(stop) {
+			return math.Inf(1), false
 		}
 		if d := r.ExpFloat64() / m.rates[m.phase]; d < m.left {
 			m.left -= d
@@ -182,12 +178,8 @@ type diurnal struct {
 func (p *diurnal) Arrival(t float64, r *rand.Rand, stop <-chan struct{}) (float64, bool) {
 	e := r.ExpFloat64()
 	for step := 1; ; step++ {
-		if step%pollSteps == 0 && stop != nil {
-			select {
-			case <-stop:
-				return math.Inf(1), false
-			default:
-			}
+		if step%pollSteps == 0 && stopped(stop) {
+			return math.Inf(1), false
 		}
 		rate, next := p.sched.At(t)
 		if math.IsInf(next, 1) {

@@ -78,6 +78,16 @@ func (s *Schedule) Next(t float64, r *rand.Rand) float64 {
 // time makes one arrival cross millions of pieces.
 const pollSteps = 1 << 14
 
+// stopped reports whether stop (nil: never) is closed, without waiting.
+func stopped(stop <-chan struct{}) bool {
+	select {
+	case <-stop:
+		return true
+	default:
+		return false
+	}
+}
+
 // next is Next, giving up (false) when stop is closed: one arrival must not
 // hold a run past an interrupt, however many burst edges it crosses.
 func (s *Schedule) next(t float64, r *rand.Rand, stop <-chan struct{}) (float64, bool) {
@@ -99,12 +109,8 @@ func (s *Schedule) walk(t, e float64, stop <-chan struct{}) (float64, bool) {
 		return t + e/s.Rate, true
 	}
 	for step := 1; ; step++ {
-		if step%pollSteps == 0 && stop != nil {
-			select {
-			case <-stop:
-				return math.Inf(1), false
-			default:
-			}
+		if step%pollSteps == 0 && stopped(stop) {
+			return math.Inf(1), false
 		}
 		rate, next := s.At(t)
 		if next <= t { // guard against a boundary lost to rounding
