@@ -5,7 +5,7 @@ package engine
 type oracle sim
 
 // TaskSize is the size of the task being decided.
-func (o *oracle) TaskSize() float64 { return o.curSize }
+func (o *oracle) TaskSize() float64 { return o.task.Size }
 
 // Completion is the exact completion time at tier i of the task being decided,
 // were it dispatched there now. FCFS serves tasks in the order they reach the
@@ -33,7 +33,7 @@ func (o *oracle) Completion(i int) float64 {
 				return
 			}
 		}
-	}, reach, s.curSize/speed)
+	}, reach, s.task.Size/speed)
 	s.scratchF = scratch
 	return done
 }

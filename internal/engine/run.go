@@ -90,7 +90,6 @@ type sim struct {
 	horizon   float64       // Delayed: how far back a look may go
 
 	now       float64
-	curSize   float64
 	scratchF  []float64
 	scratchI  []int32
 	measuring bool
@@ -410,7 +409,6 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 	s.cur = dv
 	s.now, dv.view.Now, dv.view.Task = t, t, k
 	dv.src.Next(&s.task)
-	s.curSize = s.task.Size
 	dv.view.Data = s.task.Data
 	if s.drawView {
 		s.observe(dv, t)
@@ -423,7 +421,7 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 	p := dv.phys[i]
 	slot := s.newSlot()
 	x := &s.slots[slot]
-	*x = transit{id: k, arrival: t, size: s.curSize, delay: s.task.Delays[i], reach: t + s.task.Delays[i],
+	*x = transit{id: k, arrival: t, size: s.task.Size, delay: s.task.Delays[i], reach: t + s.task.Delays[i],
 		tier: int32(p), vtier: int32(i), dev: int32(dev), measured: measured, hasPred: dec.HasPred, predWait: dec.PredWait,
 		idle: dv.view.States[i].Busy < dv.view.Tiers[i].Servers,
 		data: s.task.Data, reply: s.task.Reply}
