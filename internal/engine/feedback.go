@@ -42,7 +42,7 @@ func (s *sim) scheduleDone(dev int32, rec *TaskRecord, vtier int32) {
 // done tells a completion to its device's policy, now: after every event
 // already due at this instant (the departure included), before any later
 // arrival's decision.
-func (s *sim) done(e event) {
+func (s *sim) done(e *event) {
 	f := &s.fb
 	p := &f.pending[e.slot]
 	s.devs[p.dev].feedback.Done(&p.c)

@@ -6,7 +6,7 @@ type eventKind uint8
 const (
 	evReach   eventKind = iota // a task ends its delay and joins its tier
 	evRefresh                  // the board posts a tier (tier ≥ 0) or every tier (tier −1)
-	// Departures are not events: they have their own heap (departures).
+	// Departures are not events: each tier keeps its finish times (finishes).
 )
 
 // event is one scheduled happening. slot indexes the in-transit task table for
@@ -80,50 +80,42 @@ func (h *eventHeap) pop() event {
 	return top
 }
 
-// departure is a task's finish at a tier: it only lowers the tier's count of
-// tasks present, so it needs neither a sequence number nor a kind.
-type departure struct {
-	t    float64
-	tier int32
-}
-
-// departures is a binary min-heap of departures by time, apart from the
-// event heap: half of a run's scheduled happenings are departures, and
-// this heap's elements are half the size of an event and compare on one
-// float. Departures at equal times may come out in any order: each lowers
-// one tier's count at the same instant, which commutes. The loop takes a
-// departure before an event or an arrival at the same time, as the event
-// heap did for departures already due.
+// finishes is one tier's tasks present (waiting or in service) as a binary
+// min-heap of their finish times: its length is the tier's n, and its
+// minimum the tier's next departure. Each tier keeps its own, and the loop
+// does not visit departures: a tier's count changes only its own state, so
+// it is brought up to date (drain) just before something reads it — a task
+// reaching the tier, a decision reading the views, a posting on the board,
+// the window opening or closing — with the same changes at the same times,
+// in the same order, as a queue of departure events would have made them
+// (issue 17: a third of the loop's steps were departures). Departures at
+// equal times lower the count at the same instant, which commutes.
 // Its sift code repeats the event heap's on purpose: a generic heap would
-// call its comparison through a dictionary on the per-task path, and the
-// two element types differ in shape.
-type departures struct{ d []departure }
+// call its comparison through a dictionary on the per-task path.
+type finishes []float64
 
-func (h *departures) len() int { return len(h.d) }
-
-func (h *departures) push(t float64, tier int32) {
-	h.d = append(h.d, departure{t, tier})
-	d := h.d
+func (h *finishes) push(t float64) {
+	*h = append(*h, t)
+	d := *h
 	i := len(d) - 1
-	x := d[i]
 	for i > 0 {
 		p := (i - 1) / 2
-		if !(x.t < d[p].t) {
+		if !(t < d[p]) {
 			break
 		}
 		d[i] = d[p]
 		i = p
 	}
-	d[i] = x
+	d[i] = t
 }
 
-func (h *departures) pop() departure {
-	d := h.d
-	top := d[0]
+// pop removes the earliest finish.
+func (h *finishes) pop() {
+	d := *h
 	n := len(d) - 1
 	x := d[n]
-	h.d = d[:n]
 	d = d[:n]
+	*h = d
 	i := 0
 	for {
 		l := 2*i + 1
@@ -131,10 +123,10 @@ func (h *departures) pop() departure {
 			break
 		}
 		m := l
-		if r := l + 1; r < n && d[r].t < d[l].t {
+		if r := l + 1; r < n && d[r] < d[l] {
 			m = r
 		}
-		if !(d[m].t < x.t) {
+		if !(d[m] < x) {
 			break
 		}
 		d[i] = d[m]
@@ -143,5 +135,4 @@ func (h *departures) pop() departure {
 	if n > 0 {
 		d[i] = x
 	}
-	return top
 }

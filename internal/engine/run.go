@@ -10,7 +10,8 @@ import (
 	"github.com/offload-sim/offload/internal/workload"
 )
 
-// transit is a dispatched task that has not reached its tier yet.
+// transit is a dispatched task that has not reached its tier yet. arrive
+// sets every field one by one (see there why): a new field is set there too.
 type transit struct {
 	id                   int
 	arrival, size, delay float64
@@ -34,7 +35,7 @@ type transit struct {
 // device has its own copy.
 type tierState struct {
 	free     fcfs.Servers // each server's next free time (Kiefer–Wolfowitz vector)
-	n        int          // tasks present: waiting or in service
+	fin      finishes     // the tasks present, waiting or in service, by finish time: n is its length, as of last
 	transit  []int32      // slots of tasks travelling to the tier (kept for a clairvoyant policy only)
 	last     float64      // time of the last change of n, for the time-average of n
 	scen     int          // the scenario tier it is (a copy) of
@@ -73,7 +74,6 @@ type sim struct {
 	task      workload.Task // the task being decided
 	tiers     []tierState   // physical tiers
 	events    eventHeap
-	deps      departures // every task present at a tier, by finish time
 	slots     []transit
 	freeSlots []int32
 	nShadows  int
@@ -284,10 +284,9 @@ const (
 	fromNone = iota
 	fromArrival
 	fromEvent
-	fromDeparture
 )
 
-// loop runs departures, events and arrivals in time order until every measured task has
+// loop runs events and arrivals in time order until every measured task has
 // reached its tier: its latency is then known, and later events cannot change
 // it (FCFS).
 func (s *sim) loop() error {
@@ -311,20 +310,18 @@ func (s *sim) loop() error {
 		// Every measured latency is known once the last measured task has
 		// reached its tier; only the time-average of tasks present (duration
 		// mode) still needs the events up to the end of the window.
-		if !arriving && s.pending == 0 && (!s.measuring || s.events.len() == 0 && s.deps.len() == 0) {
+		if !arriving && s.pending == 0 && (!s.measuring || s.events.len() == 0) {
 			break
 		}
-		// The earliest of a departure, an event and the next arrival; at
-		// equal times in that order.
+		// The earliest of an event and the next arrival; at equal times in
+		// that order. Departures are not visited: each tier drains its own
+		// up to the time it is read (finishes).
 		from, t := fromArrival, next
 		if !arriving {
 			from, t = fromNone, math.Inf(1)
 		}
 		if s.events.len() > 0 && (from == fromNone || s.events.ev[0].t <= t) {
 			from, t = fromEvent, s.events.ev[0].t
-		}
-		if s.deps.len() > 0 && (from == fromNone || s.deps.d[0].t <= t) {
-			from, t = fromDeparture, s.deps.d[0].t
 		}
 		if from == fromNone {
 			break
@@ -338,12 +335,11 @@ func (s *sim) loop() error {
 				s.stopMeasuring(end)
 			}
 		}
-		switch from {
-		case fromDeparture:
-			s.depart(s.deps.pop())
-			continue
-		case fromEvent:
-			s.event(s.events.pop())
+		if from == fromEvent {
+			// By pointer: an event passed by value is spilled field by
+			// field and copied whole, which stalls as in arrive.
+			e := s.events.pop()
+			s.event(&e)
 			continue
 		}
 		if k&255 == 0 && cfg.Cancel != nil { // often enough that an oracle over 10⁵ servers stops within a second
@@ -378,6 +374,7 @@ func (s *sim) loop() error {
 }
 
 func (s *sim) startMeasuring(t float64) {
+	s.drainAll(t) // the departures before the window, outside it
 	s.measuring = true
 	s.t0 = t
 	for i := range s.tiers {
@@ -386,6 +383,7 @@ func (s *sim) startMeasuring(t float64) {
 }
 
 func (s *sim) stopMeasuring(t float64) {
+	s.drainAll(t)
 	for i := range s.tiers {
 		s.touch(i, t)
 	}
@@ -397,7 +395,7 @@ func (s *sim) stopMeasuring(t float64) {
 func (s *sim) touch(p int, t float64) {
 	ts := &s.tiers[p]
 	if s.measuring {
-		s.res.Tier[ts.scen].AreaN += float64(ts.n) * (t - ts.last)
+		s.res.Tier[ts.scen].AreaN += float64(len(ts.fin)) * (t - ts.last)
 	}
 	ts.last = t
 }
@@ -410,6 +408,11 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 	s.now, dv.view.Now, dv.view.Task = t, t, k
 	dv.src.Next(&s.task)
 	dv.view.Data = s.task.Data
+	if s.fresh || s.drawView { // the views read the tiers now (a board's, at its postings)
+		for _, p := range dv.phys {
+			s.drain(p, t)
+		}
+	}
 	if s.drawView {
 		s.observe(dv, t)
 	}
@@ -421,10 +424,17 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 	p := dv.phys[i]
 	slot := s.newSlot()
 	x := &s.slots[slot]
-	*x = transit{id: k, arrival: t, size: s.task.Size, delay: s.task.Delays[i], reach: t + s.task.Delays[i],
-		tier: int32(p), vtier: int32(i), dev: int32(dev), measured: measured, hasPred: dec.HasPred, predWait: dec.PredWait,
-		idle: dv.view.States[i].Busy < dv.view.Tiers[i].Servers,
-		data: s.task.Data, reply: s.task.Reply}
+	// Field by field into the slot, every field: a composite literal is
+	// built on the stack first and then copied in 16-byte moves, which
+	// stall on the narrower stores just made (store-to-load forwarding
+	// fails); that copy was a tenth of the engine's own time (issue 17).
+	x.id, x.arrival, x.size = k, t, s.task.Size
+	x.delay = s.task.Delays[i]
+	x.reach = t + x.delay
+	x.tier, x.vtier, x.dev, x.pos = int32(p), int32(i), int32(dev), 0
+	x.measured, x.hasPred, x.predWait = measured, dec.HasPred, dec.PredWait
+	x.idle = dv.view.States[i].Busy < dv.view.Tiers[i].Servers
+	x.data, x.reply = s.task.Data, s.task.Reply
 	if measured {
 		s.pending++
 		for j, sh := range dv.shadows {
@@ -471,7 +481,7 @@ func (s *sim) newSlot() int32 {
 	return int32(len(s.slots) - 1)
 }
 
-func (s *sim) event(e event) {
+func (s *sim) event(e *event) {
 	switch e.kind {
 	case evReach:
 		x := &s.slots[e.slot]
@@ -491,12 +501,32 @@ func (s *sim) event(e event) {
 	}
 }
 
-// depart takes a finished task off its tier's count of tasks present.
-func (s *sim) depart(d departure) {
-	p := int(d.tier)
-	s.touch(p, d.t)
-	s.tiers[p].n--
-	s.setState(p)
+// drain brings tier p's count of tasks present up to time t: it takes
+// off every task that finished at or before t (a departure comes before
+// anything else at its instant). The test is small enough to inline, so
+// that a tier with nothing due costs a comparison.
+func (s *sim) drain(p int, t float64) {
+	if f := s.tiers[p].fin; len(f) > 0 && f[0] <= t {
+		s.depart(p, t)
+	}
+}
+
+// depart takes off tier p the tasks that finished by t, in finish order,
+// each a change of the tier at its own instant.
+func (s *sim) depart(p int, t float64) {
+	ts := &s.tiers[p]
+	for len(ts.fin) > 0 && ts.fin[0] <= t {
+		s.touch(p, ts.fin[0])
+		ts.fin.pop()
+		s.setState(p)
+	}
+}
+
+// drainAll drains every tier up to t.
+func (s *sim) drainAll(t float64) {
+	for p := range s.tiers {
+		s.drain(p, t)
+	}
 }
 
 // reach puts the task in slot into its tier's FCFS queue at its reach time.
@@ -504,12 +534,12 @@ func (s *sim) reach(slot int32) {
 	x := &s.slots[slot]
 	p := int(x.tier)
 	ts := &s.tiers[p]
+	s.drain(p, x.reach)
 	service := x.size / ts.speed
 	start, finish := ts.free.Serve(x.reach, service)
 	s.touch(p, x.reach)
-	ts.n++
+	ts.fin.push(finish)
 	s.setState(p)
-	s.deps.push(finish, int32(p))
 
 	wait, latency := start-x.reach, finish-x.arrival
 	if x.measured {
@@ -539,7 +569,7 @@ func (s *sim) reach(slot int32) {
 func (s *sim) setState(p int) {
 	ts := &s.tiers[p]
 	if s.fresh {
-		c, n := ts.servers, ts.n
+		c, n := ts.servers, len(ts.fin)
 		for _, w := range ts.watchers {
 			st := &s.devs[w.dev].view.States[w.tier]
 			st.Busy = min(n, c)
@@ -548,7 +578,7 @@ func (s *sim) setState(p int) {
 		return
 	}
 	if s.obs.Model == Delayed {
-		ts.hist.add(s.lastT(p), ts.n, s.horizon)
+		ts.hist.add(s.lastT(p), len(ts.fin), s.horizon)
 	}
 }
 
@@ -557,10 +587,11 @@ func (s *sim) lastT(p int) float64 { return s.tiers[p].last }
 
 // refresh posts tiers on the board: all of them (Periodic), or one
 // (Individual), and schedules the next posting.
-func (s *sim) refresh(e event) {
+func (s *sim) refresh(e *event) {
 	post := func(p int) {
+		s.drain(p, e.t)
 		ts := &s.tiers[p]
-		ts.board = boardEntry{n: noisy(ts.n, s.noise, s.obsRand), at: e.t}
+		ts.board = boardEntry{n: noisy(len(ts.fin), s.noise, s.obsRand), at: e.t}
 		for _, w := range ts.watchers { // a board's views change here only
 			dv := &s.devs[w.dev]
 			dv.sentSince[w.tier] = 0
@@ -599,7 +630,7 @@ func (s *sim) observe(dv *device, t float64) {
 		var age float64
 		switch s.obs.Model {
 		case Fresh:
-			n = noisy(ts.n, s.noise, dv.rng)
+			n = noisy(len(ts.fin), s.noise, dv.rng)
 		case Delayed:
 			age = s.obs.Delay.Mean()
 			if s.obs.Delay.Random() {
