@@ -1,5 +1,7 @@
 package engine
 
+import "math"
+
 // eventKind tells what happens at an event.
 type eventKind uint8
 
@@ -34,26 +36,34 @@ type eventHeap struct {
 
 func (h *eventHeap) len() int { return len(h.ev) }
 
-func (h *eventHeap) push(e event) {
-	e.seq = h.seq
+// push schedules an event of kind at t. It takes the fields rather than an
+// event, and writes them straight into the heap's slot: an event passed by
+// value is spilled to the stack field by field and then copied in 16-byte
+// moves, which stall on those narrower stores (store-to-load forwarding
+// fails); that copy was most of push's time (issue 17).
+func (h *eventHeap) push(t float64, slot, tier int32, kind eventKind) {
+	seq := h.seq
 	h.seq++
-	h.ev = append(h.ev, e)
+	h.ev = append(h.ev, event{})
 	ev := h.ev
 	i := len(ev) - 1
 	for i > 0 { // move parents down into the hole, then fill it once
 		p := (i - 1) / 2
-		if !e.before(&ev[p]) {
+		if !(t < ev[p].t || t == ev[p].t && seq < ev[p].seq) {
 			break
 		}
 		ev[i] = ev[p]
 		i = p
 	}
-	ev[i] = e
+	e := &ev[i]
+	e.t, e.seq, e.slot, e.tier, e.kind = t, seq, slot, tier, kind
 }
 
-func (h *eventHeap) pop() event {
+// pop removes the earliest event into *top. A result by value would be
+// spilled and copied whole by the caller, with the stall push avoids.
+func (h *eventHeap) pop(top *event) {
 	ev := h.ev
-	top := ev[0]
+	*top = ev[0]
 	n := len(ev) - 1
 	x := ev[n]
 	h.ev = ev[:n]
@@ -77,7 +87,6 @@ func (h *eventHeap) pop() event {
 	if n > 0 {
 		ev[i] = x
 	}
-	return top
 }
 
 // finishes is one tier's tasks present (waiting or in service) as a binary
@@ -90,13 +99,26 @@ func (h *eventHeap) pop() event {
 // in the same order, as a queue of departure events would have made them
 // (issue 17: a third of the loop's steps were departures). Departures at
 // equal times lower the count at the same instant, which commutes.
+//
+// The heap holds one more element, +Inf, which no finite time reaches: so
+// next needs no emptiness test, and the check on every read of a tier is a
+// single comparison, small enough to inline. The zero value is not usable;
+// call newFinishes.
 // Its sift code repeats the event heap's on purpose: a generic heap would
 // call its comparison through a dictionary on the per-task path.
-type finishes []float64
+type finishes struct{ h []float64 }
 
-func (h *finishes) push(t float64) {
-	*h = append(*h, t)
-	d := *h
+func newFinishes() finishes { return finishes{h: []float64{math.Inf(1)}} }
+
+// len is the number of tasks present.
+func (f *finishes) len() int { return len(f.h) - 1 }
+
+// next is the earliest finish, +Inf when no task is present.
+func (f *finishes) next() float64 { return f.h[0] }
+
+func (f *finishes) push(t float64) {
+	f.h = append(f.h, t)
+	d := f.h
 	i := len(d) - 1
 	for i > 0 {
 		p := (i - 1) / 2
@@ -109,13 +131,14 @@ func (h *finishes) push(t float64) {
 	d[i] = t
 }
 
-// pop removes the earliest finish.
-func (h *finishes) pop() {
-	d := *h
+// pop removes the earliest finish; the caller checks len() > 0, so that
+// the sentinel stays.
+func (f *finishes) pop() {
+	d := f.h
 	n := len(d) - 1
 	x := d[n]
 	d = d[:n]
-	*h = d
+	f.h = d
 	i := 0
 	for {
 		l := 2*i + 1

@@ -35,7 +35,7 @@ type transit struct {
 // device has its own copy.
 type tierState struct {
 	free     fcfs.Servers // each server's next free time (Kiefer–Wolfowitz vector)
-	fin      finishes     // the tasks present, waiting or in service, by finish time: n is its length, as of last
+	fin      finishes     // the tasks present, waiting or in service, by finish time, as of last
 	transit  []int32      // slots of tasks travelling to the tier (kept for a clairvoyant policy only)
 	last     float64      // time of the last change of n, for the time-average of n
 	scen     int          // the scenario tier it is (a copy) of
@@ -44,6 +44,12 @@ type tierState struct {
 	watchers []viewRef // the views that show it: one per device that sees it
 	board    boardEntry
 	hist     history
+	// The Little's-law sums of TierResult for this physical tier, added
+	// into the result when the window closes: kept here, next to the
+	// tier's other hot fields, rather than through the result on every
+	// change (issue 17). A tier of one copy gets exactly its sums.
+	areaN, sojourn float64
+	reached        int
 }
 
 // viewRef is tier i of device d's view.
@@ -81,7 +87,8 @@ type sim struct {
 	res       *Result
 	rec       TaskRecord
 	obs       Observation
-	fresh     bool          // obs.fastFresh(), read on every change of a tier
+	fresh     bool          // obs.fastFresh(): views are the true counts, read at each decision
+	delayed   bool          // Delayed: every change of a tier goes into its history
 	ownBoard  bool          // a board model counting own sends
 	oracle    bool          // a device's policy is clairvoyant: keep each tier's transit list
 	drawView  bool          // obs.perDecision()
@@ -156,6 +163,7 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 	k := len(devs)
 	s := &sim{cfg: cfg, obs: cfg.Observe, obsRand: board, nShadows: len(devs[0].Shadows)}
 	s.fresh, s.drawView = s.obs.fastFresh(), s.obs.perDecision()
+	s.delayed = s.obs.Model == Delayed
 	s.ownBoard = s.obs.board() && s.obs.CountOwn
 	if s.obs.Noise > 0 {
 		s.noise, _ = workload.LognormalDelay(1, s.obs.Noise)
@@ -174,7 +182,7 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 		}
 		for c := range copies {
 			p := len(s.tiers)
-			s.tiers = append(s.tiers, tierState{free: fcfs.New(cfg.Tiers[i].Servers), scen: i,
+			s.tiers = append(s.tiers, tierState{free: fcfs.New(cfg.Tiers[i].Servers), fin: newFinishes(), scen: i,
 				servers: cfg.Tiers[i].Servers, speed: cfg.Tiers[i].Speed})
 			s.tiers[p].hist.ch = []change{{0, 0}}
 			for d := range k {
@@ -231,13 +239,13 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 		if !(s.obs.Period > 0) {
 			return nil, fmt.Errorf("engine: periodic observation with period %v", s.obs.Period)
 		}
-		s.events.push(event{t: s.obs.Phase, kind: evRefresh, tier: -1})
+		s.events.push(s.obs.Phase, 0, -1, evRefresh)
 	case Individual:
 		if !(s.obs.Period > 0) || s.obsRand == nil {
 			return nil, fmt.Errorf("engine: individual observation needs a period > 0 and a board generator")
 		}
 		for p := range s.tiers {
-			s.events.push(event{t: s.obsRand.ExpFloat64() * s.obs.Period, kind: evRefresh, tier: int32(p)})
+			s.events.push(s.obsRand.ExpFloat64()*s.obs.Period, 0, int32(p), evRefresh)
 		}
 	case Delayed:
 		if s.obs.Delay.Random() && len(devs) > 0 && devs[0].Observe == nil {
@@ -336,9 +344,9 @@ func (s *sim) loop() error {
 			}
 		}
 		if from == fromEvent {
-			// By pointer: an event passed by value is spilled field by
-			// field and copied whole, which stalls as in arrive.
-			e := s.events.pop()
+			// Into e and by pointer, not by value: see eventHeap.push.
+			var e event
+			s.events.pop(&e)
 			s.event(&e)
 			continue
 		}
@@ -386,6 +394,11 @@ func (s *sim) stopMeasuring(t float64) {
 	s.drainAll(t)
 	for i := range s.tiers {
 		s.touch(i, t)
+		ts := &s.tiers[i]
+		tr := &s.res.Tier[ts.scen]
+		tr.AreaN += ts.areaN
+		tr.Reached += ts.reached
+		tr.SumSojourn += ts.sojourn
 	}
 	s.measuring = false
 	s.res.Span = t - s.t0
@@ -395,7 +408,7 @@ func (s *sim) stopMeasuring(t float64) {
 func (s *sim) touch(p int, t float64) {
 	ts := &s.tiers[p]
 	if s.measuring {
-		s.res.Tier[ts.scen].AreaN += float64(len(ts.fin)) * (t - ts.last)
+		ts.areaN += float64(ts.fin.len()) * (t - ts.last)
 	}
 	ts.last = t
 }
@@ -408,12 +421,24 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 	s.now, dv.view.Now, dv.view.Task = t, t, k
 	dv.src.Next(&s.task)
 	dv.view.Data = s.task.Data
-	if s.fresh || s.drawView { // the views read the tiers now (a board's, at its postings)
+	switch {
+	case s.fresh:
+		// The true counts, read now for this device's view alone: cheaper
+		// than keeping every device's view current at every change of a
+		// tier (two per task), and the same numbers at the decision.
+		states := dv.view.States[:len(dv.phys)]
+		for i, p := range dv.phys {
+			ts := &s.tiers[p]
+			if ts.fin.next() <= t {
+				s.depart(p, t)
+			}
+			n, c := ts.fin.len(), ts.servers
+			states[i].Busy, states[i].Queued = min(n, c), max(0, n-c)
+		}
+	case s.drawView: // a board's views change at its postings only
 		for _, p := range dv.phys {
 			s.drain(p, t)
 		}
-	}
-	if s.drawView {
 		s.observe(dv, t)
 	}
 	dec := dv.pol.Decide(&dv.view)
@@ -464,7 +489,7 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 		ts.transit = append(ts.transit, slot)
 	}
 	dv.view.States[i].InTransit++
-	s.events.push(event{t: x.reach, slot: slot, tier: int32(p), kind: evReach})
+	s.events.push(x.reach, slot, int32(p), evReach)
 	return nil
 }
 
@@ -506,7 +531,7 @@ func (s *sim) event(e *event) {
 // anything else at its instant). The test is small enough to inline, so
 // that a tier with nothing due costs a comparison.
 func (s *sim) drain(p int, t float64) {
-	if f := s.tiers[p].fin; len(f) > 0 && f[0] <= t {
+	if s.tiers[p].fin.next() <= t {
 		s.depart(p, t)
 	}
 }
@@ -515,10 +540,12 @@ func (s *sim) drain(p int, t float64) {
 // each a change of the tier at its own instant.
 func (s *sim) depart(p int, t float64) {
 	ts := &s.tiers[p]
-	for len(ts.fin) > 0 && ts.fin[0] <= t {
-		s.touch(p, ts.fin[0])
+	for ts.fin.len() > 0 && ts.fin.next() <= t {
+		s.touch(p, ts.fin.next())
 		ts.fin.pop()
-		s.setState(p)
+		if s.delayed {
+			s.remember(p)
+		}
 	}
 }
 
@@ -539,7 +566,9 @@ func (s *sim) reach(slot int32) {
 	start, finish := ts.free.Serve(x.reach, service)
 	s.touch(p, x.reach)
 	ts.fin.push(finish)
-	s.setState(p)
+	if s.delayed {
+		s.remember(p)
+	}
 
 	wait, latency := start-x.reach, finish-x.arrival
 	if x.measured {
@@ -547,8 +576,8 @@ func (s *sim) reach(slot int32) {
 		s.res.record(s.cfg, ts.scen, x, wait, latency, s.shPred[int(slot)*s.nShadows:][:s.nShadows])
 	}
 	if s.measuring && x.reach >= s.t0 {
-		s.res.Tier[ts.scen].Reached++
-		s.res.Tier[ts.scen].SumSojourn += wait + service
+		ts.reached++
+		ts.sojourn += wait + service
 	}
 	if fb := s.devs[x.dev].feedback != nil; s.cfg.OnTask != nil || fb { // the record is built only for a listener
 		rec := &s.rec // reused: a local would escape through OnTask
@@ -564,22 +593,12 @@ func (s *sim) reach(slot int32) {
 	s.freeSlots = append(s.freeSlots, slot)
 }
 
-// setState records a change of tier p's tasks present: in every view that
-// shows it (fresh observation), or in its history (delayed).
-func (s *sim) setState(p int) {
+// remember records a change of tier p's tasks present in its history, for
+// Delayed: the one model that reads past states (fresh views are read at
+// the decision, a board's at its postings).
+func (s *sim) remember(p int) {
 	ts := &s.tiers[p]
-	if s.fresh {
-		c, n := ts.servers, len(ts.fin)
-		for _, w := range ts.watchers {
-			st := &s.devs[w.dev].view.States[w.tier]
-			st.Busy = min(n, c)
-			st.Queued = max(0, n-c)
-		}
-		return
-	}
-	if s.obs.Model == Delayed {
-		ts.hist.add(s.lastT(p), len(ts.fin), s.horizon)
-	}
+	ts.hist.add(s.lastT(p), ts.fin.len(), s.horizon)
 }
 
 // lastT is the time of tier p's latest change (touch keeps it).
@@ -591,7 +610,7 @@ func (s *sim) refresh(e *event) {
 	post := func(p int) {
 		s.drain(p, e.t)
 		ts := &s.tiers[p]
-		ts.board = boardEntry{n: noisy(len(ts.fin), s.noise, s.obsRand), at: e.t}
+		ts.board = boardEntry{n: noisy(ts.fin.len(), s.noise, s.obsRand), at: e.t}
 		for _, w := range ts.watchers { // a board's views change here only
 			dv := &s.devs[w.dev]
 			dv.sentSince[w.tier] = 0
@@ -606,11 +625,11 @@ func (s *sim) refresh(e *event) {
 		// phase + k·T, multiplied rather than summed, so that postings stay
 		// on the grid however long the run.
 		k := math.Round((e.t-s.obs.Phase)/s.obs.Period) + 1
-		s.events.push(event{t: s.obs.Phase + k*s.obs.Period, kind: evRefresh, tier: -1})
+		s.events.push(s.obs.Phase+k*s.obs.Period, 0, -1, evRefresh)
 		return
 	}
 	post(int(e.tier))
-	s.events.push(event{t: e.t + s.obsRand.ExpFloat64()*s.obs.Period, kind: evRefresh, tier: e.tier})
+	s.events.push(e.t+s.obsRand.ExpFloat64()*s.obs.Period, 0, e.tier, evRefresh)
 }
 
 // show sets tier i of device dv's view to n tasks present.
@@ -630,7 +649,7 @@ func (s *sim) observe(dv *device, t float64) {
 		var age float64
 		switch s.obs.Model {
 		case Fresh:
-			n = noisy(len(ts.fin), s.noise, dv.rng)
+			n = noisy(ts.fin.len(), s.noise, dv.rng)
 		case Delayed:
 			age = s.obs.Delay.Mean()
 			if s.obs.Delay.Random() {
