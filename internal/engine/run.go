@@ -89,6 +89,7 @@ type sim struct {
 	obs       Observation
 	fresh     bool          // obs.fastFresh(): views are the true counts, read at each decision
 	delayed   bool          // Delayed: every change of a tier goes into its history
+	listen    bool          // cfg.OnTask or a device's Feedback wants each task's record
 	ownBoard  bool          // a board model counting own sends
 	oracle    bool          // a device's policy is clairvoyant: keep each tier's transit list
 	drawView  bool          // obs.perDecision()
@@ -256,6 +257,10 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 		(s.obs.Model == Periodic || s.obs.Model == Individual) && s.obsRand == nil) {
 		return nil, fmt.Errorf("engine: observation noise needs its generator")
 	}
+	s.listen = cfg.OnTask != nil
+	for d := range s.devs {
+		s.listen = s.listen || s.devs[d].feedback != nil
+	}
 	s.res = newResult(cfg, s.tiers, s.nShadows)
 	return s, nil
 }
@@ -287,13 +292,6 @@ func (s *sim) stopped() bool {
 	return false
 }
 
-// What the loop takes next.
-const (
-	fromNone = iota
-	fromArrival
-	fromEvent
-)
-
 // loop runs events and arrivals in time order until every measured task has
 // reached its tier: its latency is then known, and later events cannot change
 // it (FCFS).
@@ -324,17 +322,15 @@ func (s *sim) loop() error {
 		// The earliest of an event and the next arrival; at equal times in
 		// that order. Departures are not visited: each tier drains its own
 		// up to the time it is read (finishes).
-		from, t := fromArrival, next
-		if !arriving {
-			from, t = fromNone, math.Inf(1)
-		}
-		if s.events.len() > 0 && (from == fromNone || s.events.ev[0].t <= t) {
-			from, t = fromEvent, s.events.ev[0].t
-		}
-		if from == fromNone {
+		ev := s.events.len() > 0 && (!arriving || s.events.ev[0].t <= next)
+		if !ev && !arriving {
 			break
 		}
 		if !byTasks { // the duration-mode window opens and closes on the clock
+			t := next
+			if ev {
+				t = s.events.ev[0].t
+			}
 			if !started && t >= cfg.WarmupTime {
 				s.startMeasuring(cfg.WarmupTime)
 				started = true
@@ -343,7 +339,7 @@ func (s *sim) loop() error {
 				s.stopMeasuring(end)
 			}
 		}
-		if from == fromEvent {
+		if ev {
 			// Into e and by pointer, not by value: see eventHeap.push.
 			var e event
 			s.events.pop(&e)
@@ -561,7 +557,15 @@ func (s *sim) reach(slot int32) {
 	x := &s.slots[slot]
 	p := int(x.tier)
 	ts := &s.tiers[p]
-	s.drain(p, x.reach)
+	if s.delayed {
+		// Delayed's history needs the changes in time order. Nothing else
+		// reads the count here: a view or a posting drains the tier when it
+		// reads it, and AreaN, the sum of n·Δt over the changes, comes to
+		// the same integral in any order of them (by summation by parts it
+		// is n_T·T − n₀·t₀ − Σ δᵢtᵢ over the changes δᵢ = ±1 at tᵢ), so the
+		// departures due wait for the next read (issue 17).
+		s.drain(p, x.reach)
+	}
 	service := x.size / ts.speed
 	start, finish := ts.free.Serve(x.reach, service)
 	s.touch(p, x.reach)
@@ -579,7 +583,8 @@ func (s *sim) reach(slot int32) {
 		ts.reached++
 		ts.sojourn += wait + service
 	}
-	if fb := s.devs[x.dev].feedback != nil; s.cfg.OnTask != nil || fb { // the record is built only for a listener
+	if s.listen { // the record is built only for a listener
+		fb := s.devs[x.dev].feedback != nil
 		rec := &s.rec // reused: a local would escape through OnTask
 		*rec = TaskRecord{ID: x.id, Device: int(x.dev), Arrival: x.arrival, Size: x.size, Tier: ts.scen, Delay: x.delay,
 			Wait: wait, Service: service, Latency: latency, Data: x.data, Reply: x.reply, Measured: x.measured}
