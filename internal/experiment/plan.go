@@ -295,6 +295,20 @@ func (p *Plan) Execute(ctx context.Context, opt Options) ([]Outcome, error) {
 // longer run draws the rest again (workload.Tape).
 const TapeBudget = 32 << 20
 
+// TapeBytes is the most memory one worker's tapes take for this plan,
+// bytes, with arrivals tasks per run (Estimate's bound): none for a plan of
+// one policy, whose runs share nothing.
+func (p *Plan) TapeBytes(arrivals float64) float64 {
+	if len(p.Policies) < 2 {
+		return 0
+	}
+	most := 0.0
+	for _, cfg := range p.configs {
+		most = max(most, min(TapeBudget, engine.TapeBytes(cfg, 1, 1)*arrivals))
+	}
+	return most
+}
+
 // groups splits the jobs to run (indices into jobs, in job order) into
 // groups of one cell and replicate, in order of their first job: the
 // policies of a group see the same tasks, which a worker draws once for
