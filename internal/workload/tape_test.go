@@ -112,3 +112,44 @@ func TestTapeBytes(t *testing.T) {
 		t.Errorf("TapeBytes = %v, want %v", got, 8*3*10)
 	}
 }
+
+// benchSpec is the paper's default workload: Poisson at 60 tasks/s,
+// Pareto sizes, a local tier and two lognormal delays.
+func benchSpec(b *testing.B) Spec {
+	size, err := New("pareto", 1, 2.5, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	edge, _ := LognormalDelay(0.005, 0.2)
+	cloud, _ := LognormalDelay(0.060, 0.2)
+	return Spec{Arrivals: Schedule{Rate: 60}, Size: size, Delays: []Dist{{}, edge, cloud}}
+}
+
+// BenchmarkSource draws the default workload's tasks: one op is one task,
+// what every run paid before tapes.
+func BenchmarkSource(b *testing.B) {
+	src := NewSource(benchSpec(b), NewStreams(1, 0), nil)
+	var x Task
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		src.Next(&x)
+	}
+}
+
+// BenchmarkTapeReplay reads the same tasks from a tape already recorded:
+// what every policy of a replicate but the first pays now. One op is one
+// task.
+func BenchmarkTapeReplay(b *testing.B) {
+	tape := NewTape(benchSpec(b), func() Streams { return NewStreams(1, 0) }, nil, b.N+1, b.N+1)
+	var x Task
+	for src := tape.Source(); tape.Len() < b.N; {
+		src.Next(&x)
+	}
+	src := tape.Source()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		src.Next(&x)
+	}
+}
