@@ -38,7 +38,6 @@ type tierState struct {
 	free     fcfs.Servers // each server's next free time (Kiefer–Wolfowitz vector)
 	fin      finishes     // the tasks present, waiting or in service, by finish time, as of last
 	transit  []int32      // slots of tasks travelling to the tier (kept for a clairvoyant policy only)
-	last     float64      // time of the last change of n, for the time-average of n
 	scen     int          // the scenario tier it is (a copy) of
 	servers  int
 	speed    float64
@@ -423,15 +422,16 @@ func (s *sim) startMeasuring(t float64) {
 	s.measuring = true
 	s.t0 = t
 	for i := range s.tiers {
-		s.tiers[i].last = t
+		ts := &s.tiers[i]
+		ts.areaN = -float64(ts.fin.len()) * t // −n₀·t₀ (see touch)
 	}
 }
 
 func (s *sim) stopMeasuring(t float64) {
 	s.drainAll(t)
 	for i := range s.tiers {
-		s.touch(i, t)
 		ts := &s.tiers[i]
+		ts.areaN += float64(ts.fin.len()) * t // n_T·T (see touch)
 		tr := &s.res.Tier[ts.scen]
 		tr.AreaN += ts.areaN
 		tr.Reached += ts.reached
@@ -441,13 +441,20 @@ func (s *sim) stopMeasuring(t float64) {
 	s.res.Span = t - s.t0
 }
 
-// touch accumulates the time-integral of tasks present at tier p up to t.
-func (s *sim) touch(p int, t float64) {
-	ts := &s.tiers[p]
+// touch adds a change of tier p's tasks present at t, by up or down one,
+// to the time-integral of n over the window, AreaN. By summation by parts
+// the integral from t₀ to T is n_T·T − n₀·t₀ − Σ δᵢtᵢ over the changes δᵢ
+// = ±1 at tᵢ: one addition per change (the window's ends add the rest),
+// and the same integral in whatever order the changes come, which lets a
+// tier's departures wait for the next read of it (drain; issue 17).
+func (s *sim) touch(p int, t float64, up bool) {
 	if s.measuring {
-		ts.areaN += float64(ts.fin.len()) * (t - ts.last)
+		if up {
+			s.tiers[p].areaN -= t
+		} else {
+			s.tiers[p].areaN += t
+		}
 	}
-	ts.last = t
 }
 
 // arrive draws device dev's next task, asks its policy, and dispatches it.
@@ -582,10 +589,11 @@ func (s *sim) drain(p int, t float64) {
 func (s *sim) depart(p int, t float64) {
 	ts := &s.tiers[p]
 	for ts.fin.len() > 0 && ts.fin.next() <= t {
-		s.touch(p, ts.fin.next())
+		d := ts.fin.next()
+		s.touch(p, d, false)
 		ts.fin.pop()
 		if s.delayed {
-			s.remember(p)
+			s.remember(p, d)
 		}
 	}
 }
@@ -605,18 +613,16 @@ func (s *sim) reach(slot int32) {
 	if s.delayed {
 		// Delayed's history needs the changes in time order. Nothing else
 		// reads the count here: a view or a posting drains the tier when it
-		// reads it, and AreaN, the sum of n·Δt over the changes, comes to
-		// the same integral in any order of them (by summation by parts it
-		// is n_T·T − n₀·t₀ − Σ δᵢtᵢ over the changes δᵢ = ±1 at tᵢ), so the
-		// departures due wait for the next read (issue 17).
+		// reads it, and AreaN takes the changes in any order (touch), so
+		// the departures due wait for the next read (issue 17).
 		s.drain(p, x.reach)
 	}
 	service := x.size / ts.speed
 	start, finish := ts.free.Serve(x.reach, service)
-	s.touch(p, x.reach)
+	s.touch(p, x.reach, true)
 	ts.fin.push(finish)
 	if s.delayed {
-		s.remember(p)
+		s.remember(p, x.reach)
 	}
 
 	wait, latency := start-x.reach, finish-x.arrival
@@ -643,16 +649,13 @@ func (s *sim) reach(slot int32) {
 	s.freeSlots = append(s.freeSlots, slot)
 }
 
-// remember records a change of tier p's tasks present in its history, for
-// Delayed: the one model that reads past states (fresh views are read at
-// the decision, a board's at its postings).
-func (s *sim) remember(p int) {
+// remember records tier p's change at t in its history, for Delayed: the
+// one model that reads past states (fresh views are read at the decision,
+// a board's at its postings).
+func (s *sim) remember(p int, t float64) {
 	ts := &s.tiers[p]
-	ts.hist.add(s.lastT(p), ts.fin.len(), s.horizon)
+	ts.hist.add(t, ts.fin.len(), s.horizon)
 }
-
-// lastT is the time of tier p's latest change (touch keeps it).
-func (s *sim) lastT(p int) float64 { return s.tiers[p].last }
 
 // refresh posts tiers on the board: all of them (Periodic), or one
 // (Individual), and schedules the next posting.
