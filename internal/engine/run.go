@@ -502,7 +502,7 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 	x.reach = t + x.delay
 	x.tier, x.vtier, x.dev, x.pos = int32(p), int32(i), int32(dev), 0
 	x.measured, x.hasPred, x.predWait = measured, dec.HasPred, dec.PredWait
-	x.idle = dv.view.States[i].Busy < dv.view.Tiers[i].Servers
+	x.idle = dv.view.States[i].Busy < s.tiers[p].servers // the tier's c, from the hot state rather than the view's Tier
 	x.data, x.reply = s.task.Data, s.task.Reply
 	if measured {
 		s.pending++
