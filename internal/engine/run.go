@@ -392,9 +392,9 @@ func (s *sim) loop() error {
 				if !byTasks {
 					s.clock(x.reach, end)
 				}
-				s.devs[x.dev].view.States[x.vtier].InTransit--
-				s.reach(h)
+				s.reach(h) // never counted in transit: no view is read in between
 			} else {
+				s.devs[x.dev].view.States[x.vtier].InTransit++
 				s.events.push(x.reach, h, x.tier, evReach)
 			}
 		}
@@ -531,12 +531,12 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 		ts := &s.tiers[p]
 		x.pos = int32(len(ts.transit))
 		ts.transit = append(ts.transit, slot)
-	}
-	dv.view.States[i].InTransit++
-	if s.oracle {
+		dv.view.States[i].InTransit++
 		s.events.push(x.reach, slot, int32(p), evReach)
 	} else {
-		s.held = slot // the loop pushes it, or lets it reach at once (loop)
+		// The loop pushes it (and counts it in transit), or lets it reach
+		// at once, before any view is read again.
+		s.held = slot
 	}
 	return nil
 }
