@@ -1,7 +1,5 @@
 package engine
 
-import "math"
-
 // eventKind tells what happens at an event.
 type eventKind uint8
 
@@ -86,76 +84,5 @@ func (h *eventHeap) pop(top *event) {
 	}
 	if n > 0 {
 		ev[i] = x
-	}
-}
-
-// finishes is one tier's tasks present (waiting or in service) as a binary
-// min-heap of their finish times: its length is the tier's n, and its
-// minimum the tier's next departure. Each tier keeps its own, and the loop
-// does not visit departures: a tier's count changes only its own state, so
-// it is brought up to date (drain) just before something reads it — a task
-// reaching the tier, a decision reading the views, a posting on the board,
-// the window opening or closing — with the same changes at the same times,
-// in the same order, as a queue of departure events would have made them
-// (issue 17: a third of the loop's steps were departures). Departures at
-// equal times lower the count at the same instant, which commutes.
-//
-// The heap holds one more element, +Inf, which no finite time reaches: so
-// next needs no emptiness test, and the check on every read of a tier is a
-// single comparison, small enough to inline. The zero value is not usable;
-// call newFinishes.
-// Its sift code repeats the event heap's on purpose: a generic heap would
-// call its comparison through a dictionary on the per-task path.
-type finishes struct{ h []float64 }
-
-func newFinishes() finishes { return finishes{h: []float64{math.Inf(1)}} }
-
-// len is the number of tasks present.
-func (f *finishes) len() int { return len(f.h) - 1 }
-
-// next is the earliest finish, +Inf when no task is present.
-func (f *finishes) next() float64 { return f.h[0] }
-
-func (f *finishes) push(t float64) {
-	f.h = append(f.h, t)
-	d := f.h
-	i := len(d) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if !(t < d[p]) {
-			break
-		}
-		d[i] = d[p]
-		i = p
-	}
-	d[i] = t
-}
-
-// pop removes the earliest finish; the caller checks len() > 0, so that
-// the sentinel stays.
-func (f *finishes) pop() {
-	d := f.h
-	n := len(d) - 1
-	x := d[n]
-	d = d[:n]
-	f.h = d
-	i := 0
-	for {
-		l := 2*i + 1
-		if l >= n {
-			break
-		}
-		m := l
-		if r := l + 1; r < n && d[r] < d[l] {
-			m = r
-		}
-		if !(d[m] < x) {
-			break
-		}
-		d[i] = d[m]
-		i = m
-	}
-	if n > 0 {
-		d[i] = x
 	}
 }

@@ -36,7 +36,7 @@ type transit struct {
 // device has its own copy.
 type tierState struct {
 	free     fcfs.Servers // each server's next free time (Kiefer–Wolfowitz vector)
-	fin      finishes     // the tasks present, waiting or in service, by finish time, as of last
+	fin      finishes     // the tasks present, waiting or in service, by finish time (as of the tier's last drain)
 	transit  []int32      // slots of tasks travelling to the tier (kept for a clairvoyant policy only)
 	scen     int          // the scenario tier it is (a copy) of
 	servers  int
@@ -441,22 +441,6 @@ func (s *sim) stopMeasuring(t float64) {
 	s.res.Span = t - s.t0
 }
 
-// touch adds a change of tier p's tasks present at t, by up or down one,
-// to the time-integral of n over the window, AreaN. By summation by parts
-// the integral from t₀ to T is n_T·T − n₀·t₀ − Σ δᵢtᵢ over the changes δᵢ
-// = ±1 at tᵢ: one addition per change (the window's ends add the rest),
-// and the same integral in whatever order the changes come, which lets a
-// tier's departures wait for the next read of it (drain; issue 17).
-func (s *sim) touch(p int, t float64, up bool) {
-	if s.measuring {
-		if up {
-			s.tiers[p].areaN -= t
-		} else {
-			s.tiers[p].areaN += t
-		}
-	}
-}
-
 // arrive draws device dev's next task, asks its policy, and dispatches it.
 func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 	cfg := s.cfg
@@ -574,37 +558,6 @@ func (s *sim) event(e *event) {
 	}
 }
 
-// drain brings tier p's count of tasks present up to time t: it takes
-// off every task that finished at or before t (a departure comes before
-// anything else at its instant). The test is small enough to inline, so
-// that a tier with nothing due costs a comparison.
-func (s *sim) drain(p int, t float64) {
-	if s.tiers[p].fin.next() <= t {
-		s.depart(p, t)
-	}
-}
-
-// depart takes off tier p the tasks that finished by t, in finish order,
-// each a change of the tier at its own instant.
-func (s *sim) depart(p int, t float64) {
-	ts := &s.tiers[p]
-	for ts.fin.len() > 0 && ts.fin.next() <= t {
-		d := ts.fin.next()
-		s.touch(p, d, false)
-		ts.fin.pop()
-		if s.delayed {
-			s.remember(p, d)
-		}
-	}
-}
-
-// drainAll drains every tier up to t.
-func (s *sim) drainAll(t float64) {
-	for p := range s.tiers {
-		s.drain(p, t)
-	}
-}
-
 // reach puts the task in slot into its tier's FCFS queue at its reach time.
 func (s *sim) reach(slot int32) {
 	x := &s.slots[slot]
@@ -647,14 +600,6 @@ func (s *sim) reach(slot int32) {
 		}
 	}
 	s.freeSlots = append(s.freeSlots, slot)
-}
-
-// remember records tier p's change at t in its history, for Delayed: the
-// one model that reads past states (fresh views are read at the decision,
-// a board's at its postings).
-func (s *sim) remember(p int, t float64) {
-	ts := &s.tiers[p]
-	ts.hist.add(t, ts.fin.len(), s.horizon)
 }
 
 // refresh posts tiers on the board: all of them (Periodic), or one
