@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 
 	"github.com/offload-sim/offload/internal/dispatch"
 	"github.com/offload-sim/offload/internal/fcfs"
@@ -113,6 +114,10 @@ type Device struct {
 	// at its instant (usually the policy itself, when it implements
 	// dispatch.Feedback and wants to be told); nil: no completion events.
 	Feedback dispatch.Feedback
+	// Tape, if set, replays the device's tasks from a recording of its
+	// streams (NewTapes) instead of drawing them from Streams: the same
+	// tasks, drawn once for all the policies of a replicate.
+	Tape *workload.Tape
 }
 
 // Run simulates one run of cfg under policy p with the given workload
@@ -189,12 +194,18 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 		}
 		maxC = max(maxC, cfg.Tiers[i].Servers)
 	}
-	spec := cfg.Workload()
-	spec.Arrivals.Rate /= float64(k) // each device its own stream of λ/k
+	spec := deviceSpec(cfg, k)
 	for d := range devs {
 		dv := &s.devs[d]
 		dv.pol, dv.shadows, dv.rng = devs[d].Policy, devs[d].Shadows, devs[d].Observe
-		dv.src = workload.NewSource(spec, devs[d].Streams, cfg.Cancel)
+		if tp := devs[d].Tape; tp != nil {
+			if !reflect.DeepEqual(tp.Spec(), spec) {
+				return nil, fmt.Errorf("engine: device %d's tape records another workload than this run's", d)
+			}
+			dv.src = tp.Source()
+		} else {
+			dv.src = workload.NewSource(spec, devs[d].Streams, cfg.Cancel)
+		}
 		dv.view.Tiers = make([]dispatch.Tier, nt)
 		dv.view.States = make([]dispatch.State, nt)
 		if !s.obs.fastFresh() {

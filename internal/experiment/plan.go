@@ -194,6 +194,9 @@ type Options struct {
 	// PolicyLog, if set, keeps the stderr of each exec policy's program;
 	// nil discards it (its first bytes still reach the error messages).
 	PolicyLog PolicyLog
+	// Reuse, if set, returns a job's outcome when an earlier plan already
+	// made its run (Memo.Lookup): the job is not run again.
+	Reuse func(j Job) (Outcome, bool)
 }
 
 // Execute runs every job not already had, in parallel. The result has one
@@ -211,52 +214,68 @@ func (p *Plan) Execute(ctx context.Context, opt Options) ([]Outcome, error) {
 			}
 		}
 	}
-	todo := make(chan int)
-	var (
-		mu       sync.Mutex
-		done     int
-		firstErr error
-	)
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	workers := max(opt.Workers, 1)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for i := range todo {
-				r, err := p.runJob(ctx, jobs[i], opt)
-				mu.Lock()
-				if errors.Is(err, engine.ErrCanceled) {
-					mu.Unlock()
-					continue // the context says why
-				}
-				if err != nil && firstErr == nil {
-					firstErr = fmt.Errorf("%s, policy %s, replicate %d: %w", p.cellName(jobs[i].Cell), jobs[i].Policy, jobs[i].Seed, err)
-					cancel()
-				}
-				if err == nil {
-					out[i] = r
-					done++
-					if opt.Progress != nil {
-						opt.Progress(done, total)
-					}
-				}
-				mu.Unlock()
-			}
-		})
-	}
+	// The jobs to run, in groups that share their workload (groups).
+	var run []int
+	done := 0
 	for i := range jobs {
 		if opt.Only != nil && !opt.Only(i) {
 			continue
 		}
 		if opt.Have != nil && opt.Have(i) {
-			mu.Lock()
 			done++
-			mu.Unlock()
 			continue
 		}
+		if opt.Reuse != nil {
+			if o, ok := opt.Reuse(jobs[i]); ok {
+				out[i] = o
+				done++
+				continue
+			}
+		}
+		run = append(run, i)
+	}
+	workers := max(opt.Workers, 1)
+	todo := make(chan []int)
+	var (
+		mu       sync.Mutex
+		firstErr error
+	)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for g := range todo {
+				tapes := p.tapes(ctx, jobs, g)
+				for _, i := range g {
+					if ctx.Err() != nil {
+						break
+					}
+					r, err := p.runJob(ctx, jobs[i], opt, tapes)
+					mu.Lock()
+					if errors.Is(err, engine.ErrCanceled) {
+						mu.Unlock()
+						continue // the context says why
+					}
+					if err != nil && firstErr == nil {
+						firstErr = fmt.Errorf("%s, policy %s, replicate %d: %w", p.cellName(jobs[i].Cell), jobs[i].Policy, jobs[i].Seed, err)
+						cancel()
+					}
+					if err == nil {
+						out[i] = r
+						done++
+						if opt.Progress != nil {
+							opt.Progress(done, total)
+						}
+					}
+					mu.Unlock()
+				}
+			}
+		})
+	}
+	for _, g := range groups(jobs, run, workers) {
 		select {
-		case todo <- i:
+		case todo <- g:
 		case <-ctx.Done():
 		}
 		if ctx.Err() != nil {
@@ -271,6 +290,79 @@ func (p *Plan) Execute(ctx context.Context, opt Options) ([]Outcome, error) {
 	return out, ctx.Err()
 }
 
+// TapeBudget bounds the memory of one replicate's tapes, bytes: the runs
+// of a group record their tasks once, up to this much (per worker), and a
+// longer run draws the rest again (workload.Tape).
+const TapeBudget = 32 << 20
+
+// TapeBytes is the most memory one worker's tapes take for this plan,
+// bytes, with arrivals tasks per run (Estimate's bound): none for a plan of
+// one policy, whose runs share nothing.
+func (p *Plan) TapeBytes(arrivals float64) float64 {
+	if len(p.Policies) < 2 {
+		return 0
+	}
+	most := 0.0
+	for _, cfg := range p.configs {
+		most = max(most, min(TapeBudget, engine.TapeBytes(cfg, 1, 1)*arrivals))
+	}
+	return most
+}
+
+// groups splits the jobs to run (indices into jobs, in job order) into
+// groups of one cell and replicate, in order of their first job: the
+// policies of a group see the same tasks, which a worker draws once for
+// all of them (tapes). A group is split into parts of consecutive
+// policies while there are fewer than two groups per worker, so that a
+// plan of few replicates still keeps every worker busy.
+func groups(jobs []Job, run []int, workers int) [][]int {
+	type key struct{ cell, seed int }
+	at := map[key]int{}
+	var gs [][]int
+	for _, i := range run {
+		k := key{jobs[i].Cell, jobs[i].Seed}
+		g, ok := at[k]
+		if !ok {
+			g = len(gs)
+			at[k] = g
+			gs = append(gs, nil)
+		}
+		gs[g] = append(gs[g], i)
+	}
+	if len(gs) == 0 || len(gs) >= 2*workers {
+		return gs
+	}
+	parts := (2*workers + len(gs) - 1) / len(gs)
+	var split [][]int
+	for _, g := range gs {
+		n := min(parts, len(g))
+		for k := range n {
+			split = append(split, g[k*len(g)/n:(k+1)*len(g)/n])
+		}
+	}
+	return split
+}
+
+// tapes records the workload of group g's replicate for its runs, one
+// tape per device; nil for a lone run, which has nothing to share.
+func (p *Plan) tapes(ctx context.Context, jobs []Job, g []int) []*workload.Tape {
+	if len(g) < 2 {
+		return nil
+	}
+	j := jobs[g[0]]
+	cfg := p.configs[j.Cell]
+	k := p.Cells[j.Cell].Scenario.DeviceCount()
+	seed := p.Scenario.Seed
+	streams := make([]func() workload.Streams, k)
+	for d := range streams {
+		streams[d] = func() workload.Streams { return workload.DeviceStreams(seed, j.Seed, d) }
+	}
+	limit := int(TapeBudget / max(engine.TapeBytes(cfg, k, 1), 1))
+	c := *cfg
+	c.Cancel = ctx.Done()
+	return engine.NewTapes(&c, streams, max(limit, 1))
+}
+
 func (p *Plan) cellName(c int) string {
 	cell := p.Cells[c]
 	if cell.Param == "" {
@@ -279,8 +371,9 @@ func (p *Plan) cellName(c int) string {
 	return fmt.Sprintf("%s=%g", cell.Param, cell.Value)
 }
 
-// runJob runs one job and condenses its result.
-func (p *Plan) runJob(ctx context.Context, j Job, opt Options) (Outcome, error) {
+// runJob runs one job and condenses its result; tapes, if set, replay its
+// replicate's tasks (one per device).
+func (p *Plan) runJob(ctx context.Context, j Job, opt Options, tapes []*workload.Tape) (Outcome, error) {
 	trace := opt.Trace
 	var progs Programs
 	defer progs.End(ctx, nil) // an early return's programs end too
@@ -321,6 +414,9 @@ func (p *Plan) runJob(ctx context.Context, j Job, opt Options) (Outcome, error) 
 		}
 		devs[d].Policy = pol
 		devs[d].Streams = workload.DeviceStreams(seed, j.Seed, d)
+		if tapes != nil {
+			devs[d].Tape = tapes[d]
+		}
 		devs[d].Observe = workload.Stream(seed, j.Seed, workload.ObserveStream+uint64(d)*workload.DeviceStride)
 	}
 	var sinks []func(*engine.TaskRecord)

@@ -19,7 +19,7 @@ func checkMemory(plan *experiment.Plan, workers int, limit float64) error {
 		return nil
 	}
 	est := plan.Scenario.Estimate()
-	perRun := est.BytesPerRun
+	perRun := est.BytesPerRun + plan.TapeBytes(est.ArrivalsPerRun)
 	if plan.SeriesWidth > 0 {
 		perRun += seriesBytes * est.ArrivalsPerRun
 	}

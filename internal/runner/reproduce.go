@@ -144,8 +144,12 @@ func Reproduce(ctx context.Context, ro ReproduceOptions, opts Options) ([]claims
 		return nil, err
 	}
 	got := map[string]*Result{}
+	// A run that an earlier experiment made is not made again: the
+	// exploration folder's hybrid and edge-first are sweep-load's runs.
+	memo := experiment.NewMemo()
 	for _, s := range subs {
 		o := opts
+		o.Memo = memo
 		o.Dir = filepath.Join(root, s.spec.Name)
 		o.Out = io.Discard
 		o.TimeDecisions = s.time

@@ -32,6 +32,10 @@ type Options struct {
 	// MaxMemory bounds the memory the runs may need at once, bytes (0: no
 	// bound); a plan over it is refused before anything is written.
 	MaxMemory float64
+	// Memo, if set, holds the runs of the experiments run before with the
+	// same options (reproduce): a job whose run it has is taken from it,
+	// and the plan's runs are added to it.
+	Memo *experiment.Memo
 	// Progress, if set, starts a progress display for a named batch of
 	// total runs: update is called after each finished run, finish at the
 	// end (the bar is cmd's).
@@ -101,7 +105,13 @@ func execute(ctx context.Context, o *Options, d *store.Dir, spec Spec, a Args, p
 	if runsPrograms(plan) {
 		opt.PolicyLog = policyLogs(d, plan)
 	}
+	if o.Memo != nil && !o.Trace { // a taken run would have no per-task trace
+		opt.Reuse = func(j experiment.Job) (experiment.Outcome, bool) { return o.Memo.Lookup(plan, j) }
+	}
 	out, runErr := plan.Execute(ctx, opt)
+	if o.Memo != nil {
+		o.Memo.Add(plan, out)
+	}
 	var done []experiment.Outcome
 	for i := range out {
 		if !sh.Holds(i) {

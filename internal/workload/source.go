@@ -43,6 +43,12 @@ type Source struct {
 	stop    <-chan struct{}
 	stopped bool
 	n       int // trace replay: the next row
+
+	// A reader of a Tape replays it from task pos; past the tape's
+	// limit it reads own.
+	tape *Tape
+	pos  int
+	own  *Source
 }
 
 // NewSource starts the task sequence of one replicate at time 0. If stop
@@ -81,6 +87,10 @@ func (s *Source) Peek() float64 { return s.next }
 // tier count) and moves on to the following arrival. It allocates nothing
 // once t.Delays has its size.
 func (s *Source) Next(t *Task) {
+	if s.tape != nil {
+		s.replay(t)
+		return
+	}
 	t.Arrival = s.next
 	if tr := s.spec.Trace; tr != nil {
 		t.Size = tr.size(s.n, s.st.Sizes)

@@ -1,0 +1,154 @@
+package workload
+
+// Tape is one device's task sequence of a replicate, drawn once and
+// replayed to every policy of the replicate. A task's draw does not depend
+// on any decision (see Task), so the policies of a replicate see the same
+// tasks whether each draws them again or all read them from a tape; the
+// tape only saves the draws, which cost about a third of a run (the
+// lognormal delays' exponentials, the Pareto size's power).
+//
+// It records lazily, as far as its furthest reader has read, and keeps at
+// most limit tasks: a reader that goes past them continues on a source of
+// its own, advanced to the same place by drawing and discarding the
+// recorded tasks, so that a run of any length gives the same tasks in
+// bounded memory. A Tape and its readers belong to one goroutine.
+type Tape struct {
+	spec    Spec
+	streams func() Streams
+	stop    <-chan struct{}
+	limit   int
+	src     *Source // draws the tasks after the recorded ones; nil once a reader took it over
+	nt      int     // delays per task
+	data    bool    // the spec draws data or replies: record them
+
+	arrival, size []float64
+	delays        []float64 // nt per task
+	dat, reply    []float64 // only when data
+	scratch       Task
+}
+
+// NewTape starts the tape of the tasks that NewSource(spec, streams(),
+// stop) would draw, keeping at most limit of them (limit ≥ 1); streams
+// must return the same, unused generators at every call (a reader past the
+// limit starts a source of its own on them). capHint, if positive, is
+// how many tasks the runs are expected to read, so that the recording
+// grows without copies.
+func NewTape(spec Spec, streams func() Streams, stop <-chan struct{}, limit, capHint int) *Tape {
+	t := &Tape{spec: spec, streams: streams, stop: stop, limit: max(limit, 1), nt: len(spec.Delays),
+		data: !spec.Data.None() || !spec.Reply.None()}
+	t.src = NewSource(spec, streams(), stop)
+	if c := min(capHint, t.limit); c > 0 {
+		t.arrival, t.size = make([]float64, 0, c), make([]float64, 0, c)
+		t.delays = make([]float64, 0, c*t.nt)
+		if t.data {
+			t.dat, t.reply = make([]float64, 0, c), make([]float64, 0, c)
+		}
+	}
+	return t
+}
+
+// Spec is the workload the tape draws, so that a reader can check it is
+// the one it expects.
+func (t *Tape) Spec() Spec { return t.spec }
+
+// Len is how many tasks the tape holds.
+func (t *Tape) Len() int { return len(t.arrival) }
+
+// TapeBytes is the memory a tape of n tasks of spec takes, bytes.
+func TapeBytes(spec Spec, n int) float64 {
+	per := 2 + len(spec.Delays)
+	if !spec.Data.None() || !spec.Reply.None() {
+		per += 2
+	}
+	return 8 * float64(per) * float64(n)
+}
+
+// Source returns a reader at the tape's first task. It behaves as the
+// source the tape records: the same tasks, Peek and Stopped.
+func (t *Tape) Source() *Source {
+	s := &Source{tape: t}
+	s.next, s.stopped = t.peek(0)
+	return s
+}
+
+// peek is task i's arrival time and whether the recording source gave up
+// before it (its stop channel was closed); i ≤ Len().
+func (t *Tape) peek(i int) (float64, bool) {
+	if i < len(t.arrival) {
+		return t.arrival[i], false
+	}
+	if t.src == nil { // i == limit, and a reader took the source over
+		return 0, false
+	}
+	return t.src.Peek(), t.src.Stopped()
+}
+
+// record draws one more task onto the tape; false at the limit.
+func (t *Tape) record() bool {
+	if len(t.arrival) == t.limit || t.src == nil {
+		return false
+	}
+	t.src.Next(&t.scratch)
+	x := &t.scratch
+	t.arrival = append(t.arrival, x.Arrival)
+	t.size = append(t.size, x.Size)
+	t.delays = append(t.delays, x.Delays...)
+	if t.data {
+		t.dat = append(t.dat, x.Data)
+		t.reply = append(t.reply, x.Reply)
+	}
+	return true
+}
+
+// own is a source positioned after the tape's last task, for a reader that
+// goes past it: the recording source itself for the first such reader, a
+// new one that draws the recorded tasks again for the others.
+func (t *Tape) own() *Source {
+	if s := t.src; s != nil {
+		t.src = nil
+		return s
+	}
+	s := NewSource(t.spec, t.streams(), t.stop)
+	for range len(t.arrival) {
+		if s.Stopped() {
+			break
+		}
+		s.Next(&t.scratch)
+	}
+	return s
+}
+
+// replay is Next for a reader of a tape.
+func (s *Source) replay(x *Task) {
+	if s.own != nil {
+		s.own.Next(x)
+		s.next, s.stopped = s.own.Peek(), s.own.Stopped()
+		return
+	}
+	t := s.tape
+	i := s.pos
+	if i == len(t.arrival) && !t.record() { // past the limit: a source of its own from here
+		s.own = t.own()
+		s.replay(x)
+		return
+	}
+	x.Arrival, x.Size = t.arrival[i], t.size[i]
+	if cap(x.Delays) < t.nt {
+		x.Delays = make([]float64, t.nt)
+	}
+	x.Delays = x.Delays[:t.nt]
+	copy(x.Delays, t.delays[i*t.nt:])
+	x.Data, x.Reply = 0, 0
+	if t.data {
+		x.Data, x.Reply = t.dat[i], t.reply[i]
+	}
+	s.pos++
+	if s.pos == t.limit && s.pos == len(t.arrival) && t.src == nil {
+		// Another reader took the recording source; the next arrival is
+		// on a source of its own.
+		s.own = t.own()
+		s.next, s.stopped = s.own.Peek(), s.own.Stopped()
+		return
+	}
+	s.next, s.stopped = t.peek(s.pos)
+}
