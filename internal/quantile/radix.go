@@ -59,9 +59,10 @@ func key(u uint64) uint64 { return u ^ (uint64(int64(u)>>63) | signBit) }
 func unkey(k uint64) uint64 { return k ^ (^uint64(int64(k)>>63) | signBit) }
 
 // radixSort sorts xs by its keys, 11 bits a pass from the least significant
-// digit, skipping each digit that every value shares (latencies share most
-// of their sign and exponent bits), and returns the number of passes it
-// made. It returns ok false, leaving xs as it was, for input holding a NaN
+// digit, skipping each digit that every value shares (the top one for values
+// within a factor of about 8 of each other, the low ones for coarse ties;
+// lognormal latencies over several decades need all six), and returns the
+// number of passes it made. It returns ok false, leaving xs as it was, for input holding a NaN
 // or a −0, whose order slices.Sort decides its own way. The keys travel as
 // float64 bit patterns (math.Float64frombits and back are exact, and loads
 // and stores of a float copy its bits) so that xs itself is the second
