@@ -60,7 +60,8 @@ func unkey(k uint64) uint64 { return k ^ (^uint64(int64(k)>>63) | signBit) }
 
 // radixSort sorts xs by its keys, 11 bits a pass from the least significant
 // digit, skipping each digit that every value shares (the top one for values
-// within a factor of about 8 of each other, the low ones for coarse ties;
+// of one sign whose exponents lie in one aligned run of 8 binades, the low
+// ones for coarse ties;
 // lognormal latencies over several decades need all six), and returns the
 // number of passes it made. It returns ok false, leaving xs as it was, for input holding a NaN
 // or a −0, whose order slices.Sort decides its own way. The keys travel as
