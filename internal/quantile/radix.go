@@ -61,15 +61,14 @@ func unkey(k uint64) uint64 { return k ^ (^uint64(int64(k)>>63) | signBit) }
 // radixSort sorts xs by its keys, 11 bits a pass from the least significant
 // digit, skipping each digit that every value shares (the top one for values
 // of one sign whose exponents lie in one aligned run of 8 binades, the low
-// ones for coarse ties;
-// lognormal latencies over several decades need all six), and returns the
-// number of passes it made. It returns ok false, leaving xs as it was, for input holding a NaN
-// or a −0, whose order slices.Sort decides its own way. The keys travel as
-// float64 bit patterns (math.Float64frombits and back are exact, and loads
-// and stores of a float copy its bits) so that xs itself is the second
-// buffer of the ping-pong; the first pass keys the floats as it reads them
-// and, when the passes are even in number, the last unkeys them as it
-// writes them back into xs.
+// ones for coarse ties; lognormal latencies over several decades need all
+// six), and returns the number of passes it made. It returns ok false,
+// leaving xs as it was, for input holding a NaN or a −0, whose order
+// slices.Sort decides its own way. The keys travel as float64 bit patterns
+// (math.Float64frombits and back are exact, and loads and stores of a float
+// copy its bits) so that xs itself is the second buffer of the ping-pong;
+// the first pass keys the floats as it reads them and, when the passes are
+// even in number, the last unkeys them as it writes them back into xs.
 func radixSort(xs []float64) (passes int, ok bool) {
 	n := len(xs)
 	var count [digits][buckets]uint32
