@@ -142,9 +142,12 @@ func (s *Sample) Values() []float64 {
 	return s.exact
 }
 
+// sort sorts the kept values once, into slices.Sort's order exactly (the
+// mean's summation order is part of the published figures), by a radix sort
+// where that is faster (radix.go).
 func (s *Sample) sort() {
 	if !s.sorted && s.sketch == nil {
-		slices.Sort(s.exact)
+		sortFloats(s.exact)
 		s.sorted = true
 	}
 }
