@@ -15,7 +15,8 @@
 // moment it reaches the tier: the tier keeps each server's next free time
 // (the Kiefer–Wolfowitz workload vector) and the task takes the earliest one.
 // Departures only maintain the queue and busy counts a policy observes: they
-// are kept apart from the events, in a heap of (finish time, tier).
+// are not events. Each tier keeps its tasks' finish times and takes off the
+// ones due whenever it is read (finishes, drain).
 //
 // # Events and time
 //

@@ -36,13 +36,13 @@ func (s *sim) scheduleDone(dev int32, rec *TaskRecord, vtier int32) {
 	done := rec.Arrival + rec.Latency
 	f.pending[i] = pendingDone{dev: dev, c: dispatch.Completion{Task: rec.ID, Tier: int(vtier), Now: done,
 		Latency: rec.Latency, Delay: rec.Delay, Wait: rec.Wait, Service: rec.Service}}
-	s.events.push(event{t: done, slot: i, kind: evDone})
+	s.events.push(done, i, 0, evDone)
 }
 
 // done tells a completion to its device's policy, now: after every event
 // already due at this instant (the departure included), before any later
 // arrival's decision.
-func (s *sim) done(e event) {
+func (s *sim) done(e *event) {
 	f := &s.fb
 	p := &f.pending[e.slot]
 	s.devs[p.dev].feedback.Done(&p.c)

@@ -6,7 +6,7 @@ type eventKind uint8
 const (
 	evReach   eventKind = iota // a task ends its delay and joins its tier
 	evRefresh                  // the board posts a tier (tier ≥ 0) or every tier (tier −1)
-	// Departures are not events: they have their own heap (departures).
+	// Departures are not events: each tier keeps its finish times (finishes).
 )
 
 // event is one scheduled happening. slot indexes the in-transit task table for
@@ -34,26 +34,34 @@ type eventHeap struct {
 
 func (h *eventHeap) len() int { return len(h.ev) }
 
-func (h *eventHeap) push(e event) {
-	e.seq = h.seq
+// push schedules an event of kind at t. It takes the fields rather than an
+// event, and writes them straight into the heap's slot: an event passed by
+// value is spilled to the stack field by field and then copied in 16-byte
+// moves, which stall on those narrower stores (store-to-load forwarding
+// fails); that copy was most of push's time (issue 17).
+func (h *eventHeap) push(t float64, slot, tier int32, kind eventKind) {
+	seq := h.seq
 	h.seq++
-	h.ev = append(h.ev, e)
+	h.ev = append(h.ev, event{})
 	ev := h.ev
 	i := len(ev) - 1
 	for i > 0 { // move parents down into the hole, then fill it once
 		p := (i - 1) / 2
-		if !e.before(&ev[p]) {
+		if !(t < ev[p].t || t == ev[p].t && seq < ev[p].seq) {
 			break
 		}
 		ev[i] = ev[p]
 		i = p
 	}
-	ev[i] = e
+	e := &ev[i]
+	e.t, e.seq, e.slot, e.tier, e.kind = t, seq, slot, tier, kind
 }
 
-func (h *eventHeap) pop() event {
+// pop removes the earliest event into *top. A result by value would be
+// spilled and copied whole by the caller, with the stall push avoids.
+func (h *eventHeap) pop(top *event) {
 	ev := h.ev
-	top := ev[0]
+	*top = ev[0]
 	n := len(ev) - 1
 	x := ev[n]
 	h.ev = ev[:n]
@@ -77,71 +85,4 @@ func (h *eventHeap) pop() event {
 	if n > 0 {
 		ev[i] = x
 	}
-	return top
-}
-
-// departure is a task's finish at a tier: it only lowers the tier's count of
-// tasks present, so it needs neither a sequence number nor a kind.
-type departure struct {
-	t    float64
-	tier int32
-}
-
-// departures is a binary min-heap of departures by time, apart from the
-// event heap: half of a run's scheduled happenings are departures, and
-// this heap's elements are half the size of an event and compare on one
-// float. Departures at equal times may come out in any order: each lowers
-// one tier's count at the same instant, which commutes. The loop takes a
-// departure before an event or an arrival at the same time, as the event
-// heap did for departures already due.
-// Its sift code repeats the event heap's on purpose: a generic heap would
-// call its comparison through a dictionary on the per-task path, and the
-// two element types differ in shape.
-type departures struct{ d []departure }
-
-func (h *departures) len() int { return len(h.d) }
-
-func (h *departures) push(t float64, tier int32) {
-	h.d = append(h.d, departure{t, tier})
-	d := h.d
-	i := len(d) - 1
-	x := d[i]
-	for i > 0 {
-		p := (i - 1) / 2
-		if !(x.t < d[p].t) {
-			break
-		}
-		d[i] = d[p]
-		i = p
-	}
-	d[i] = x
-}
-
-func (h *departures) pop() departure {
-	d := h.d
-	top := d[0]
-	n := len(d) - 1
-	x := d[n]
-	h.d = d[:n]
-	d = d[:n]
-	i := 0
-	for {
-		l := 2*i + 1
-		if l >= n {
-			break
-		}
-		m := l
-		if r := l + 1; r < n && d[r].t < d[l].t {
-			m = r
-		}
-		if !(d[m].t < x.t) {
-			break
-		}
-		d[i] = d[m]
-		i = m
-	}
-	if n > 0 {
-		d[i] = x
-	}
-	return top
 }

@@ -11,7 +11,8 @@ import (
 	"github.com/offload-sim/offload/internal/workload"
 )
 
-// transit is a dispatched task that has not reached its tier yet.
+// transit is a dispatched task that has not reached its tier yet. arrive
+// sets every field one by one (see there why): a new field is set there too.
 type transit struct {
 	id                   int
 	arrival, size, delay float64
@@ -35,15 +36,20 @@ type transit struct {
 // device has its own copy.
 type tierState struct {
 	free     fcfs.Servers // each server's next free time (Kiefer–Wolfowitz vector)
-	n        int          // tasks present: waiting or in service
+	fin      finishes     // the tasks present, waiting or in service, by finish time (as of the tier's last drain)
 	transit  []int32      // slots of tasks travelling to the tier (kept for a clairvoyant policy only)
-	last     float64      // time of the last change of n, for the time-average of n
 	scen     int          // the scenario tier it is (a copy) of
 	servers  int
 	speed    float64
 	watchers []viewRef // the views that show it: one per device that sees it
 	board    boardEntry
 	hist     history
+	// The Little's-law sums of TierResult for this physical tier, added
+	// into the result when the window closes: kept here, next to the
+	// tier's other hot fields, rather than through the result on every
+	// change (issue 17). A tier of one copy gets exactly its sums.
+	areaN, sojourn float64
+	reached        int
 }
 
 // viewRef is tier i of device d's view.
@@ -74,7 +80,6 @@ type sim struct {
 	task      workload.Task // the task being decided
 	tiers     []tierState   // physical tiers
 	events    eventHeap
-	deps      departures // every task present at a tier, by finish time
 	slots     []transit
 	freeSlots []int32
 	nShadows  int
@@ -82,7 +87,9 @@ type sim struct {
 	res       *Result
 	rec       TaskRecord
 	obs       Observation
-	fresh     bool          // obs.fastFresh(), read on every change of a tier
+	fresh     bool          // obs.fastFresh(): views are the true counts, read at each decision
+	delayed   bool          // Delayed: every change of a tier goes into its history
+	listen    bool          // cfg.OnTask or a device's Feedback wants each task's record
 	ownBoard  bool          // a board model counting own sends
 	oracle    bool          // a device's policy is clairvoyant: keep each tier's transit list
 	drawView  bool          // obs.perDecision()
@@ -96,6 +103,8 @@ type sim struct {
 	measuring bool
 	t0        float64 // start of the measured window
 	pending   int     // measured tasks still in transit
+	held      int32   // the slot of a task arrive dispatched with a delay and did not schedule; −1 none
+	started   bool    // duration mode: the window has opened
 
 	// fb holds the completions waiting for their instant (feedback.go).
 	fb feedback
@@ -161,6 +170,7 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 	k := len(devs)
 	s := &sim{cfg: cfg, obs: cfg.Observe, obsRand: board, nShadows: len(devs[0].Shadows)}
 	s.fresh, s.drawView = s.obs.fastFresh(), s.obs.perDecision()
+	s.delayed = s.obs.Model == Delayed
 	s.ownBoard = s.obs.board() && s.obs.CountOwn
 	if s.obs.Noise > 0 {
 		s.noise, _ = workload.LognormalDelay(1, s.obs.Noise)
@@ -179,7 +189,7 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 		}
 		for c := range copies {
 			p := len(s.tiers)
-			s.tiers = append(s.tiers, tierState{free: fcfs.New(cfg.Tiers[i].Servers), scen: i,
+			s.tiers = append(s.tiers, tierState{free: fcfs.New(cfg.Tiers[i].Servers), fin: newFinishes(), scen: i,
 				servers: cfg.Tiers[i].Servers, speed: cfg.Tiers[i].Speed})
 			s.tiers[p].hist.ch = []change{{0, 0}}
 			for d := range k {
@@ -242,13 +252,13 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 		if !(s.obs.Period > 0) {
 			return nil, fmt.Errorf("engine: periodic observation with period %v", s.obs.Period)
 		}
-		s.events.push(event{t: s.obs.Phase, kind: evRefresh, tier: -1})
+		s.events.push(s.obs.Phase, 0, -1, evRefresh)
 	case Individual:
 		if !(s.obs.Period > 0) || s.obsRand == nil {
 			return nil, fmt.Errorf("engine: individual observation needs a period > 0 and a board generator")
 		}
 		for p := range s.tiers {
-			s.events.push(event{t: s.obsRand.ExpFloat64() * s.obs.Period, kind: evRefresh, tier: int32(p)})
+			s.events.push(s.obsRand.ExpFloat64()*s.obs.Period, 0, int32(p), evRefresh)
 		}
 	case Delayed:
 		if s.obs.Delay.Random() && len(devs) > 0 && devs[0].Observe == nil {
@@ -258,6 +268,10 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 	if s.noise.Random() && ((s.obs.Model == Fresh || s.obs.Model == Delayed) && devs[0].Observe == nil ||
 		(s.obs.Model == Periodic || s.obs.Model == Individual) && s.obsRand == nil) {
 		return nil, fmt.Errorf("engine: observation noise needs its generator")
+	}
+	s.listen = cfg.OnTask != nil
+	for d := range s.devs {
+		s.listen = s.listen || s.devs[d].feedback != nil
 	}
 	s.res = newResult(cfg, s.tiers, s.nShadows)
 	return s, nil
@@ -290,15 +304,7 @@ func (s *sim) stopped() bool {
 	return false
 }
 
-// What the loop takes next.
-const (
-	fromNone = iota
-	fromArrival
-	fromEvent
-	fromDeparture
-)
-
-// loop runs departures, events and arrivals in time order until every measured task has
+// loop runs events and arrivals in time order until every measured task has
 // reached its tier: its latency is then known, and later events cannot change
 // it (FCFS).
 func (s *sim) loop() error {
@@ -311,7 +317,7 @@ func (s *sim) loop() error {
 	if (byTasks && cfg.Warmup == 0) || (!byTasks && cfg.WarmupTime == 0) {
 		s.startMeasuring(0)
 	}
-	started := s.measuring
+	s.started, s.held = s.measuring, -1
 	total := cfg.Warmup + cfg.Tasks
 	dev, next := s.nextArrival()
 	if s.stopped() {
@@ -322,39 +328,28 @@ func (s *sim) loop() error {
 		// Every measured latency is known once the last measured task has
 		// reached its tier; only the time-average of tasks present (duration
 		// mode) still needs the events up to the end of the window.
-		if !arriving && s.pending == 0 && (!s.measuring || s.events.len() == 0 && s.deps.len() == 0) {
+		if !arriving && s.pending == 0 && (!s.measuring || s.events.len() == 0) {
 			break
 		}
-		// The earliest of a departure, an event and the next arrival; at
-		// equal times in that order.
-		from, t := fromArrival, next
-		if !arriving {
-			from, t = fromNone, math.Inf(1)
-		}
-		if s.events.len() > 0 && (from == fromNone || s.events.ev[0].t <= t) {
-			from, t = fromEvent, s.events.ev[0].t
-		}
-		if s.deps.len() > 0 && (from == fromNone || s.deps.d[0].t <= t) {
-			from, t = fromDeparture, s.deps.d[0].t
-		}
-		if from == fromNone {
+		// The earliest of an event and the next arrival; at equal times in
+		// that order. Departures are not visited: each tier drains its own
+		// up to the time it is read (finishes).
+		ev := s.events.len() > 0 && (!arriving || s.events.ev[0].t <= next)
+		if !ev && !arriving {
 			break
 		}
 		if !byTasks { // the duration-mode window opens and closes on the clock
-			if !started && t >= cfg.WarmupTime {
-				s.startMeasuring(cfg.WarmupTime)
-				started = true
+			t := next
+			if ev {
+				t = s.events.ev[0].t
 			}
-			if s.measuring && t >= end {
-				s.stopMeasuring(end)
-			}
+			s.clock(t, end)
 		}
-		switch from {
-		case fromDeparture:
-			s.depart(s.deps.pop())
-			continue
-		case fromEvent:
-			s.event(s.events.pop())
+		if ev {
+			// Into e and by pointer, not by value: see eventHeap.push.
+			var e event
+			s.events.pop(&e)
+			s.event(&e)
 			continue
 		}
 		if k&255 == 0 && cfg.Cancel != nil { // often enough that an oracle over 10⁵ servers stops within a second
@@ -381,6 +376,28 @@ func (s *sim) loop() error {
 		if !(next < math.MaxFloat64) && (!byTasks && next < end || byTasks && k < total) {
 			return fmt.Errorf("task %d: the clock left the finite range (next arrival at %v s): the arrival rate, burst factors or run length are too extreme", k, next)
 		}
+		if h := s.held; h >= 0 {
+			// The task just dispatched with a delay: if its reach is what
+			// the next step would take anyway — the loop still arriving,
+			// the reach no later than the next arrival and strictly before
+			// every pending event (at a tie those, scheduled earlier, come
+			// first) — it reaches now, without a trip through the event
+			// heap; else it is scheduled as before (the same relative
+			// order of sequence numbers). The same steps in the same
+			// order, for a push and a pop less on most tasks (issue 17).
+			s.held = -1
+			x := &s.slots[h]
+			if next < end && (!byTasks || k < total) && x.reach <= next &&
+				(s.events.len() == 0 || x.reach < s.events.ev[0].t) {
+				if !byTasks {
+					s.clock(x.reach, end)
+				}
+				s.reach(h) // never counted in transit: no view is read in between
+			} else {
+				s.devs[x.dev].view.States[x.vtier].InTransit++
+				s.events.push(x.reach, h, x.tier, evReach)
+			}
+		}
 	}
 	if s.measuring { // duration mode: the last events came before the end
 		s.stopMeasuring(end)
@@ -388,29 +405,40 @@ func (s *sim) loop() error {
 	return nil
 }
 
+// clock opens the duration-mode window at WarmupTime and closes it at end,
+// as the loop's next step comes at t.
+func (s *sim) clock(t, end float64) {
+	if !s.started && t >= s.cfg.WarmupTime {
+		s.startMeasuring(s.cfg.WarmupTime)
+		s.started = true
+	}
+	if s.measuring && t >= end {
+		s.stopMeasuring(end)
+	}
+}
+
 func (s *sim) startMeasuring(t float64) {
+	s.drainAll(t) // the departures before the window, outside it
 	s.measuring = true
 	s.t0 = t
 	for i := range s.tiers {
-		s.tiers[i].last = t
+		ts := &s.tiers[i]
+		ts.areaN = -float64(ts.fin.len()) * t // −n₀·t₀ (see touch)
 	}
 }
 
 func (s *sim) stopMeasuring(t float64) {
+	s.drainAll(t)
 	for i := range s.tiers {
-		s.touch(i, t)
+		ts := &s.tiers[i]
+		ts.areaN += float64(ts.fin.len()) * t // n_T·T (see touch)
+		tr := &s.res.Tier[ts.scen]
+		tr.AreaN += ts.areaN
+		tr.Reached += ts.reached
+		tr.SumSojourn += ts.sojourn
 	}
 	s.measuring = false
 	s.res.Span = t - s.t0
-}
-
-// touch accumulates the time-integral of tasks present at tier p up to t.
-func (s *sim) touch(p int, t float64) {
-	ts := &s.tiers[p]
-	if s.measuring {
-		s.res.Tier[ts.scen].AreaN += float64(ts.n) * (t - ts.last)
-	}
-	ts.last = t
 }
 
 // arrive draws device dev's next task, asks its policy, and dispatches it.
@@ -421,7 +449,24 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 	s.now, dv.view.Now, dv.view.Task = t, t, k
 	dv.src.Next(&s.task)
 	dv.view.Data = s.task.Data
-	if s.drawView {
+	switch {
+	case s.fresh:
+		// The true counts, read now for this device's view alone: cheaper
+		// than keeping every device's view current at every change of a
+		// tier (two per task), and the same numbers at the decision.
+		states := dv.view.States[:len(dv.phys)]
+		for i, p := range dv.phys {
+			ts := &s.tiers[p]
+			if ts.fin.next() <= t {
+				s.depart(p, t)
+			}
+			n, c := ts.fin.len(), ts.servers
+			states[i].Busy, states[i].Queued = min(n, c), max(0, n-c)
+		}
+	case s.drawView: // a board's views change at its postings only
+		for _, p := range dv.phys {
+			s.drain(p, t)
+		}
 		s.observe(dv, t)
 	}
 	dec := dv.pol.Decide(&dv.view)
@@ -432,10 +477,18 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 	p := dv.phys[i]
 	slot := s.newSlot()
 	x := &s.slots[slot]
-	*x = transit{id: k, arrival: t, size: s.task.Size, delay: s.task.Delays[i], reach: t + s.task.Delays[i],
-		tier: int32(p), vtier: int32(i), dev: int32(dev), measured: measured, hasPred: dec.HasPred, predWait: dec.PredWait,
-		idle: dv.view.States[i].Busy < dv.view.Tiers[i].Servers,
-		data: s.task.Data, reply: s.task.Reply}
+	// Field by field into the slot, every field: a composite literal is
+	// built on the stack first and then copied in 16-byte moves, which
+	// stall on the narrower stores just made (store-to-load forwarding
+	// fails); in a profile that copy was a third of arrive's own time
+	// (issue 17).
+	x.id, x.arrival, x.size = k, t, s.task.Size
+	x.delay = s.task.Delays[i]
+	x.reach = t + x.delay
+	x.tier, x.vtier, x.dev, x.pos = int32(p), int32(i), int32(dev), 0
+	x.measured, x.hasPred, x.predWait = measured, dec.HasPred, dec.PredWait
+	x.idle = dv.view.States[i].Busy < s.tiers[p].servers // the tier's c, from the hot state rather than the view's Tier
+	x.data, x.reply = s.task.Data, s.task.Reply
 	if measured {
 		s.pending++
 		for j, sh := range dv.shadows {
@@ -463,9 +516,13 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 		ts := &s.tiers[p]
 		x.pos = int32(len(ts.transit))
 		ts.transit = append(ts.transit, slot)
+		dv.view.States[i].InTransit++
+		s.events.push(x.reach, slot, int32(p), evReach)
+	} else {
+		// The loop pushes it (and counts it in transit), or lets it reach
+		// at once, before any view is read again.
+		s.held = slot
 	}
-	dv.view.States[i].InTransit++
-	s.events.push(event{t: x.reach, slot: slot, tier: int32(p), kind: evReach})
 	return nil
 }
 
@@ -482,7 +539,7 @@ func (s *sim) newSlot() int32 {
 	return int32(len(s.slots) - 1)
 }
 
-func (s *sim) event(e event) {
+func (s *sim) event(e *event) {
 	switch e.kind {
 	case evReach:
 		x := &s.slots[e.slot]
@@ -502,25 +559,25 @@ func (s *sim) event(e event) {
 	}
 }
 
-// depart takes a finished task off its tier's count of tasks present.
-func (s *sim) depart(d departure) {
-	p := int(d.tier)
-	s.touch(p, d.t)
-	s.tiers[p].n--
-	s.setState(p)
-}
-
 // reach puts the task in slot into its tier's FCFS queue at its reach time.
 func (s *sim) reach(slot int32) {
 	x := &s.slots[slot]
 	p := int(x.tier)
 	ts := &s.tiers[p]
+	if s.delayed {
+		// Delayed's history needs the changes in time order. Nothing else
+		// reads the count here: a view or a posting drains the tier when it
+		// reads it, and AreaN takes the changes in any order (touch), so
+		// the departures due wait for the next read (issue 17).
+		s.drain(p, x.reach)
+	}
 	service := x.size / ts.speed
 	start, finish := ts.free.Serve(x.reach, service)
-	s.touch(p, x.reach)
-	ts.n++
-	s.setState(p)
-	s.deps.push(finish, int32(p))
+	s.touch(p, x.reach, true)
+	ts.fin.push(finish)
+	if s.delayed {
+		s.remember(p, x.reach)
+	}
 
 	wait, latency := start-x.reach, finish-x.arrival
 	if x.measured {
@@ -528,10 +585,11 @@ func (s *sim) reach(slot int32) {
 		s.res.record(s.cfg, ts.scen, x, wait, latency, s.shPred[int(slot)*s.nShadows:][:s.nShadows])
 	}
 	if s.measuring && x.reach >= s.t0 {
-		s.res.Tier[ts.scen].Reached++
-		s.res.Tier[ts.scen].SumSojourn += wait + service
+		ts.reached++
+		ts.sojourn += wait + service
 	}
-	if fb := s.devs[x.dev].feedback != nil; s.cfg.OnTask != nil || fb { // the record is built only for a listener
+	if s.listen { // the record is built only for a listener
+		fb := s.devs[x.dev].feedback != nil
 		rec := &s.rec // reused: a local would escape through OnTask
 		*rec = TaskRecord{ID: x.id, Device: int(x.dev), Arrival: x.arrival, Size: x.size, Tier: ts.scen, Delay: x.delay,
 			Wait: wait, Service: service, Latency: latency, Data: x.data, Reply: x.reply, Measured: x.measured}
@@ -545,33 +603,13 @@ func (s *sim) reach(slot int32) {
 	s.freeSlots = append(s.freeSlots, slot)
 }
 
-// setState records a change of tier p's tasks present: in every view that
-// shows it (fresh observation), or in its history (delayed).
-func (s *sim) setState(p int) {
-	ts := &s.tiers[p]
-	if s.fresh {
-		c, n := ts.servers, ts.n
-		for _, w := range ts.watchers {
-			st := &s.devs[w.dev].view.States[w.tier]
-			st.Busy = min(n, c)
-			st.Queued = max(0, n-c)
-		}
-		return
-	}
-	if s.obs.Model == Delayed {
-		ts.hist.add(s.lastT(p), ts.n, s.horizon)
-	}
-}
-
-// lastT is the time of tier p's latest change (touch keeps it).
-func (s *sim) lastT(p int) float64 { return s.tiers[p].last }
-
 // refresh posts tiers on the board: all of them (Periodic), or one
 // (Individual), and schedules the next posting.
-func (s *sim) refresh(e event) {
+func (s *sim) refresh(e *event) {
 	post := func(p int) {
+		s.drain(p, e.t)
 		ts := &s.tiers[p]
-		ts.board = boardEntry{n: noisy(ts.n, s.noise, s.obsRand), at: e.t}
+		ts.board = boardEntry{n: noisy(ts.fin.len(), s.noise, s.obsRand), at: e.t}
 		for _, w := range ts.watchers { // a board's views change here only
 			dv := &s.devs[w.dev]
 			dv.sentSince[w.tier] = 0
@@ -586,11 +624,11 @@ func (s *sim) refresh(e event) {
 		// phase + k·T, multiplied rather than summed, so that postings stay
 		// on the grid however long the run.
 		k := math.Round((e.t-s.obs.Phase)/s.obs.Period) + 1
-		s.events.push(event{t: s.obs.Phase + k*s.obs.Period, kind: evRefresh, tier: -1})
+		s.events.push(s.obs.Phase+k*s.obs.Period, 0, -1, evRefresh)
 		return
 	}
 	post(int(e.tier))
-	s.events.push(event{t: e.t + s.obsRand.ExpFloat64()*s.obs.Period, kind: evRefresh, tier: e.tier})
+	s.events.push(e.t+s.obsRand.ExpFloat64()*s.obs.Period, 0, e.tier, evRefresh)
 }
 
 // show sets tier i of device dv's view to n tasks present.
@@ -610,7 +648,7 @@ func (s *sim) observe(dv *device, t float64) {
 		var age float64
 		switch s.obs.Model {
 		case Fresh:
-			n = noisy(ts.n, s.noise, dv.rng)
+			n = noisy(ts.fin.len(), s.noise, dv.rng)
 		case Delayed:
 			age = s.obs.Delay.Mean()
 			if s.obs.Delay.Random() {

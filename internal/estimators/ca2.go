@@ -82,8 +82,8 @@ func (c *Ca2Window) Ca2(now float64) float64 {
 	if !(m > 0) {
 		return PoissonCa2
 	}
-	v := math.Max(0, (c.s2-n*m*m)/(n-1))
-	return math.Min(v/(m*m), MaxCa2)
+	v := max(0, (c.s2-n*m*m)/(n-1)) // builtins: math.Max and math.Min are calls, with the same results
+	return min(v/(m*m), MaxCa2)
 }
 
 // expire drops the gaps that ended before now − w.
@@ -121,7 +121,7 @@ func (c *Ca2Window) tick() {
 // scaled by (C_a² + C_s²)/2.
 func ModelWaitCa2(c int, lambdaHat, mu, ca2, cs2, rhoMax float64) float64 {
 	capacity := float64(c) * mu
-	rho := math.Min(lambdaHat/capacity, rhoMax)
+	rho := min(lambdaHat/capacity, rhoMax) // the builtin: math.Min is a call, with the same results
 	if !(rho > 0) {
 		return 0
 	}

@@ -47,15 +47,21 @@ type Components struct {
 	Wait      float64 // Ŵ = (1−β)W^model + βW^queue, s
 }
 
-// memoSize entries per tier remember W^model for recent λ̂ values. λ̂ moves
-// by one task per window at a time, so a small direct-mapped table indexed by
-// the window count hits almost always once the window is full.
+// memoSize entries per tier remember λ̂, ρ̂ and W^model for recent window
+// counts. The count moves by one task at a time, so a small direct-mapped
+// table indexed by it hits almost always once the window is full (the span
+// is then the constant w).
 const memoSize = 16
 
+// memoEntry is what a window count and span give: λ̂ = count/span, ρ̂ =
+// λ̂/(cμ) and W^model at λ̂ and C_a², each a function of its key alone, so
+// that a hit returns exactly what computing them would (and saves two
+// divisions and the model on every decision for every tier, issue 17).
 type memoEntry struct {
-	lambda float64 // key: λ̂ exactly (NaN when empty)
-	ca2    float64 // and C_a²
-	wait   float64 // ModelWait at that λ̂
+	count     int     // key: the window count
+	span, ca2 float64 // and span (NaN when empty) and C_a²
+	lam, rho  float64
+	wait      float64 // ModelWaitCa2 at lam
 }
 
 type tierEst struct {
@@ -134,7 +140,7 @@ func (e *Estimator) initTier(i int, t *dispatch.Tier) error {
 		te.ca2 = NewCa2Window(e.cfg.Window)
 	}
 	for j := range te.memo {
-		te.memo[j].lambda = math.NaN()
+		te.memo[j].span = math.NaN()
 	}
 	return nil
 }
@@ -178,30 +184,39 @@ func (e *Estimator) Observe(now float64, tier int) {
 // Components computes λ̂, ρ̂, β, W^model, W^queue and Ŵ for one tier from
 // the view's time and the tier's state.
 func (e *Estimator) Components(v *dispatch.View, tier int) Components {
+	lam, rho, beta, model, queue := e.parts(v, tier)
+	return Components{LambdaHat: lam, Rho: rho, Beta: beta,
+		Model: model, Queue: queue, Wait: Hybrid(beta, model, queue)}
+}
+
+// parts is what Components derives for tier, but Ŵ, returned as separate
+// values: Score and Wait run on every decision for every tier and need only
+// Ŵ and ρ̂, and a Components struct passed back through the stack cost them
+// about a third of their time (issue 17). Every caller combines the parts
+// with the same operations, so all three agree bit for bit.
+func (e *Estimator) parts(v *dispatch.View, tier int) (lam, rho, beta, model, queue float64) {
 	t := &e.tiers[tier]
 	s := v.States[tier]
-	lam := t.window.Rate(v.Now)
-	var c Components
-	c.LambdaHat = lam
-	c.Rho = lam / t.cmu
-	c.Beta = e.beta(s.Queued, t.c)
-	if age := v.Age(tier); e.cfg.Mode == ModeAge && age > 0 && c.Beta > 0 {
-		c.Beta *= math.Exp(-age / RelaxationTime(t.c, lam, t.mu, e.cfg.RhoMax))
-	}
 	ca2 := PoissonCa2
 	if e.cfg.Ca2 == Ca2Online {
 		ca2 = t.ca2.Ca2(v.Now)
 	}
-	c.Model = e.model(t, lam, ca2, t.window.total)
-	c.Queue = QueueWait(s.Queued, s.Busy, t.c, t.mu)
-	c.Wait = Hybrid(c.Beta, c.Model, c.Queue)
-	return c
+	lam, rho, model = e.rate(t, v.Now, ca2)
+	beta = e.beta(s.Queued, t.c)
+	if e.cfg.Mode == ModeAge && beta > 0 {
+		if age := v.Age(tier); age > 0 {
+			beta *= math.Exp(-age / RelaxationTime(t.c, lam, t.mu, e.cfg.RhoMax))
+		}
+	}
+	queue = QueueWait(s.Queued, s.Busy, t.c, t.mu)
+	return lam, rho, beta, model, queue
 }
 
 // Wait is the unpenalised estimate Ŵ for tier, s: the prediction reported
 // for MAPE.
 func (e *Estimator) Wait(v *dispatch.View, tier int) float64 {
-	return e.Components(v, tier).Wait
+	_, _, beta, model, queue := e.parts(v, tier)
+	return Hybrid(beta, model, queue)
 }
 
 // Score is the routing key of docs/design.md §3 for tier,
@@ -210,9 +225,10 @@ func (e *Estimator) Wait(v *dispatch.View, tier int) float64 {
 //
 // returned with the unpenalised Ŵ it was built from.
 func (e *Estimator) Score(v *dispatch.View, tier int) (score, wait float64) {
-	c := e.Components(v, tier)
-	p := Penalty(c.Wait, c.Rho, e.cfg.PenaltyThreshold, e.cfg.PenaltyK)
-	return p + e.tiers[tier].fixed, c.Wait
+	_, rho, beta, model, queue := e.parts(v, tier)
+	wait = Hybrid(beta, model, queue)
+	p := Penalty(wait, rho, e.cfg.PenaltyThreshold, e.cfg.PenaltyK)
+	return p + e.tiers[tier].fixed, wait
 }
 
 func (e *Estimator) beta(q, c int) float64 {
@@ -225,15 +241,20 @@ func (e *Estimator) beta(q, c int) float64 {
 	return Blend(q, c)
 }
 
-// model returns ModelWait at lam through the tier's memo; count (the window
-// count behind lam) picks the slot. The key is compared with == on purpose:
-// the memo must return exactly what ModelWait would.
-func (e *Estimator) model(t *tierEst, lam, ca2 float64, count int) float64 {
+// rate returns λ̂ (RateWindow.Rate), ρ̂ = λ̂/(cμ) and W^model at λ̂ and
+// ca2 for tier t at now, through the tier's memo, keyed by the window's
+// count and span: those determine λ̂ and so the rest. The key is compared
+// with == on purpose: the memo must return exactly what the formulas would.
+func (e *Estimator) rate(t *tierEst, now, ca2 float64) (lam, rho, model float64) {
+	t.window.advance(now)
+	count, span := t.window.total, t.window.span(now)
 	m := &t.memo[count&(memoSize-1)]
-	if m.lambda == lam && m.ca2 == ca2 {
-		return m.wait
+	if m.count == count && m.span == span && m.ca2 == ca2 {
+		return m.lam, m.rho, m.wait
 	}
-	w := ModelWaitCa2(t.c, lam, t.mu, ca2, t.cs2, e.cfg.RhoMax)
-	*m = memoEntry{lambda: lam, ca2: ca2, wait: w}
-	return w
+	lam = float64(count) / span // RateWindow.Rate's arithmetic
+	rho = lam / t.cmu
+	model = ModelWaitCa2(t.c, lam, t.mu, ca2, t.cs2, e.cfg.RhoMax)
+	*m = memoEntry{count: count, span: span, ca2: ca2, lam: lam, rho: rho, wait: model}
+	return lam, rho, model
 }

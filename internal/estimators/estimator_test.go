@@ -76,6 +76,11 @@ func TestEstimatorMemoMatchesFormula(t *testing.T) {
 			if got != want {
 				t.Fatalf("t=%g tier %d λ̂=%g: memoised W^model = %.17g, formula %.17g", now, tier, lam, got, want)
 			}
+			// λ̂ and ρ̂ come from the memo too.
+			c := e.Components(v, tier)
+			if rho := lam / (float64(tiers[tier].Servers) * tiers[tier].Mu); c.LambdaHat != lam || c.Rho != rho {
+				t.Fatalf("t=%g tier %d: memoised λ̂ = %.17g, ρ̂ = %.17g; formula %.17g, %.17g", now, tier, c.LambdaHat, c.Rho, lam, rho)
+			}
 		}
 		e.Observe(now, i%3)
 	}

@@ -105,7 +105,7 @@ func Penalty(score, rho, theta, k float64) float64 {
 // observation older than this.
 func RelaxationTime(c int, lambdaHat, mu, rhoMax float64) float64 {
 	capacity := float64(c) * mu
-	rho := math.Min(math.Max(lambdaHat/capacity, 0), rhoMax)
+	rho := min(max(lambdaHat/capacity, 0), rhoMax) // the builtins: math.Min and math.Max are calls, with the same results
 	d := 1 - math.Sqrt(rho)
 	return 1 / (capacity * d * d)
 }

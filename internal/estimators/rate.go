@@ -71,9 +71,12 @@ func (r *RateWindow) Rate(now float64) float64 {
 	return float64(r.total) / r.span(now)
 }
 
-// span is the denominator max(min(w, now), 1 s).
+// span is the denominator max(min(w, now), 1 s). The builtins, not
+// math.Max and math.Min: the same results for every operand (NaN and
+// signed zeros included, by the language spec), but compiled inline,
+// where the math functions are calls on every decision (issue 17).
 func (r *RateWindow) span(now float64) float64 {
-	return math.Max(math.Min(r.w, now), 1)
+	return max(min(r.w, now), 1)
 }
 
 // advance expires the buckets that have left the window at time now.
