@@ -6,8 +6,9 @@ import (
 )
 
 // groups covers every job to run exactly once, each group of one cell and
-// replicate with its policies in job order; with few groups for the
-// workers it splits them so that every worker has work.
+// replicate with its policies in job order; with fewer groups than
+// workers it splits them so that every worker has work, and otherwise
+// keeps them whole.
 func TestGroupsPartitionTheJobs(t *testing.T) {
 	var jobs []Job
 	for c := range 3 {
@@ -26,7 +27,7 @@ func TestGroupsPartitionTheJobs(t *testing.T) {
 		run       []int
 		workers   int
 		minGroups int
-	}{{all, 1, 6}, {all, 2, 6}, {all, 8, 16}, {some, 1, 5}, {some, 4, 7}, {nil, 2, 0}} {
+	}{{all, 1, 6}, {all, 2, 6}, {all, 8, 8}, {some, 1, 5}, {some, 4, 5}, {some, 6, 7}, {nil, 2, 0}} {
 		gs := groups(jobs, tc.run, tc.workers)
 		var seen []int
 		for _, g := range gs {
@@ -46,6 +47,9 @@ func TestGroupsPartitionTheJobs(t *testing.T) {
 		slices.Sort(seen)
 		if !slices.Equal(seen, tc.run) && !(len(seen) == 0 && len(tc.run) == 0) {
 			t.Errorf("run %v, %d workers: groups %v cover %v", tc.run, tc.workers, gs, seen)
+		}
+		if tc.workers <= 6 && tc.run != nil && len(tc.run) == len(all) && len(gs) != 6 {
+			t.Errorf("all jobs, %d workers: %d groups, want the 6 whole ones", tc.workers, len(gs))
 		}
 		if len(gs) < tc.minGroups {
 			t.Errorf("run %v, %d workers: %d groups %v, want at least %d", tc.run, tc.workers, len(gs), gs, tc.minGroups)

@@ -312,9 +312,9 @@ func (p *Plan) TapeBytes(arrivals float64) float64 {
 // groups splits the jobs to run (indices into jobs, in job order) into
 // groups of one cell and replicate, in order of their first job: the
 // policies of a group see the same tasks, which a worker draws once for
-// all of them (tapes). A group is split into parts of consecutive
-// policies while there are fewer than two groups per worker, so that a
-// plan of few replicates still keeps every worker busy.
+// all of them (tapes). When there are fewer groups than workers, each is
+// split into parts of consecutive policies, so that a plan of few
+// replicates still keeps every worker busy.
 func groups(jobs []Job, run []int, workers int) [][]int {
 	type key struct{ cell, seed int }
 	at := map[key]int{}
@@ -329,10 +329,10 @@ func groups(jobs []Job, run []int, workers int) [][]int {
 		}
 		gs[g] = append(gs[g], i)
 	}
-	if len(gs) == 0 || len(gs) >= 2*workers {
+	if len(gs) == 0 || len(gs) >= workers {
 		return gs
 	}
-	parts := (2*workers + len(gs) - 1) / len(gs)
+	parts := (workers + len(gs) - 1) / len(gs)
 	var split [][]int
 	for _, g := range gs {
 		n := min(parts, len(g))
