@@ -246,13 +246,12 @@ func (e *Estimator) beta(q, c int) float64 {
 // count and span: those determine λ̂ and so the rest. The key is compared
 // with == on purpose: the memo must return exactly what the formulas would.
 func (e *Estimator) rate(t *tierEst, now, ca2 float64) (lam, rho, model float64) {
-	t.window.advance(now)
-	count, span := t.window.total, t.window.span(now)
+	count, span := t.window.state(now)
 	m := &t.memo[count&(memoSize-1)]
 	if m.count == count && m.span == span && m.ca2 == ca2 {
 		return m.lam, m.rho, m.wait
 	}
-	lam = float64(count) / span // RateWindow.Rate's arithmetic
+	lam = rateOf(count, span)
 	rho = lam / t.cmu
 	model = ModelWaitCa2(t.c, lam, t.mu, ca2, t.cs2, e.cfg.RhoMax)
 	*m = memoEntry{count: count, span: span, ca2: ca2, lam: lam, rho: rho, wait: model}

@@ -66,10 +66,18 @@ func (r *RateWindow) Count(now float64) int {
 }
 
 // Rate returns λ̂(now) = Count(now) / max(min(w, now), 1), arrivals/s.
-func (r *RateWindow) Rate(now float64) float64 {
+func (r *RateWindow) Rate(now float64) float64 { return rateOf(r.state(now)) }
+
+// state is what λ̂ at now is made of: the count and the span of the window
+// ending at now. The estimator's memo is keyed on it.
+func (r *RateWindow) state(now float64) (count int, span float64) {
 	r.advance(now)
-	return float64(r.total) / r.span(now)
+	return r.total, r.span(now)
 }
+
+// rateOf is λ̂ from a window's count and span: Rate's arithmetic, which a
+// memo hit must reproduce bit for bit.
+func rateOf(count int, span float64) float64 { return float64(count) / span }
 
 // span is the denominator max(min(w, now), 1 s). The builtins, not
 // math.Max and math.Min: the same results for every operand (NaN and
