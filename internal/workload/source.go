@@ -22,6 +22,9 @@ type Spec struct {
 	Trace *Trace
 }
 
+// drawsData reports a spec whose tasks carry data or a reply.
+func (sp *Spec) drawsData() bool { return !sp.Data.None() || !sp.Reply.None() }
+
 // Task is one task as the workload draws it. Every policy of a replicate
 // sees the same tasks: the draw does not depend on any decision.
 type Task struct {
@@ -119,7 +122,7 @@ func (s *Source) Next(t *Task) {
 // transfer time to each tier's delay. Without data it touches nothing.
 func (s *Source) data(t *Task) {
 	t.Data, t.Reply = 0, 0
-	if s.spec.Data.None() && s.spec.Reply.None() {
+	if !s.spec.drawsData() {
 		return
 	}
 	t.Data = s.spec.Data.Draw(t.Size, s.st.Data)

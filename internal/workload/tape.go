@@ -35,7 +35,7 @@ type Tape struct {
 // grows without copies.
 func NewTape(spec Spec, streams func() Streams, stop <-chan struct{}, limit, capHint int) *Tape {
 	t := &Tape{spec: spec, streams: streams, stop: stop, limit: max(limit, 1), nt: len(spec.Delays),
-		data: !spec.Data.None() || !spec.Reply.None()}
+		data: spec.drawsData()}
 	t.src = NewSource(spec, streams(), stop)
 	if c := min(capHint, t.limit); c > 0 {
 		t.arrival, t.size = make([]float64, 0, c), make([]float64, 0, c)
@@ -57,7 +57,7 @@ func (t *Tape) Len() int { return len(t.arrival) }
 // TapeBytes is the memory a tape of n tasks of spec takes, bytes.
 func TapeBytes(spec Spec, n int) float64 {
 	per := 2 + len(spec.Delays)
-	if !spec.Data.None() || !spec.Reply.None() {
+	if spec.drawsData() {
 		per += 2
 	}
 	return 8 * float64(per) * float64(n)
@@ -67,20 +67,8 @@ func TapeBytes(spec Spec, n int) float64 {
 // source the tape records: the same tasks, Peek and Stopped.
 func (t *Tape) Source() *Source {
 	s := &Source{tape: t}
-	s.next, s.stopped = t.peek(0)
+	s.settle()
 	return s
-}
-
-// peek is task i's arrival time and whether the recording source gave up
-// before it (its stop channel was closed); i ≤ Len().
-func (t *Tape) peek(i int) (float64, bool) {
-	if i < len(t.arrival) {
-		return t.arrival[i], false
-	}
-	if t.src == nil { // i == limit, and a reader took the source over
-		return 0, false
-	}
-	return t.src.Peek(), t.src.Stopped()
 }
 
 // record draws one more task onto the tape; false at the limit.
@@ -120,18 +108,16 @@ func (t *Tape) own() *Source {
 
 // replay is Next for a reader of a tape.
 func (s *Source) replay(x *Task) {
+	t := s.tape
+	if s.own == nil && s.pos == len(t.arrival) && !t.record() { // past the limit: a source of its own from here
+		s.own = t.own()
+	}
 	if s.own != nil {
 		s.own.Next(x)
 		s.next, s.stopped = s.own.Peek(), s.own.Stopped()
 		return
 	}
-	t := s.tape
 	i := s.pos
-	if i == len(t.arrival) && !t.record() { // past the limit: a source of its own from here
-		s.own = t.own()
-		s.replay(x)
-		return
-	}
 	x.Arrival, x.Size = t.arrival[i], t.size[i]
 	if cap(x.Delays) < t.nt {
 		x.Delays = make([]float64, t.nt)
@@ -143,12 +129,21 @@ func (s *Source) replay(x *Task) {
 		x.Data, x.Reply = t.dat[i], t.reply[i]
 	}
 	s.pos++
-	if s.pos == t.limit && s.pos == len(t.arrival) && t.src == nil {
-		// Another reader took the recording source; the next arrival is
-		// on a source of its own.
+	s.settle()
+}
+
+// settle sets a reader's next arrival after its s.pos tasks: the tape's,
+// the recording source's when the reader has caught up with it, or, when
+// another reader took that source over at the limit, a source of its own.
+func (s *Source) settle() {
+	t := s.tape
+	switch {
+	case s.pos < len(t.arrival):
+		s.next, s.stopped = t.arrival[s.pos], false
+	case t.src != nil:
+		s.next, s.stopped = t.src.Peek(), t.src.Stopped()
+	default:
 		s.own = t.own()
 		s.next, s.stopped = s.own.Peek(), s.own.Stopped()
-		return
 	}
-	s.next, s.stopped = t.peek(s.pos)
 }
