@@ -40,9 +40,6 @@ func NewTapes(cfg *Config, streams []func() workload.Streams, limit int) []*work
 	return tapes
 }
 
-// TapeBytes is the memory the tapes of one replicate of cfg with k devices
-// can take at limit tasks each, bytes: the most a run's tapes add to its
-// memory.
-func TapeBytes(cfg *Config, k, limit int) float64 {
-	return float64(k) * workload.TapeBytes(deviceSpec(cfg, k), limit)
-}
+// TapeBytes is the memory a tape of cfg's workload takes per recorded
+// task, bytes (the same for one device or several).
+func TapeBytes(cfg *Config) float64 { return workload.TapeBytes(cfg.Workload(), 1) }

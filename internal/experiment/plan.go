@@ -205,22 +205,15 @@ type Options struct {
 func (p *Plan) Execute(ctx context.Context, opt Options) ([]Outcome, error) {
 	jobs := p.Jobs()
 	out := make([]Outcome, len(jobs))
-	total := len(jobs)
-	if opt.Only != nil {
-		total = 0
-		for i := range jobs {
-			if opt.Only(i) {
-				total++
-			}
-		}
-	}
-	// The jobs to run, in groups that share their workload (groups).
+	// The jobs to run, in groups that share their workload (groups); the
+	// progress counts every job of the shard, had and taken ones done.
 	var run []int
-	done := 0
+	total, done := 0, 0
 	for i := range jobs {
 		if opt.Only != nil && !opt.Only(i) {
 			continue
 		}
+		total++
 		if opt.Have != nil && opt.Have(i) {
 			done++
 			continue
@@ -304,7 +297,7 @@ func (p *Plan) TapeBytes(arrivals float64) float64 {
 	}
 	most := 0.0
 	for _, cfg := range p.configs {
-		most = max(most, min(TapeBudget, engine.TapeBytes(cfg, 1, 1)*arrivals))
+		most = max(most, min(TapeBudget, engine.TapeBytes(cfg)*arrivals))
 	}
 	return most
 }
@@ -357,7 +350,7 @@ func (p *Plan) tapes(ctx context.Context, jobs []Job, g []int) []*workload.Tape 
 	for d := range streams {
 		streams[d] = func() workload.Streams { return workload.DeviceStreams(seed, j.Seed, d) }
 	}
-	limit := int(TapeBudget / max(engine.TapeBytes(cfg, k, 1), 1))
+	limit := int(TapeBudget / (float64(k) * engine.TapeBytes(cfg))) // per device
 	c := *cfg
 	c.Cancel = ctx.Done()
 	return engine.NewTapes(&c, streams, max(limit, 1))
