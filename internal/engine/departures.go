@@ -18,8 +18,10 @@ import "math"
 // next needs no emptiness test, and the check on every read of a tier is a
 // single comparison, small enough to inline. The zero value is not usable;
 // call newFinishes.
-// Its sift code repeats the event heap's on purpose: a generic heap would
-// call its comparison through a dictionary on the per-task path.
+// Its sift code repeats the event heap's and fcfs.Servers.replaceMin's on
+// purpose: a generic heap would call its comparison through a dictionary
+// on the per-task path, and fcfs keeps its heap unexported (a tier's free
+// times, not a general heap).
 type finishes struct{ h []float64 }
 
 func newFinishes() finishes { return finishes{h: []float64{math.Inf(1)}} }
