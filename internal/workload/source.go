@@ -46,6 +46,9 @@ type Source struct {
 	stop    <-chan struct{}
 	stopped bool
 	n       int // trace replay: the next row
+	// hasData is spec.drawsData(), asked once: the check copies both laws
+	// by value, which cost 15 ns a task in a profile (issue 17).
+	hasData bool
 
 	// A reader of a Tape replays it from task pos; past the tape's
 	// limit it reads own.
@@ -59,7 +62,7 @@ type Source struct {
 // a run ends promptly on an interrupt even when one arrival takes long to
 // place (a burst period much shorter than the inter-arrival time).
 func NewSource(spec Spec, st Streams, stop <-chan struct{}) *Source {
-	s := &Source{spec: spec, st: st, stop: stop}
+	s := &Source{spec: spec, st: st, stop: stop, hasData: spec.drawsData()}
 	if spec.Process.Kind == Poisson {
 		s.proc = &s.spec.Arrivals
 	} else {
@@ -122,7 +125,7 @@ func (s *Source) Next(t *Task) {
 // transfer time to each tier's delay. Without data it touches nothing.
 func (s *Source) data(t *Task) {
 	t.Data, t.Reply = 0, 0
-	if !s.spec.drawsData() {
+	if !s.hasData {
 		return
 	}
 	t.Data = s.spec.Data.Draw(t.Size, s.st.Data)
