@@ -13,8 +13,6 @@ import (
 	"math"
 	"slices"
 
-	"github.com/DataDog/sketches-go/ddsketch/mapping"
-	"github.com/DataDog/sketches-go/ddsketch/store"
 	"gonum.org/v1/gonum/stat"
 )
 
@@ -42,17 +40,6 @@ type Sample struct {
 	n      int
 	sum    float64 // running sum, for the mean once sketched
 	max    float64
-}
-
-// sketch is a DDSketch of positive values: an index mapping and a dense
-// store, plus a count of values too small to index. The mapping is
-// sketches-go's cubically interpolated one, which reads log₂ from the
-// float's bits instead of calling math.Log: the same guarantee for a few
-// percent more bins, at a fraction of the cost per value.
-type sketch struct {
-	m     *mapping.CubicallyInterpolatedMapping
-	st    *store.DenseStore
-	zeros int
 }
 
 // New returns an empty Sample keeping up to limit values whole (limit ≤ 0:
@@ -96,8 +83,12 @@ func (s *Sample) Add(x float64) {
 	if s.n == 1 || x > s.max {
 		s.max = x
 	}
-	if s.sketch != nil {
-		s.sketch.add(x)
+	if k := s.sketch; k != nil {
+		if j := k.slot(x); j < uint(len(k.counts)) { // k.add(x), inlined by hand
+			k.counts[j]++
+		} else {
+			k.addSlow(x)
+		}
 		return
 	}
 	if s.n <= s.lim() {
@@ -111,23 +102,11 @@ func (s *Sample) Add(x float64) {
 
 // toSketch moves the kept values into a new sketch and frees them.
 func (s *Sample) toSketch() {
-	m, err := mapping.NewCubicallyInterpolatedMapping(RelativeError)
-	if err != nil { // only for an accuracy outside (0, 1)
-		panic(err)
-	}
-	s.sketch = &sketch{m: m, st: store.NewDenseStore()}
+	s.sketch = newSketch(indexBits)
 	for _, x := range s.exact {
 		s.sketch.add(x)
 	}
 	s.exact, s.sorted = nil, false
-}
-
-func (k *sketch) add(x float64) {
-	if x < k.m.MinIndexableValue() {
-		k.zeros++
-		return
-	}
-	k.st.Add(k.m.Index(x))
 }
 
 // Len is the number of values added.
@@ -193,10 +172,10 @@ func (s *Sample) Quantile(p float64) float64 {
 	// least the first.
 	rank := max(math.Ceil(p*float64(s.n))-1, 0) // 0-based
 	k := s.sketch
-	if rank < float64(k.zeros) {
+	if int(rank) < k.zeros {
 		return 0
 	}
-	v := k.m.Value(k.st.KeyAtRank(rank - float64(k.zeros)))
+	v := k.atRank(int(rank) - k.zeros)
 	return min(v, s.max) // the bin's representative may exceed the true maximum
 }
 
@@ -213,16 +192,8 @@ func (s *Sample) Over(x float64) float64 {
 		return float64(len(s.exact)-k) / float64(len(s.exact))
 	}
 	k := s.sketch
-	if x < k.m.MinIndexableValue() {
+	if !(x >= minNormal) { // below every bin (NaN too): every positive value is above
 		return float64(s.n-k.zeros) / float64(s.n)
 	}
-	i := k.m.Index(x)
-	above := 0.0
-	k.st.ForEach(func(j int, c float64) bool {
-		if j > i {
-			above += c
-		}
-		return false
-	})
-	return above / float64(s.n)
+	return float64(k.above(x)) / float64(s.n)
 }
