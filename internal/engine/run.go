@@ -454,9 +454,16 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 		// The true counts, read now for this device's view alone: cheaper
 		// than keeping every device's view current at every change of a
 		// tier (two per task), and the same numbers at the decision.
+		// show's arithmetic on the tier already at hand, rather than
+		// through show, which looks the tier up again (issue 17).
+		states := dv.view.States[:len(dv.phys)]
 		for i, p := range dv.phys {
-			s.drain(p, t)
-			s.show(dv, i, s.tiers[p].fin.len())
+			ts := &s.tiers[p]
+			if ts.fin.next() <= t {
+				s.depart(p, t)
+			}
+			n, c := ts.fin.len(), ts.servers
+			states[i].Busy, states[i].Queued = min(n, c), max(0, n-c)
 		}
 	case s.drawView: // a board's views change at its postings only
 		for _, p := range dv.phys {
