@@ -349,7 +349,13 @@ func (s *sim) loop() error {
 			// Into e and by pointer, not by value: see eventHeap.push.
 			var e event
 			s.events.pop(&e)
-			s.event(&e)
+			if e.kind == evReach && !s.oracle { // event's most common case, without the call
+				x := &s.slots[e.slot]
+				s.devs[x.dev].view.States[x.vtier].InTransit--
+				s.reach(e.slot)
+			} else {
+				s.event(&e)
+			}
 			continue
 		}
 		if k&255 == 0 && cfg.Cancel != nil { // often enough that an oracle over 10⁵ servers stops within a second
@@ -454,9 +460,16 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 		// The true counts, read now for this device's view alone: cheaper
 		// than keeping every device's view current at every change of a
 		// tier (two per task), and the same numbers at the decision.
+		// show's arithmetic on the tier already at hand, rather than
+		// through show, which looks the tier up again (issue 17).
+		states := dv.view.States[:len(dv.phys)]
 		for i, p := range dv.phys {
-			s.drain(p, t)
-			s.show(dv, i, s.tiers[p].fin.len())
+			ts := &s.tiers[p]
+			if ts.fin.next() <= t {
+				s.depart(p, t)
+			}
+			n, c := ts.fin.len(), ts.servers
+			states[i].Busy, states[i].Queued = min(n, c), max(0, n-c)
 		}
 	case s.drawView: // a board's views change at its postings only
 		for _, p := range dv.phys {
@@ -482,7 +495,8 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 	x.reach = t + x.delay
 	x.tier, x.vtier, x.dev, x.pos = int32(p), int32(i), int32(dev), 0
 	x.measured, x.hasPred, x.predWait = measured, dec.HasPred, dec.PredWait
-	x.idle = dv.view.States[i].Busy < s.tiers[p].servers // the tier's c, from the hot state rather than the view's Tier
+	// Only the shadows' errors read idle (record).
+	x.idle = s.nShadows > 0 && dv.view.States[i].Busy < s.tiers[p].servers // the tier's c, from the hot state rather than the view's Tier
 	x.data, x.reply = s.task.Data, s.task.Reply
 	if measured {
 		s.pending++
