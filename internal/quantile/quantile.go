@@ -78,9 +78,10 @@ func (s *Sample) lim() int {
 	return s.limit
 }
 
-// Add records one value. It allocates only while the kept slice grows and
-// once, when the sketch takes over; then never again for values in the
-// range already seen.
+// Add records one value. It allocates only while the kept slice grows,
+// when the sketch takes over, and when the sketch first meets a value
+// outside the bins it holds (amortised: it grows by a quarter); never for
+// values in the range already seen.
 func (s *Sample) Add(x float64) {
 	s.n++
 	s.sum += x

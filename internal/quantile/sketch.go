@@ -65,7 +65,8 @@ const (
 )
 
 // sketch is the DDSketch past a Sample's exact limit: counts[i] values in
-// the bin of index offset+i, and zeros values below minNormal.
+// the bin of index offset+i, and zeros values below minNormal (negatives
+// and NaN among them).
 type sketch struct {
 	shift  uint     // 52 − k
 	offset int      // index of counts[0]
