@@ -81,21 +81,21 @@ func (f *finishes) pop() {
 // anything else at its instant). The test is small enough to inline, so
 // that a tier with nothing due costs a comparison.
 func (s *sim) drain(p int, t float64) {
-	if s.tiers[p].fin.next() <= t {
-		s.depart(p, t)
+	if ts := &s.tiers[p]; ts.fin.next() <= t {
+		s.depart(ts, t)
 	}
 }
 
-// depart takes off tier p the tasks that finished by t, in finish order,
-// each a change of the tier at its own instant.
-func (s *sim) depart(p int, t float64) {
-	ts := &s.tiers[p]
+// depart takes off tier ts the tasks that finished by t, in finish order,
+// each a change of the tier at its own instant. It and touch and remember
+// take the tier rather than its index, which each would look up again.
+func (s *sim) depart(ts *tierState, t float64) {
 	for ts.fin.len() > 0 && ts.fin.next() <= t {
 		d := ts.fin.next()
-		s.touch(p, d, false)
+		s.touch(ts, d, false)
 		ts.fin.pop()
 		if s.delayed {
-			s.remember(p, d)
+			s.remember(ts, d)
 		}
 	}
 }
@@ -107,26 +107,25 @@ func (s *sim) drainAll(t float64) {
 	}
 }
 
-// touch adds a change of tier p's tasks present at t, by up or down one,
+// touch adds a change of tier ts's tasks present at t, by up or down one,
 // to the time-integral of n over the window, AreaN. By summation by parts
 // the integral from t₀ to T is n_T·T − n₀·t₀ − Σ δᵢtᵢ over the changes δᵢ
 // = ±1 at tᵢ: one addition per change (the window's ends add the rest),
 // and the same integral in whatever order the changes come, which lets a
 // tier's departures wait for the next read of it (drain; issue 17).
-func (s *sim) touch(p int, t float64, up bool) {
+func (s *sim) touch(ts *tierState, t float64, up bool) {
 	if s.measuring {
 		if up {
-			s.tiers[p].areaN -= t
+			ts.areaN -= t
 		} else {
-			s.tiers[p].areaN += t
+			ts.areaN += t
 		}
 	}
 }
 
-// remember records tier p's change at t in its history, for Delayed: the
+// remember records tier ts's change at t in its history, for Delayed: the
 // one model that reads past states (fresh views are read at the decision,
 // a board's at its postings).
-func (s *sim) remember(p int, t float64) {
-	ts := &s.tiers[p]
+func (s *sim) remember(ts *tierState, t float64) {
 	ts.hist.add(t, ts.fin.len(), s.horizon)
 }

@@ -466,7 +466,7 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 		for i, p := range dv.phys {
 			ts := &s.tiers[p]
 			if ts.fin.next() <= t {
-				s.depart(p, t)
+				s.depart(ts, t)
 			}
 			n, c := ts.fin.len(), ts.servers
 			states[i].Busy, states[i].Queued = min(n, c), max(0, n-c)
@@ -582,10 +582,10 @@ func (s *sim) reach(slot int32) {
 	}
 	service := x.size / ts.speed
 	start, finish := ts.free.Serve(x.reach, service)
-	s.touch(p, x.reach, true)
+	s.touch(ts, x.reach, true)
 	ts.fin.push(finish)
 	if s.delayed {
-		s.remember(p, x.reach)
+		s.remember(ts, x.reach)
 	}
 
 	wait, latency := start-x.reach, finish-x.arrival
