@@ -101,7 +101,7 @@ func (d Dist) Random() bool { return d.kind != Deterministic }
 
 // Sample draws one value. It allocates nothing: gonum's distuv.Pareto.Rand
 // would build a rand.Rand per call, which this hot path cannot afford.
-func (d Dist) Sample(r *rand.Rand) float64 {
+func (d *Dist) Sample(r *rand.Rand) float64 {
 	switch d.kind {
 	case Exponential:
 		return d.mean * r.ExpFloat64()
