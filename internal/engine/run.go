@@ -62,7 +62,11 @@ type device struct {
 	shadows   []dispatch.Predictor
 	src       *workload.Source
 	view      dispatch.View
-	phys      []int      // view tier → physical tier
+	phys      []int // view tier → physical tier
+	// seen is phys as pointers to the tiers' states, which the fresh
+	// view reads at every decision: no bounds check and no index
+	// arithmetic per tier (issue 17).
+	seen      []*tierState
 	rng       *rand.Rand // the observation draws of this device
 	sentSince []int      // own sends per view tier since that tier's observation (board models)
 	sendLog   []history  // Delayed with CountOwn: own sends per view tier, as a running count
@@ -207,6 +211,10 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 	spec := deviceSpec(cfg, k)
 	for d := range devs {
 		dv := &s.devs[d]
+		dv.seen = make([]*tierState, nt) // s.tiers is complete: its elements stay put
+		for i, p := range dv.phys {
+			dv.seen[i] = &s.tiers[p]
+		}
 		dv.pol, dv.shadows, dv.rng = devs[d].Policy, devs[d].Shadows, devs[d].Observe
 		if tp := devs[d].Tape; tp != nil {
 			if !reflect.DeepEqual(tp.Spec(), spec) {
@@ -325,27 +333,20 @@ func (s *sim) loop() error {
 	}
 	for k := 0; ; {
 		arriving := next < end && (!byTasks || k < total)
-		// Every measured latency is known once the last measured task has
-		// reached its tier; only the time-average of tasks present (duration
-		// mode) still needs the events up to the end of the window.
-		if !arriving && s.pending == 0 && (!s.measuring || s.events.len() == 0) {
+		// Once arrivals are over, the run ends with the last event, or
+		// earlier: every measured latency is known once the last measured
+		// task has reached its tier, and only the time-average of tasks
+		// present (duration mode) needs the events up to the window's end.
+		if !arriving && (s.events.len() == 0 || s.pending == 0 && !s.measuring) {
 			break
 		}
 		// The earliest of an event and the next arrival; at equal times in
 		// that order. Departures are not visited: each tier drains its own
 		// up to the time it is read (finishes).
-		ev := s.events.len() > 0 && (!arriving || s.events.ev[0].t <= next)
-		if !ev && !arriving {
-			break
-		}
-		if !byTasks { // the duration-mode window opens and closes on the clock
-			t := next
-			if ev {
-				t = s.events.ev[0].t
+		if s.events.len() > 0 && (!arriving || s.events.ev[0].t <= next) {
+			if !byTasks { // the duration-mode window opens and closes on the clock
+				s.clock(s.events.ev[0].t, end)
 			}
-			s.clock(t, end)
-		}
-		if ev {
 			// Into e and by pointer, not by value: see eventHeap.push.
 			var e event
 			s.events.pop(&e)
@@ -357,6 +358,9 @@ func (s *sim) loop() error {
 				s.event(&e)
 			}
 			continue
+		}
+		if !byTasks {
+			s.clock(next, end)
 		}
 		if k&255 == 0 && cfg.Cancel != nil { // often enough that an oracle over 10⁵ servers stops within a second
 			select {
@@ -462,9 +466,8 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 		// tier (two per task), and the same numbers at the decision.
 		// show's arithmetic on the tier already at hand, rather than
 		// through show, which looks the tier up again (issue 17).
-		states := dv.view.States[:len(dv.phys)]
-		for i, p := range dv.phys {
-			ts := &s.tiers[p]
+		states := dv.view.States[:len(dv.seen)]
+		for i, ts := range dv.seen {
 			if ts.fin.next() <= t {
 				s.depart(ts, t)
 			}
@@ -591,7 +594,11 @@ func (s *sim) reach(slot int32) {
 	wait, latency := start-x.reach, finish-x.arrival
 	if x.measured {
 		s.pending--
-		s.res.record(s.cfg, ts.scen, x, wait, latency, s.shPred[int(slot)*s.nShadows:][:s.nShadows])
+		var sh []float64 // the shadows' predictions, if any
+		if s.nShadows > 0 {
+			sh = s.shPred[int(slot)*s.nShadows:][:s.nShadows]
+		}
+		s.res.record(s.cfg, ts.scen, x, wait, latency, sh)
 	}
 	if s.measuring && x.reach >= s.t0 {
 		ts.reached++
