@@ -34,6 +34,7 @@ type RateWindow struct {
 	invH   float64  // buckets per second, B/w
 	counts []uint32 // ring of B bucket counts
 	cur    int64    // absolute index ⌈t/h⌉ of the newest bucket
+	at     int      // slot(cur), kept as it moves: a modulo is an integer division, two a call of slot, and Add and advance ran one every decision (issue 17)
 	total  int      // sum of counts
 }
 
@@ -55,7 +56,7 @@ func (r *RateWindow) Window() float64 { return r.w }
 // Add records one arrival at time now.
 func (r *RateWindow) Add(now float64) {
 	r.advance(now)
-	r.counts[r.slot(r.cur)]++
+	r.counts[r.at]++
 	r.total++
 }
 
@@ -97,15 +98,16 @@ func (r *RateWindow) advance(now float64) {
 	if k-r.cur >= n {
 		clear(r.counts)
 		r.total = 0
-		r.cur = k
+		r.cur, r.at = k, r.slot(k)
 		return
 	}
-	for j := r.cur + 1; j <= k; j++ {
-		i := r.slot(j)
-		r.total -= int(r.counts[i])
-		r.counts[i] = 0
+	for ; r.cur < k; r.cur++ { // the next bucket, slot(cur+1), by a step round the ring
+		if r.at++; r.at == len(r.counts) {
+			r.at = 0
+		}
+		r.total -= int(r.counts[r.at])
+		r.counts[r.at] = 0
 	}
-	r.cur = k
 }
 
 // slot maps an absolute bucket index to its place in the ring.
