@@ -80,15 +80,16 @@ func (f *finishes) pop() {
 // off every task that finished at or before t (a departure comes before
 // anything else at its instant). The test is small enough to inline, so
 // that a tier with nothing due costs a comparison.
-func (s *sim) drain(p int, t float64) {
-	if ts := &s.tiers[p]; ts.fin.next() <= t {
+func (s *sim) drain(ts *tierState, t float64) {
+	if ts.fin.next() <= t {
 		s.depart(ts, t)
 	}
 }
 
 // depart takes off tier ts the tasks that finished by t, in finish order,
-// each a change of the tier at its own instant. It and touch and remember
-// take the tier rather than its index, which each would look up again.
+// each a change of the tier at its own instant. It, drain, touch and
+// remember take the tier rather than its index, which each would look up
+// again (issue 17).
 func (s *sim) depart(ts *tierState, t float64) {
 	for ts.fin.len() > 0 && ts.fin.next() <= t {
 		d := ts.fin.next()
@@ -103,7 +104,7 @@ func (s *sim) depart(ts *tierState, t float64) {
 // drainAll drains every tier up to t.
 func (s *sim) drainAll(t float64) {
 	for p := range s.tiers {
-		s.drain(p, t)
+		s.drain(&s.tiers[p], t)
 	}
 }
 

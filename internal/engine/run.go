@@ -350,13 +350,7 @@ func (s *sim) loop() error {
 			// Into e and by pointer, not by value: see eventHeap.push.
 			var e event
 			s.events.pop(&e)
-			if e.kind == evReach && !s.oracle { // event's most common case, without the call
-				x := &s.slots[e.slot]
-				s.devs[x.dev].view.States[x.vtier].InTransit--
-				s.reach(e.slot)
-			} else {
-				s.event(&e)
-			}
+			s.event(&e)
 			continue
 		}
 		if !byTasks {
@@ -464,19 +458,14 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 		// The true counts, read now for this device's view alone: cheaper
 		// than keeping every device's view current at every change of a
 		// tier (two per task), and the same numbers at the decision.
-		// show's arithmetic on the tier already at hand, rather than
-		// through show, which looks the tier up again (issue 17).
 		states := dv.view.States[:len(dv.seen)]
 		for i, ts := range dv.seen {
-			if ts.fin.next() <= t {
-				s.depart(ts, t)
-			}
-			n, c := ts.fin.len(), ts.servers
-			states[i].Busy, states[i].Queued = min(n, c), max(0, n-c)
+			s.drain(ts, t)
+			setCounts(&states[i], ts.fin.len(), ts.servers)
 		}
 	case s.drawView: // a board's views change at its postings only
-		for _, p := range dv.phys {
-			s.drain(p, t)
+		for _, ts := range dv.seen {
+			s.drain(ts, t)
 		}
 		s.observe(dv, t)
 	}
@@ -581,7 +570,7 @@ func (s *sim) reach(slot int32) {
 		// reads the count here: a view or a posting drains the tier when it
 		// reads it, and AreaN takes the changes in any order (touch), so
 		// the departures due wait for the next read (issue 17).
-		s.drain(p, x.reach)
+		s.drain(ts, x.reach)
 	}
 	service := x.size / ts.speed
 	start, finish := ts.free.Serve(x.reach, service)
@@ -623,8 +612,8 @@ func (s *sim) reach(slot int32) {
 // (Individual), and schedules the next posting.
 func (s *sim) refresh(e *event) {
 	post := func(p int) {
-		s.drain(p, e.t)
 		ts := &s.tiers[p]
+		s.drain(ts, e.t)
 		ts.board = boardEntry{n: noisy(ts.fin.len(), s.noise, s.obsRand), at: e.t}
 		for _, w := range ts.watchers { // a board's views change here only
 			dv := &s.devs[w.dev]
@@ -649,10 +638,12 @@ func (s *sim) refresh(e *event) {
 
 // show sets tier i of device dv's view to n tasks present.
 func (s *sim) show(dv *device, i, n int) {
-	c := s.tiers[dv.phys[i]].servers
-	st := &dv.view.States[i]
-	st.Busy = min(n, c)
-	st.Queued = max(0, n-c)
+	setCounts(&dv.view.States[i], n, dv.seen[i].servers)
+}
+
+// setCounts sets st to n tasks present at a tier of c servers.
+func setCounts(st *dispatch.State, n, c int) {
+	st.Busy, st.Queued = min(n, c), max(0, n-c)
 }
 
 // observe fills device dv's view with what it sees of every tier at t, for
