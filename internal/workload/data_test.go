@@ -39,7 +39,7 @@ func TestDataHasItsOwnStream(t *testing.T) {
 }
 
 func TestDataLaw(t *testing.T) {
-	if !(DataLaw{}).None() || (DataLaw{}).Random() || (DataLaw{}).Draw(3, nil) != 0 {
+	if !(&DataLaw{}).None() || (&DataLaw{}).Random() || (&DataLaw{}).Draw(3, nil) != 0 {
 		t.Error("the zero DataLaw is not none")
 	}
 	p, err := Proportional(8)
