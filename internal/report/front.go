@@ -27,10 +27,11 @@ type FrontPoint struct {
 	Tag                string // written beside the point (a swept weight), or ""
 }
 
-// FrontCaption is the note of the latency–energy figure: in the image only
-// when FigureOptions.Caption asks for it (issue 15: the note goes beside it).
+// FrontCaption is the note of the latency–energy figure, drawn in the image
+// only when FigureOptions.Caption asks for it: offload energy leaves it out,
+// and the README gives it beside the figure (issue 15).
 const FrontCaption = "Points: mean over replicates; bars: 95% Student-t intervals of both coordinates. " +
-	"A line joins one policy's points across its swept weight."
+	"A line joins one policy's points across its swept weight; a ring marks a point where a tier's load is ≥ 1."
 
 // frontSeries is one label's points with their x half-widths.
 type frontSeries struct {
