@@ -199,8 +199,11 @@ type Options struct {
 	Reuse func(j Job) (Outcome, bool)
 }
 
-// Execute runs every job not already had, in parallel. The result has one
-// entry per job, in Jobs order; an entry not run has an empty Policy. On
+// Execute runs every job of the shard that is neither had (Options.Have)
+// nor taken from an earlier run (Options.Reuse): groups of one cell and
+// replicate in parallel, a group's policies one after another on one
+// worker, sharing its tapes. The result has one entry per job, in Jobs
+// order, taken runs included; an entry not run has an empty Policy. On
 // cancellation it returns what finished and ctx's error.
 func (p *Plan) Execute(ctx context.Context, opt Options) ([]Outcome, error) {
 	jobs := p.Jobs()
