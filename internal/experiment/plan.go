@@ -340,7 +340,8 @@ func groups(jobs []Job, run []int, workers int) [][]int {
 }
 
 // tapes records the workload of group g's replicate for its runs, one
-// tape per device; nil for a lone run, which has nothing to share.
+// tape per device; nil for a lone run, which has nothing to share, and for
+// runs longer than the tapes may keep.
 func (p *Plan) tapes(ctx context.Context, jobs []Job, g []int) []*workload.Tape {
 	if len(g) < 2 {
 		return nil
@@ -354,6 +355,12 @@ func (p *Plan) tapes(ctx context.Context, jobs []Job, g []int) []*workload.Tape 
 		streams[d] = func() workload.Streams { return workload.DeviceStreams(seed, j.Seed, d) }
 	}
 	limit := int(TapeBudget / (float64(k) * engine.TapeBytes(cfg))) // per device
+	if cfg.Tasks > 0 && (cfg.Warmup+cfg.Tasks)/k > limit {
+		// The tape would stop before the run does, and every run after
+		// the first would then draw the recorded tasks again to go on
+		// past it: more work than each run drawing its own.
+		return nil
+	}
 	c := *cfg
 	c.Cancel = ctx.Done()
 	return engine.NewTapes(&c, streams, max(limit, 1))
