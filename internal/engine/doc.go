@@ -15,8 +15,10 @@
 // moment it reaches the tier: the tier keeps each server's next free time
 // (the Kiefer–Wolfowitz workload vector) and the task takes the earliest one.
 // Departures only maintain the queue and busy counts a policy observes: they
-// are not events. Each tier keeps its tasks' finish times and takes off the
-// ones due whenever it is read (finishes, drain).
+// are not events. A tier of few servers reads its count from the workload
+// vector and the start times of its waiting tasks when it is read; a larger
+// one keeps its tasks' finish times and takes off the ones due then
+// (present, finishes, drain).
 //
 // # Events and time
 //

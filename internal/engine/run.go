@@ -35,10 +35,16 @@ type transit struct {
 // is one physical tier, except a local tier with several devices: each
 // device has its own copy.
 type tierState struct {
-	free     fcfs.Servers // each server's next free time (Kiefer–Wolfowitz vector)
-	fin      finishes     // the tasks present, waiting or in service, by finish time (as of the tier's last drain)
-	transit  []int32      // slots of tasks travelling to the tier (kept for a clairvoyant policy only)
-	scen     int          // the scenario tier it is (a copy) of
+	free fcfs.Servers // each server's next free time (Kiefer–Wolfowitz vector)
+	// The tasks present, waiting or in service: read from free and the
+	// start times of the tasks that wait (kw, a tier of few servers), or
+	// kept as their finish times (fin, as of the tier's last drain). See
+	// present.
+	kw       bool
+	waits    fcfs.Waits
+	fin      finishes
+	transit  []int32 // slots of tasks travelling to the tier (kept for a clairvoyant policy only)
+	scen     int     // the scenario tier it is (a copy) of
 	servers  int
 	speed    float64
 	watchers []viewRef // the views that show it: one per device that sees it
@@ -47,7 +53,8 @@ type tierState struct {
 	// The Little's-law sums of TierResult for this physical tier, added
 	// into the result when the window closes: kept here, next to the
 	// tier's other hot fields, rather than through the result on every
-	// change (issue 17). A tier of one copy gets exactly its sums.
+	// task (issue 17). A tier of one copy gets exactly its sums. areaN
+	// holds the residual at the window's start until then (stopMeasuring).
 	areaN, sojourn float64
 	reached        int
 }
@@ -194,7 +201,8 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 		for c := range copies {
 			p := len(s.tiers)
 			s.tiers = append(s.tiers, tierState{free: fcfs.New(cfg.Tiers[i].Servers), fin: newFinishes(), scen: i,
-				servers: cfg.Tiers[i].Servers, speed: cfg.Tiers[i].Speed})
+				servers: cfg.Tiers[i].Servers, speed: cfg.Tiers[i].Speed,
+				kw: !s.delayed && cfg.Tiers[i].Servers <= kwServers})
 			s.tiers[p].hist.ch = []change{{0, 0}}
 			for d := range k {
 				if copies == 1 || c == d {
@@ -422,20 +430,18 @@ func (s *sim) clock(t, end float64) {
 }
 
 func (s *sim) startMeasuring(t float64) {
-	s.drainAll(t) // the departures before the window, outside it
 	s.measuring = true
 	s.t0 = t
 	for i := range s.tiers {
 		ts := &s.tiers[i]
-		ts.areaN = -float64(ts.fin.len()) * t // −n₀·t₀ (see touch)
+		ts.areaN = s.residual(ts, t) // R(t₀) (see residual)
 	}
 }
 
 func (s *sim) stopMeasuring(t float64) {
-	s.drainAll(t)
 	for i := range s.tiers {
 		ts := &s.tiers[i]
-		ts.areaN += float64(ts.fin.len()) * t // n_T·T (see touch)
+		ts.areaN += ts.sojourn - s.residual(ts, t) // + Σ sojourns − R(T)
 		tr := &s.res.Tier[ts.scen]
 		tr.AreaN += ts.areaN
 		tr.Reached += ts.reached
@@ -460,13 +466,9 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 		// tier (two per task), and the same numbers at the decision.
 		states := dv.view.States[:len(dv.seen)]
 		for i, ts := range dv.seen {
-			s.drain(ts, t)
-			setCounts(&states[i], ts.fin.len(), ts.servers)
+			setCounts(&states[i], s.present(ts, t), ts.servers)
 		}
 	case s.drawView: // a board's views change at its postings only
-		for _, ts := range dv.seen {
-			s.drain(ts, t)
-		}
 		s.observe(dv, t)
 	}
 	dec := dv.pol.Decide(&dv.view)
@@ -574,10 +576,15 @@ func (s *sim) reach(slot int32) {
 	}
 	service := x.size / ts.speed
 	start, finish := ts.free.Serve(x.reach, service)
-	s.touch(ts, x.reach, true)
-	ts.fin.push(finish)
-	if s.delayed {
-		s.remember(ts, x.reach)
+	if ts.kw {
+		if start > x.reach {
+			ts.waits.Add(start)
+		}
+	} else {
+		ts.fin.push(finish)
+		if s.delayed {
+			s.remember(ts, x.reach)
+		}
 	}
 
 	wait, latency := start-x.reach, finish-x.arrival
@@ -613,8 +620,7 @@ func (s *sim) reach(slot int32) {
 func (s *sim) refresh(e *event) {
 	post := func(p int) {
 		ts := &s.tiers[p]
-		s.drain(ts, e.t)
-		ts.board = boardEntry{n: noisy(ts.fin.len(), s.noise, s.obsRand), at: e.t}
+		ts.board = boardEntry{n: noisy(s.present(ts, e.t), s.noise, s.obsRand), at: e.t}
 		for _, w := range ts.watchers { // a board's views change here only
 			dv := &s.devs[w.dev]
 			dv.sentSince[w.tier] = 0
@@ -649,14 +655,14 @@ func setCounts(st *dispatch.State, n, c int) {
 // observe fills device dv's view with what it sees of every tier at t, for
 // the models whose view is drawn per decision (fresh with noise, delayed).
 func (s *sim) observe(dv *device, t float64) {
-	for i, p := range dv.phys {
-		ts := &s.tiers[p]
+	for i, ts := range dv.seen {
 		var n int
 		var age float64
 		switch s.obs.Model {
 		case Fresh:
-			n = noisy(ts.fin.len(), s.noise, dv.rng)
+			n = noisy(s.present(ts, t), s.noise, dv.rng)
 		case Delayed:
+			s.drain(ts, t) // its history up to t
 			age = s.obs.Delay.Mean()
 			if s.obs.Delay.Random() {
 				age = s.obs.Delay.Sample(dv.rng)

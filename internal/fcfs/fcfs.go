@@ -62,3 +62,73 @@ func (s Servers) replaceMin(v float64) {
 		i = m
 	}
 }
+
+// Busy is the number of servers busy at t, for t no earlier than the reach
+// of every task served so far. A server free after t is busy at t: the
+// tasks given to it all reached by t, so it has been working since the
+// first of them that is still there. A tier's tasks present at t are one
+// per busy server and the tasks that wait at t, which start after t
+// (Waits). Busy visits every server, with no branch on the data: for a
+// few servers that costs less than keeping the tasks' finish times sorted.
+func (s Servers) Busy(t float64) int {
+	n := 0
+	for _, f := range s {
+		if f > t {
+			n++
+		}
+	}
+	return n
+}
+
+// Residual is Σ max(0, free − t) over the servers: with Waits.Residual, the
+// time the tasks present at t (for t as in Busy) still spend at the tier,
+// the boundary term of its time-integral of tasks present.
+func (s Servers) Residual(t float64) float64 {
+	r := 0.0
+	for _, f := range s {
+		r += max(0, f-t)
+	}
+	return r
+}
+
+// Waits is a tier's tasks that wait, by start time. FCFS starts tasks in
+// the order they reach the tier, and at nondecreasing times, so a ring in
+// reach order is sorted: the count at t takes off its head, in O(1) a task
+// amortised. With Busy it gives a tier's tasks present without keeping
+// their finish times. The zero value is an empty queue.
+type Waits struct {
+	q    []float64 // a ring whose length is 0 or a power of two
+	h, n int       // its head and length
+}
+
+// Add records a task that starts at start, later than it reached the tier.
+func (w *Waits) Add(start float64) {
+	if w.n == len(w.q) {
+		q := make([]float64, max(8, 2*len(w.q)))
+		for i := range w.n {
+			q[i] = w.q[(w.h+i)&(len(w.q)-1)]
+		}
+		w.q, w.h = q, 0
+	}
+	w.q[(w.h+w.n)&(len(w.q)-1)] = start
+	w.n++
+}
+
+// Queued is the number of tasks waiting at t: those that start after t. It
+// forgets the others, so t must not decrease from one call to the next.
+func (w *Waits) Queued(t float64) int {
+	for w.n > 0 && w.q[w.h] <= t {
+		w.h = (w.h + 1) & (len(w.q) - 1)
+		w.n--
+	}
+	return w.n
+}
+
+// Residual is Σ (start − t) over the tasks waiting at t (see Servers.Residual).
+func (w *Waits) Residual(t float64) float64 {
+	r := 0.0
+	for i := range w.Queued(t) {
+		r += w.q[(w.h+i)&(len(w.q)-1)] - t
+	}
+	return r
+}

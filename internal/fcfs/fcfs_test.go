@@ -1,6 +1,7 @@
 package fcfs
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -40,5 +41,57 @@ func TestCompletionReplaysOnACopy(t *testing.T) {
 	}
 	if s.Free() != 0 {
 		t.Errorf("Completion changed the servers: free %v", s)
+	}
+}
+
+// Busy and Waits give the count of a brute-force tally of every task
+// served: at a read at t (no earlier than the reaches so far), a task is
+// present when it finishes after t, busy when it started by t, waiting
+// when it starts after t; the residuals add up finish − t over the tasks
+// present. Reads fall between reaches and on them, finish and start times
+// coincide with reads (coarse times), and the load ranges from idle
+// through heavy to overloaded, so that the ring grows, wraps and empties.
+func TestBusyAndWaitsCountThePresent(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, c := range []int{1, 2, 4, 7, 16} {
+		for _, load := range []float64{0.3, 0.95, 1.5} {
+			s := New(c)
+			var w Waits
+			var starts, finishes []float64
+			step := func() float64 { return math.Round(r.ExpFloat64()*4) / 4 } // quarter units: ties
+			reach, next := 0.0, step()
+			for range 4000 {
+				reach, next = next, next+step()
+				svc := math.Round(float64(c)*load*r.ExpFloat64()*4) / 4
+				start, finish := s.Serve(reach, svc)
+				if start > reach {
+					w.Add(start)
+				}
+				starts, finishes = append(starts, start), append(finishes, finish)
+				// Reads at the reach and between it and the next, that
+				// one included: t never decreases and is no earlier than
+				// any reach served.
+				for _, at := range []float64{reach, reach + math.Round(r.Float64()*(next-reach)*4)/4} {
+					present, busy, waiting, res := 0, 0, 0, 0.0
+					for j := range starts {
+						if finishes[j] > at {
+							present++
+							res += finishes[j] - at
+							if starts[j] > at {
+								waiting++
+							} else {
+								busy++
+							}
+						}
+					}
+					if gb, gq := s.Busy(at), w.Queued(at); gb != busy || gq != waiting || gb+gq != present {
+						t.Fatalf("c=%d load=%v at %v: busy %d queued %d, want %d %d (present %d)", c, load, at, gb, gq, busy, waiting, present)
+					}
+					if got := s.Residual(at) + w.Residual(at); math.Abs(got-res) > 1e-9*max(1, res) {
+						t.Fatalf("c=%d load=%v at %v: residual %v, want %v", c, load, at, got, res)
+					}
+				}
+			}
+		}
 	}
 }
