@@ -42,6 +42,7 @@ type tierState struct {
 	// present.
 	kw       bool
 	waits    fcfs.Waits
+	last     float64 // kw: the latest finish; no task is present after it
 	fin      finishes
 	transit  []int32 // slots of tasks travelling to the tier (kept for a clairvoyant policy only)
 	scen     int     // the scenario tier it is (a copy) of
@@ -580,6 +581,7 @@ func (s *sim) reach(slot int32) {
 		if start > x.reach {
 			ts.waits.Add(start)
 		}
+		ts.last = max(ts.last, finish)
 	} else {
 		ts.fin.push(finish)
 		if s.delayed {
