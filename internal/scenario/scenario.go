@@ -207,7 +207,7 @@ type Sweep struct {
 type Observation struct {
 	// Model is fresh, periodic (a board refreshed at phase + k·period),
 	// individual (each tier reposts at exponential epochs of mean period)
-	// or delayed (each tier's state as it was delay ago).
+	// or delayed (each tier's state as it was delay ago); omitted: fresh.
 	Model  string  `yaml:"model"`
 	Period float64 `yaml:"period,omitempty"` // s; periodic 0 is fresh
 	Phase  float64 `yaml:"phase,omitempty"`  // s, periodic: first refresh, in [0, period)

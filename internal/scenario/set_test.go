@@ -129,3 +129,25 @@ func TestSetErrors(t *testing.T) {
 		})
 	}
 }
+
+// An observation block without a model, from a file or from --set, is the
+// fresh model, written out in the resolved scenario, as count_own's default.
+func TestObservationModelDefaultsToFresh(t *testing.T) {
+	yaml := []byte("tasks: 1000\narrivals: {rate: 10}\npolicies: [hybrid, jsq]\ntiers:\n  - {name: local, kind: local, servers: 1, speed: 10}\n")
+	for _, tc := range []struct {
+		name string
+		data []byte
+		sets []string
+	}{
+		{"file", append(append([]byte(nil), yaml...), "observation: {noise: 0.2}\n"...), nil},
+		{"--set", yaml, []string{"observation.noise=0.3"}},
+	} {
+		s, err := scenario.Parse("s.yaml", tc.data, tc.sets, catalog)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if o := s.Observation; o == nil || o.Model != "fresh" || o.Noise == 0 || o.CountOwn == nil || !*o.CountOwn {
+			t.Errorf("%s: observation %+v, want fresh with the noise and count_own true", tc.name, o)
+		}
+	}
+}
