@@ -571,8 +571,8 @@ func (s *sim) reach(slot int32) {
 	if s.delayed {
 		// Delayed's history needs the changes in time order. Nothing else
 		// reads the count here: a view or a posting drains the tier when it
-		// reads it, and AreaN takes the changes in any order (touch), so
-		// the departures due wait for the next read (issue 17).
+		// reads it, and AreaN needs no change at all (residual), so the
+		// departures due wait for the next read (issue 17).
 		s.drain(ts, x.reach)
 	}
 	service := x.size / ts.speed
