@@ -34,14 +34,11 @@ func makePolicy(b *testing.B, name string, cfg *engine.Config) dispatch.Policy {
 // runTasks runs b.N measured tasks of cfg under the named policy, one op a
 // task, and reports x-floor against the floor loop on the same tasks.
 func runTasks(b *testing.B, name string, cfg *engine.Config) {
-	cfg.Tasks, cfg.Warmup = max(b.N, 1), 0
-	pol := makePolicy(b, name, cfg)
+	cfg.Warmup = 0
 	b.ReportAllocs()
-	var err error
-	engine.Timed(b, cfg, func() { _, err = engine.Run(cfg, pol, workload.NewStreams(1, 0)) })
-	if err != nil {
-		b.Fatal(err)
-	}
+	engine.Timed(b, cfg, func(rep int) (*engine.Result, error) {
+		return engine.Run(cfg, makePolicy(b, name, cfg), workload.NewStreams(1, rep))
+	})
 }
 
 // BenchmarkEnginePolicies is BenchmarkEngine's scenario (three tiers, 20
