@@ -89,7 +89,20 @@ func (r *RateWindow) span(now float64) float64 {
 }
 
 // advance expires the buckets that have left the window at time now.
+//
+// ⌈x⌉ ≤ cur exactly when x ≤ cur, cur being an integer (exact in a float64
+// below 2⁵³): so the usual call, within the newest bucket, is told by that
+// test, inlined, without math.Ceil, a call (issue 17). A NaN fails it and
+// takes the long way, as before.
 func (r *RateWindow) advance(now float64) {
+	if now*r.invH <= float64(r.cur) {
+		return
+	}
+	r.step(now)
+}
+
+// step is advance past its inlined test.
+func (r *RateWindow) step(now float64) {
 	k := int64(math.Ceil(now * r.invH))
 	if k <= r.cur {
 		return
