@@ -100,12 +100,13 @@ const kwServers = 16
 // 17 suggested it). The delayed model needs every change at its instant
 // for its history, so its tiers keep the heap (fin), like larger tiers.
 //
-// An empty small tier, a lightly loaded one's usual state, is known from
-// its latest finish alone, in a comparison small enough to inline; the
-// rest is in count.
+// A small tier keeps its last count until its next departure or reach, so
+// that a read of a tier that has not changed, the usual case at a light
+// load or among many tiers, is a comparison small enough to inline, as a
+// larger tier's heap check is; the rest is in count.
 func (s *sim) present(ts *tierState, t float64) int {
-	if ts.kw && ts.last <= t {
-		return 0
+	if ts.kw && t < ts.until {
+		return ts.n
 	}
 	return s.count(ts, t)
 }
@@ -113,7 +114,10 @@ func (s *sim) present(ts *tierState, t float64) int {
 // count is present, past its inlined test.
 func (s *sim) count(ts *tierState, t float64) int {
 	if ts.kw {
-		return ts.waits.Queued(t) + ts.free.Busy(t)
+		q := ts.waits.Queued(t)
+		busy, next := ts.free.Busy(t)
+		ts.n, ts.until = q+busy, min(next, ts.waits.Next())
+		return ts.n
 	}
 	s.drain(ts, t)
 	return ts.fin.len()

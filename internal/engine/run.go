@@ -40,9 +40,14 @@ type tierState struct {
 	// start times of the tasks that wait (kw, a tier of few servers), or
 	// kept as their finish times (fin, as of the tier's last drain). See
 	// present.
-	kw       bool
-	waits    fcfs.Waits
-	last     float64 // kw: the latest finish; no task is present after it
+	kw    bool
+	waits fcfs.Waits
+	// kw: n, the tasks present at the tier's last count, holds for reads
+	// before until, the next departure then (+Inf when none is present);
+	// a task reaching the tier sets until to 0, so that the next read
+	// counts again.
+	n        int
+	until    float64
 	fin      finishes
 	transit  []int32 // slots of tasks travelling to the tier (kept for a clairvoyant policy only)
 	scen     int     // the scenario tier it is (a copy) of
@@ -581,7 +586,7 @@ func (s *sim) reach(slot int32) {
 		if start > x.reach {
 			ts.waits.Add(start)
 		}
-		ts.last = max(ts.last, finish)
+		ts.until = 0
 	} else {
 		ts.fin.push(finish)
 		if s.delayed {

@@ -7,7 +7,10 @@
 // that the rule is written once.
 package fcfs
 
-import "iter"
+import (
+	"iter"
+	"math"
+)
 
 // Servers is a tier's workload vector as a binary min-heap of free times.
 // The zero free time means idle since the start.
@@ -64,20 +67,30 @@ func (s Servers) replaceMin(v float64) {
 }
 
 // Busy is the number of servers busy at t, for t no earlier than the reach
-// of every task served so far. A server free after t is busy at t: the
-// tasks given to it all reached by t, so it has been working since the
-// first of them that is still there. A tier's tasks present at t are one
-// per busy server and the tasks that wait at t, which start after t
-// (Waits). Busy visits every server, with no branch on the data: for a
-// few servers that costs less than keeping the tasks' finish times sorted.
-func (s Servers) Busy(t float64) int {
-	n := 0
+// of every task served so far, and the earliest free time after t (+Inf if
+// none), when the first of them goes idle. A server free after t is busy
+// at t: the tasks given to it all reached by t, so it has been working
+// since the first of them that is still there. A tier's tasks present at t
+// are one per busy server and the tasks that wait at t, which start after
+// t (Waits). Busy visits every server: for a few servers that costs less
+// than keeping the tasks' finish times sorted.
+//
+// It takes no branch on a server's state, which a predictor could not
+// guess: the count adds the comparison's 0 or 1, and the minimum runs on
+// the free times' bits, which order as their values do for times ≥ 0 (a
+// queue's times are), with +Inf's bits for a server that is idle.
+func (s Servers) Busy(t float64) (n int, next float64) {
+	const inf = 0x7ff0000000000000 // math.Float64bits(math.Inf(1))
+	nx := uint64(inf)
 	for _, f := range s {
+		var m uint64
 		if f > t {
-			n++
+			m = 1
 		}
+		n += int(m)
+		nx = min(nx, inf^((inf^math.Float64bits(f))&-m)) // f's bits if busy, else +Inf's
 	}
-	return n
+	return n, math.Float64frombits(nx)
 }
 
 // Residual is Σ max(0, free − t) over the servers: with Waits.Residual, the
@@ -122,6 +135,15 @@ func (w *Waits) Queued(t float64) int {
 		w.n--
 	}
 	return w.n
+}
+
+// Next is the earliest start of a task waiting at t, +Inf if none: the
+// next departure from the server it waits for. Call it after Queued(t).
+func (w *Waits) Next() float64 {
+	if w.n == 0 {
+		return math.Inf(1)
+	}
+	return w.q[w.h]
 }
 
 // Residual is Σ (start − t) over the tasks waiting at t (see Servers.Residual).

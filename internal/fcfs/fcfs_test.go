@@ -47,8 +47,9 @@ func TestCompletionReplaysOnACopy(t *testing.T) {
 // Busy and Waits give the count of a brute-force tally of every task
 // served: at a read at t (no earlier than the reaches so far), a task is
 // present when it finishes after t, busy when it started by t, waiting
-// when it starts after t; the residuals add up finish − t over the tasks
-// present. Reads fall between reaches and on them, finish and start times
+// when it starts after t; the earlier of Busy's next free time and the
+// first waiting start is the earliest finish after t; the residuals add
+// up finish − t over the tasks present. Reads fall between reaches and on them, finish and start times
 // coincide with reads (coarse times), and the load ranges from idle
 // through heavy to overloaded, so that the ring grows, wraps and empties.
 func TestBusyAndWaitsCountThePresent(t *testing.T) {
@@ -72,11 +73,12 @@ func TestBusyAndWaitsCountThePresent(t *testing.T) {
 				// one included: t never decreases and is no earlier than
 				// any reach served.
 				for _, at := range []float64{reach, reach + math.Round(r.Float64()*(next-reach)*4)/4} {
-					present, busy, waiting, res := 0, 0, 0, 0.0
+					present, busy, waiting, res, next := 0, 0, 0, 0.0, math.Inf(1)
 					for j := range starts {
 						if finishes[j] > at {
 							present++
 							res += finishes[j] - at
+							next = min(next, finishes[j])
 							if starts[j] > at {
 								waiting++
 							} else {
@@ -84,8 +86,12 @@ func TestBusyAndWaitsCountThePresent(t *testing.T) {
 							}
 						}
 					}
-					if gb, gq := s.Busy(at), w.Queued(at); gb != busy || gq != waiting || gb+gq != present {
+					gb, gn := s.Busy(at)
+					if gq := w.Queued(at); gb != busy || gq != waiting || gb+gq != present {
 						t.Fatalf("c=%d load=%v at %v: busy %d queued %d, want %d %d (present %d)", c, load, at, gb, gq, busy, waiting, present)
+					}
+					if got := min(gn, w.Next()); got != next { // the next departure
+						t.Fatalf("c=%d load=%v at %v: next departure %v, want %v", c, load, at, got, next)
 					}
 					if got := s.Residual(at) + w.Residual(at); math.Abs(got-res) > 1e-9*max(1, res) {
 						t.Fatalf("c=%d load=%v at %v: residual %v, want %v", c, load, at, got, res)
