@@ -68,15 +68,7 @@ func Parse(filename string, data []byte, sets []string, pols Policies) (*Scenari
 		}
 		setSegs = append(setSegs, segs)
 	}
-	if o := s.Observation; o != nil { // the defaults, written out in the resolved scenario
-		if o.CountOwn == nil {
-			yes := true
-			o.CountOwn = &yes
-		}
-		if o.Model == "" { // an observation block of noise alone, say
-			o.Model = "fresh"
-		}
-	}
+	s.resolveObservation()
 	s.resolveProcess(false)
 	if verr := s.Validate(); verr != nil {
 		for _, e := range verr.(Errors) {

@@ -220,6 +220,24 @@ type Observation struct {
 	Noise float64 `yaml:"noise,omitempty"`
 }
 
+// resolveObservation writes out an observation block's defaults, so that
+// the resolved scenario shows them: count_own true, and the fresh model when
+// the block names none (a block of noise alone, say). Parse calls it, and
+// so does each sweep cell, whose swept field may have made the block.
+func (s *Scenario) resolveObservation() {
+	o := s.Observation
+	if o == nil {
+		return
+	}
+	if o.CountOwn == nil {
+		yes := true
+		o.CountOwn = &yes
+	}
+	if o.Model == "" {
+		o.Model = "fresh"
+	}
+}
+
 // ObservationModels lists the observation models, in the order messages
 // give them.
 func ObservationModels() []string { return []string{"fresh", "periodic", "individual", "delayed"} }

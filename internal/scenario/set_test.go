@@ -151,3 +151,27 @@ func TestObservationModelDefaultsToFresh(t *testing.T) {
 		}
 	}
 }
+
+// A sweep over an observation field the file does not set makes each cell's
+// block there: the cell takes the same defaults, and the error for a period
+// without a model says which model it got.
+func TestSweptObservationTakesTheDefaults(t *testing.T) {
+	yaml := "tasks: 1000\narrivals: {rate: 10}\npolicies: [hybrid, jsq]\ntiers:\n  - {name: local, kind: local, servers: 1, speed: 10}\n"
+	s, err := scenario.Parse("s.yaml", []byte(yaml+"sweep: {param: observation.noise, values: [0.1, 0.2]}\n"), nil, catalog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cells, err := s.Cells()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range cells {
+		if o := c.Scenario.Observation; o == nil || o.Model != "fresh" || o.CountOwn == nil || !*o.CountOwn || o.Noise != []float64{0.1, 0.2}[i] {
+			t.Errorf("cell %d: observation %+v, want fresh, count_own and the swept noise", i, o)
+		}
+	}
+	_, err = scenario.Parse("s.yaml", []byte(yaml+"observation: {period: 1}\n"), nil, catalog)
+	if err == nil || !strings.Contains(err.Error(), "fresh is the model when none is given") {
+		t.Errorf("a period without a model: %v", err)
+	}
+}

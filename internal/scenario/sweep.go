@@ -55,6 +55,7 @@ func (s *Scenario) cell(v float64) (*Scenario, *FieldError) {
 	if _, ferr := c.apply(sw.Param, strconv.FormatFloat(v, 'f', -1, 64)); ferr != nil {
 		return nil, ferr
 	}
+	c.resolveObservation() // a swept observation field may have made the block
 	c.resolveProcess(sw.Param != "arrivals.rate")
 	return c, nil
 }

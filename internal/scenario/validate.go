@@ -359,7 +359,11 @@ func (c *checker) observation() {
 		}
 	}
 	if !usesPeriod && o.Period != 0 {
-		c.add(at("period"), "%s is not allowed: %s takes no period (periodic and individual do)", fmtNum(o.Period), o.Model)
+		also := ""
+		if o.Model == "fresh" {
+			also = "; fresh is the model when none is given"
+		}
+		c.add(at("period"), "%s is not allowed: %s takes no period (periodic and individual do%s)", fmtNum(o.Period), o.Model, also)
 	}
 	if o.Model != "periodic" && o.Phase != 0 {
 		c.add(at("phase"), "%s is not allowed: only periodic takes a phase", fmtNum(o.Phase))
