@@ -16,8 +16,9 @@ func BenchmarkEngine(b *testing.B) {
 	cfg := threeTier(b, 20, 1)
 	cfg.Warmup = 0
 	b.ReportAllocs()
-	timed(b, cfg, func(rep int) (*Result, error) {
-		return Run(cfg, uniform(rand.New(rand.NewPCG(1, policyStream(rep)))), workload.NewStreams(1, rep))
+	timed(b, cfg, timedSlices, func(rep int) func() (*Result, error) {
+		pol := uniform(rand.New(rand.NewPCG(1, policyStream(rep))))
+		return func() (*Result, error) { return Run(cfg, pol, workload.NewStreams(1, rep)) }
 	})
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "tasks/s")
 }

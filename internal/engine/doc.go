@@ -17,8 +17,9 @@
 // Departures only maintain the queue and busy counts a policy observes: they
 // are not events. A tier of few servers reads its count from the workload
 // vector and the start times of its waiting tasks when it is read; a larger
-// one keeps its tasks' finish times and takes off the ones due then
-// (present, finishes, drain).
+// one, and every tier under the delayed model (whose history needs each
+// change at its instant), keeps its tasks' finish times and takes off the
+// ones due then (present, finishes, drain).
 //
 // # Events and time
 //

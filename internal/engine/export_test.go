@@ -4,9 +4,10 @@ package engine
 // policies, which package engine may not import) share with the internal
 // ones: the scenario, the timing against the floor, the tier builders.
 var (
-	ThreeTier = threeTier
-	Timed     = timed
-	NewTier   = tier
-	MustDist  = mustDist
-	MustDelay = mustDelay
+	ThreeTier   = threeTier
+	Timed       = timed
+	TimedSlices = timedSlices
+	NewTier     = tier
+	MustDist    = mustDist
+	MustDelay   = mustDelay
 )

@@ -47,7 +47,8 @@ func BenchmarkFloor(b *testing.B) {
 	}
 }
 
-// timedSlices is how many slices timed cuts a benchmark's tasks into.
+// timedSlices is how many slices BenchmarkEngine and
+// BenchmarkEnginePolicies cut their tasks into (see timed).
 const timedSlices = 8
 
 // timed runs a benchmark's measured work over b.N tasks of cfg, then the
@@ -55,43 +56,49 @@ const timedSlices = 8
 // many times the irreducible work the benchmarked path costs, on whatever
 // machine runs it.
 //
-// From 80,000 tasks on (fewer would let a run's setup into the figure),
-// the tasks are cut into timedSlices runs of cfg, each on the next
-// replicate's streams (run(rep); timed sets cfg.Tasks) and each followed
-// by the floor over its tasks, and the two sums are compared: a shared
-// machine's drift then falls on both alike, where with one run of each it
-// fell mostly on the longer, the engine's (the standard deviation of 20
-// ratios went from 0.15 to 0.06, issue 17). Every slice's result is kept
-// to the end, so that no slice runs in memory another freed.
+// With slices > 1, and from 10,000 tasks a slice on (fewer would let a
+// run's setup into the figure), the tasks are cut into that many runs of
+// cfg, each on the next replicate's streams and each followed by the floor
+// over its tasks, and the two sums are compared: a shared machine's drift
+// then falls on both alike, where with one run of each it fell mostly on
+// the longer, the engine's (the standard deviation of 20 ratios of
+// BenchmarkEngine went from 0.15 to 0.04, issue 17). Every slice's result
+// is kept to the end, so that no slice reuses the latency arrays another
+// freed. A slice starts empty, so a benchmark whose cost depends on the
+// queues' steady state keeps one run (slices = 1).
+//
+// prepare(rep) builds what the run of slice rep needs (its policy), before
+// the clock starts; the run it returns is timed. timed sets cfg.Tasks.
 //
 // Both are timed on the thread's CPU clock where there is one (Linux), so
 // that other processes on a shared machine skew the ratio less (they still
 // share caches and cores), and reported per task as cpu-ns/task and
 // floor-ns/task; else on the wall clock. ns/op is the work's wall time per
 // task.
-func timed(b *testing.B, cfg *Config, run func(rep int) (*Result, error)) {
+func timed(b *testing.B, cfg *Config, slices int, prepare func(rep int) func() (*Result, error)) {
 	read, stop, cpu := threadClock()
 	defer stop()
-	slices := 1
-	if b.N >= 10000*timedSlices {
-		slices = timedSlices
+	n := 1
+	if b.N >= 10000*slices {
+		n = slices
 	}
-	kept := make([]*Result, slices)
+	kept := make([]*Result, n)
 	var work, fl time.Duration
 	b.ResetTimer()
 	b.StopTimer()
-	for rep := range slices {
-		cfg.Tasks = b.N / slices
-		if rep < b.N%slices {
+	for rep := range n {
+		cfg.Tasks = b.N / n
+		if rep < b.N%n {
 			cfg.Tasks++
 		}
 		cfg.Tasks = max(cfg.Tasks, 1)
+		run := prepare(rep)
 		b.StartTimer() // it and StopTimer read the allocation counters: outside the CPU clock's span
 		var c0 time.Duration
 		if cpu {
 			c0 = read()
 		}
-		res, err := run(rep)
+		res, err := run()
 		if cpu {
 			work += read() - c0
 		}

@@ -32,12 +32,14 @@ func makePolicy(b *testing.B, name string, cfg *engine.Config) dispatch.Policy {
 }
 
 // runTasks runs b.N measured tasks of cfg under the named policy, one op a
-// task, and reports x-floor against the floor loop on the same tasks.
-func runTasks(b *testing.B, name string, cfg *engine.Config) {
+// task, in the given slices (timed), and reports x-floor against the floor
+// loop on the same tasks.
+func runTasks(b *testing.B, name string, cfg *engine.Config, slices int) {
 	cfg.Warmup = 0
 	b.ReportAllocs()
-	engine.Timed(b, cfg, func(rep int) (*engine.Result, error) {
-		return engine.Run(cfg, makePolicy(b, name, cfg), workload.NewStreams(1, rep))
+	engine.Timed(b, cfg, slices, func(rep int) func() (*engine.Result, error) {
+		pol := makePolicy(b, name, cfg)
+		return func() (*engine.Result, error) { return engine.Run(cfg, pol, workload.NewStreams(1, rep)) }
 	})
 }
 
@@ -47,7 +49,7 @@ func runTasks(b *testing.B, name string, cfg *engine.Config) {
 // ratio to the floor loop over the same tasks.
 func BenchmarkEnginePolicies(b *testing.B) {
 	for _, name := range costPolicies {
-		b.Run(name, func(b *testing.B) { runTasks(b, name, engine.ThreeTier(b, 20, 1)) })
+		b.Run(name, func(b *testing.B) { runTasks(b, name, engine.ThreeTier(b, 20, 1), engine.TimedSlices) })
 	}
 }
 
@@ -72,17 +74,18 @@ func costConfig(b *testing.B, n, c int, rho float64) *engine.Config {
 // BenchmarkCost is the cost per task against the number of tiers (4
 // servers each, ρ = 0.5), the servers per tier (3 tiers, ρ = 0.5) and the
 // load (3 tiers of 4 servers), for each of costPolicies: the README's cost
-// tables.
+// tables. Each cell is one run, not slices: its cost depends on how far
+// the run gets towards its queues' steady state.
 func BenchmarkCost(b *testing.B) {
 	for _, name := range costPolicies {
 		for _, n := range []int{3, 10, 100, 1000} {
-			b.Run(fmt.Sprintf("tiers=%d/%s", n, name), func(b *testing.B) { runTasks(b, name, costConfig(b, n, 4, 0.5)) })
+			b.Run(fmt.Sprintf("tiers=%d/%s", n, name), func(b *testing.B) { runTasks(b, name, costConfig(b, n, 4, 0.5), 1) })
 		}
 		for _, c := range []int{1, 10, 100, 1000, 10000} {
-			b.Run(fmt.Sprintf("servers=%d/%s", c, name), func(b *testing.B) { runTasks(b, name, costConfig(b, 3, c, 0.5)) })
+			b.Run(fmt.Sprintf("servers=%d/%s", c, name), func(b *testing.B) { runTasks(b, name, costConfig(b, 3, c, 0.5), 1) })
 		}
 		for _, rho := range []float64{0.1, 0.5, 0.9, 0.99} {
-			b.Run(fmt.Sprintf("rho=%g/%s", rho, name), func(b *testing.B) { runTasks(b, name, costConfig(b, 3, 4, rho)) })
+			b.Run(fmt.Sprintf("rho=%g/%s", rho, name), func(b *testing.B) { runTasks(b, name, costConfig(b, 3, 4, rho), 1) })
 		}
 	}
 }

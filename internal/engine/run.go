@@ -355,8 +355,8 @@ func (s *sim) loop() error {
 			break
 		}
 		// The earliest of an event and the next arrival; at equal times in
-		// that order. Departures are not visited: each tier drains its own
-		// up to the time it is read (finishes).
+		// that order. Departures are not visited: each tier brings its count
+		// up to the time it is read (present).
 		if s.events.len() > 0 && (!arriving || s.events.ev[0].t <= next) {
 			if !byTasks { // the duration-mode window opens and closes on the clock
 				s.clock(s.events.ev[0].t, end)

@@ -90,10 +90,11 @@ func (r *RateWindow) span(now float64) float64 {
 
 // advance expires the buckets that have left the window at time now.
 //
-// ⌈x⌉ ≤ cur exactly when x ≤ cur, cur being an integer (exact in a float64
-// below 2⁵³): so the usual call, within the newest bucket, is told by that
-// test, inlined, without math.Ceil, a call (issue 17). A NaN fails it and
-// takes the long way, as before.
+// ⌈x⌉ ≤ cur exactly when x ≤ cur, cur being an integer; and float64(cur) is
+// exact, since cur only ever takes the value of an integral float64. So the
+// usual call, within the newest bucket, is told by that test, inlined,
+// without math.Ceil, a call (issue 17). A NaN fails it and takes the long
+// way, as before.
 func (r *RateWindow) advance(now float64) {
 	if now*r.invH <= float64(r.cur) {
 		return

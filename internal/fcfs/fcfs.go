@@ -4,7 +4,8 @@
 // first, so its start and completion are known the moment it arrives
 // (docs/design.md §1). The simulator serves every task with it, and both
 // the simulator's and the HTTP testbed's oracles replay queues with it, so
-// that the rule is written once.
+// that the rule is written once. A small tier's tasks present are read
+// from it too (Servers.Busy, Waits), without keeping their finish times.
 package fcfs
 
 import (
@@ -115,6 +116,8 @@ type Waits struct {
 }
 
 // Add records a task that starts at start, later than it reached the tier.
+// Tasks are added in the order the tier serves them, which is the order
+// they reach it, so that the ring stays sorted.
 func (w *Waits) Add(start float64) {
 	if w.n == len(w.q) {
 		q := make([]float64, max(8, 2*len(w.q)))
