@@ -91,7 +91,6 @@ func timed(b *testing.B, cfg *Config, slices int, prepare func(rep int) func() (
 		if rep < b.N%n {
 			cfg.Tasks++
 		}
-		cfg.Tasks = max(cfg.Tasks, 1)
 		run := prepare(rep)
 		b.StartTimer() // it and StopTimer read the allocation counters: outside the CPU clock's span
 		var c0 time.Duration

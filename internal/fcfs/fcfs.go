@@ -122,13 +122,16 @@ func (w *Waits) Add(start float64) {
 	if w.n == len(w.q) {
 		q := make([]float64, max(8, 2*len(w.q)))
 		for i := range w.n {
-			q[i] = w.q[(w.h+i)&(len(w.q)-1)]
+			q[i] = w.at(i)
 		}
 		w.q, w.h = q, 0
 	}
 	w.q[(w.h+w.n)&(len(w.q)-1)] = start
 	w.n++
 }
+
+// at is the i-th start from the head.
+func (w *Waits) at(i int) float64 { return w.q[(w.h+i)&(len(w.q)-1)] }
 
 // Queued is the number of tasks waiting at t: those that start after t. It
 // forgets the others, so t must not decrease from one call to the next.
@@ -153,7 +156,7 @@ func (w *Waits) Next() float64 {
 func (w *Waits) Residual(t float64) float64 {
 	r := 0.0
 	for i := range w.Queued(t) {
-		r += w.q[(w.h+i)&(len(w.q)-1)] - t
+		r += w.at(i) - t
 	}
 	return r
 }
