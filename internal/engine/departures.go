@@ -100,10 +100,12 @@ const kwServers = 16
 // 17 suggested it). The delayed model needs every change at its instant
 // for its history, so its tiers keep the heap (fin), like larger tiers.
 //
-// A small tier keeps its last count until its next departure or reach, so
-// that a read of a tier that has not changed, the usual case at a light
-// load or among many tiers, is a comparison small enough to inline, as a
-// larger tier's heap check is; the rest is in count.
+// A small tier keeps its last count until its next departure, and a task
+// that reaches it is added to the count (reach), so that a read of a tier
+// that no task has left, the usual case at a light load or among many
+// tiers, is a comparison small enough to inline, as a larger tier's heap
+// check is; the rest is in count. A count after the latest finish given to
+// the tier needs no scan: it is empty.
 func (s *sim) present(ts *tierState, t float64) int {
 	if ts.kw && t < ts.until {
 		return ts.n
@@ -114,6 +116,11 @@ func (s *sim) present(ts *tierState, t float64) int {
 // count is present, past its inlined test.
 func (s *sim) count(ts *tierState, t float64) int {
 	if ts.kw {
+		if t >= ts.last { // every task given to the tier has left
+			ts.waits.Clear()
+			ts.n, ts.until = 0, math.Inf(1)
+			return 0
+		}
 		q := ts.waits.Queued(t)
 		busy, next := ts.free.Busy(t)
 		ts.n, ts.until = q+busy, min(next, ts.waits.Next())

@@ -43,11 +43,13 @@ type tierState struct {
 	kw    bool
 	waits fcfs.Waits
 	// kw: n, the tasks present at the tier's last count, holds for reads
-	// before until, the next departure then (+Inf when none is present);
-	// a task reaching the tier sets until to 0, so that the next read
-	// counts again.
+	// before until, the next departure then (+Inf when none is present).
+	// A task that reaches the tier is added to n (its finish, if it starts
+	// at once, may be the next departure); after until that only adds to
+	// a count already stale, which the next read does again.
 	n        int
 	until    float64
+	last     float64 // kw: the latest finish of a task given to the tier: none is present from then on
 	fin      finishes
 	transit  []int32 // slots of tasks travelling to the tier (kept for a clairvoyant policy only)
 	scen     int     // the scenario tier it is (a copy) of
@@ -583,10 +585,18 @@ func (s *sim) reach(slot int32) {
 	service := x.size / ts.speed
 	start, finish := ts.free.Serve(x.reach, service)
 	if ts.kw {
+		// The kept count takes the task in: one more present, and, if it
+		// starts now, a departure at its finish. If a task left since the
+		// count (until ≤ reach), it was stale already, and the next read,
+		// no earlier than the reach, counts again.
+		ts.n++
 		if start > x.reach {
 			ts.waits.Add(start)
+		} else {
+			ts.until = min(ts.until, finish)
 		}
-		ts.until = 0
+		// Times are ≥ 0, whose bits order as their values do: a maximum without a branch.
+		ts.last = math.Float64frombits(max(math.Float64bits(ts.last), math.Float64bits(finish)))
 	} else {
 		ts.fin.push(finish)
 		if s.delayed {

@@ -130,6 +130,9 @@ func (w *Waits) Add(start float64) {
 	w.n++
 }
 
+// Clear forgets every task: they have all started.
+func (w *Waits) Clear() { w.n = 0 }
+
 // at is the i-th start from the head.
 func (w *Waits) at(i int) float64 { return w.q[(w.h+i)&(len(w.q)-1)] }
 

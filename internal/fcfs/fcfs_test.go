@@ -101,3 +101,23 @@ func TestBusyAndWaitsCountThePresent(t *testing.T) {
 		}
 	}
 }
+
+// TestWaitsClear: a cleared ring is empty, and refills in order, across
+// its wrap, as a new one would.
+func TestWaitsClear(t *testing.T) {
+	var w Waits
+	for i := range 11 { // past the first ring of 8, then wrapped by the reads
+		w.Add(float64(i + 1))
+	}
+	w.Queued(5)
+	w.Clear()
+	if q, nx := w.Queued(5), w.Next(); q != 0 || !math.IsInf(nx, 1) {
+		t.Fatalf("cleared: %d queued, next %v; want 0 and +Inf", q, nx)
+	}
+	for i := range 20 {
+		w.Add(float64(10 + i))
+	}
+	if q, nx := w.Queued(14), w.Next(); q != 15 || nx != 15 {
+		t.Fatalf("refilled: %d queued after 14, next %v; want 15 and 15", q, nx)
+	}
+}
