@@ -2,6 +2,7 @@ package estimators
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/offload-sim/offload/internal/dispatch"
@@ -33,10 +34,12 @@ func TestEstimatorComponents(t *testing.T) {
 		!near(got.Wait, want.Wait, 1e-12, 0) {
 		t.Errorf("edge at λ̂=90, q=2, b=4: got %+v, want %+v", got, want)
 	}
-	score, wait := e.Score(v, 1)
+	scores, waits := make([]float64, 3), make([]float64, 3)
+	e.Scores(v, scores, waits)
+	score, wait := scores[1], waits[1]
 	wantScore := Penalty(want.Wait, 0.9, 0.9, 1) + 1.0/25 + 0.005
 	if !near(score, wantScore, 1e-12, 0) || !near(wait, want.Wait, 1e-12, 0) {
-		t.Errorf("Score = %g, %g; want %g, %g", score, wait, wantScore, want.Wait)
+		t.Errorf("Scores: tier 1 %g, %g; want %g, %g", score, wait, wantScore, want.Wait)
 	}
 }
 
@@ -109,6 +112,48 @@ func TestNewEstimatorErrors(t *testing.T) {
 	for _, tt := range tests {
 		if _, err := NewEstimator(tt.tiers, tt.cfg); err == nil {
 			t.Errorf("%s: NewEstimator: want an error", tt.name)
+		}
+	}
+}
+
+// TestScoresAgreeWithComponents: the score and Ŵ that Scores gives every
+// tier at once are, bit for bit, Penalty(Ŵ, ρ̂, θ, k) + 1/μ + D̄ and Ŵ of
+// the same tier's Components and Wait, in every β rule and C_a² mode, over
+// decisions at random times, states and observation ages, with the tiers
+// fed at different rates so that their windows and memos differ.
+func TestScoresAgreeWithComponents(t *testing.T) {
+	tiers := threeTiers()
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, mode := range []Mode{ModeHybrid, ModeModel, ModeQueue, ModeAge} {
+		for _, ca2 := range []Ca2Mode{Ca2Poisson, Ca2Online} {
+			cfg := defaultConfig(mode)
+			cfg.Ca2 = ca2
+			e, err := NewEstimator(tiers, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v := &dispatch.View{Tiers: tiers, States: make([]dispatch.State, 3), Observed: make([]float64, 3)}
+			score, wait := make([]float64, 3), make([]float64, 3)
+			now := 0.0
+			for range 5000 {
+				now += r.ExpFloat64() / 40
+				e.Observe(now, min(r.IntN(4), 2)) // the cloud twice as often
+				v.Now = now
+				for i, tr := range tiers {
+					v.States[i] = dispatch.State{Queued: r.IntN(2 * tr.Servers), Busy: r.IntN(tr.Servers + 1)}
+					v.Observed[i] = now - r.Float64()
+				}
+				e.Scores(v, score, wait)
+				for i := range tiers {
+					c := e.Components(v, i)
+					want := Penalty(c.Wait, c.Rho, cfg.PenaltyThreshold, cfg.PenaltyK) + (1/tiers[i].Mu + tiers[i].MeanDelay)
+					if math.Float64bits(score[i]) != math.Float64bits(want) || math.Float64bits(wait[i]) != math.Float64bits(c.Wait) ||
+						math.Float64bits(e.Wait(v, i)) != math.Float64bits(c.Wait) {
+						t.Fatalf("mode %d ca2 %d t=%g tier %d: Scores %v, %v; Components %+v give %v; Wait %v",
+							mode, ca2, now, i, score[i], wait[i], c, want, e.Wait(v, i))
+					}
+				}
+			}
 		}
 	}
 }

@@ -70,7 +70,9 @@ func (r *RateWindow) Count(now float64) int {
 func (r *RateWindow) Rate(now float64) float64 { return rateOf(r.state(now)) }
 
 // state is what λ̂ at now is made of: the count and the span of the window
-// ending at now. The estimator's memo is keyed on it.
+// ending at now. The estimator's memo is keyed on it (Estimator.eval reads
+// the two itself after advance: state is a call, just over the inlining
+// budget, and eval runs for every tier of every decision).
 func (r *RateWindow) state(now float64) (count int, span float64) {
 	r.advance(now)
 	return r.total, r.span(now)

@@ -50,6 +50,9 @@ type Estimating struct {
 	rng  *rand.Rand
 	// energy, if set, adds hybrid-energy's term to every score.
 	energy *energyCost
+	// score and wait hold every tier's routing key and Ŵ during a
+	// decision (Estimator.Scores).
+	score, wait []float64
 }
 
 func newEstimating(name string, mode estimators.Mode, tiers []dispatch.Tier, p Params, rng *rand.Rand) (*Estimating, error) {
@@ -60,7 +63,8 @@ func newEstimating(name string, mode estimators.Mode, tiers []dispatch.Tier, p P
 	if err != nil {
 		return nil, fmt.Errorf("policy %q: %w", name, err)
 	}
-	return &Estimating{name: name, est: est, eps: p.Epsilon, rng: rng}, nil
+	return &Estimating{name: name, est: est, eps: p.Epsilon, rng: rng,
+		score: make([]float64, len(tiers)), wait: make([]float64, len(tiers))}, nil
 }
 
 // String returns the policy's name.
@@ -72,19 +76,15 @@ func (p *Estimating) Decide(v *dispatch.View) dispatch.Decision {
 		i := p.rng.IntN(p.est.Tiers())
 		return dispatch.Decision{Tier: i, PredWait: p.est.Wait(v, i), HasPred: true}
 	}
+	p.est.Scores(v, p.score, p.wait)
 	var m argmin
-	var wait float64
-	for i := range p.est.Tiers() {
-		score, w := p.est.Score(v, i)
+	for i, score := range p.score {
 		if p.energy != nil {
 			score += p.energy.cost(v, i)
 		}
 		m.offer(i, score, p.rng)
-		if m.best == i {
-			wait = w
-		}
 	}
-	return dispatch.Decision{Tier: m.best, PredWait: wait, HasPred: true}
+	return dispatch.Decision{Tier: m.best, PredWait: p.wait[m.best], HasPred: true}
 }
 
 // Dispatched counts a task sent to tier at time now in that tier's window.
