@@ -586,9 +586,12 @@ func (s *sim) reach(slot int32) {
 	start, finish := ts.free.Serve(x.reach, service)
 	if ts.kw {
 		// The kept count takes the task in: one more present, and, if it
-		// starts now, a departure at its finish. If a task left since the
-		// count (until ≤ reach), it was stale already, and the next read,
-		// no earlier than the reach, counts again.
+		// starts now, a departure at its finish. A task that waits adds no
+		// earlier departure: it starts when the task before it on its
+		// server leaves, a departure until already counts, and finishes
+		// later. If a task left since the count (until ≤ reach), the count
+		// was stale already, and the next read, no earlier than the reach,
+		// counts again.
 		ts.n++
 		if start > x.reach {
 			ts.waits.Add(start)

@@ -212,10 +212,10 @@ func (e *Estimator) Scores(v *dispatch.View, score, wait []float64) {
 // eval is the estimator's arithmetic for tiers lo to hi − 1 in one pass:
 // tier i's routing score into score[i−lo], its Ŵ into wait[i−lo] and, if
 // comps is not nil, every component into comps[i−lo]. A decision scores
-// every tier, and one call for all of them, where each tier took a chain
-// of three (its score, its parts, its rate), brought the hybrid path from
-// 2.04 to 1.98 times the floor (issue 17). Scores, Wait and Components all
-// run it, so that they agree bit for bit.
+// every tier: one call for all of them rather than a chain of three calls
+// a tier (its score, its parts, its rate), one function where there were
+// four (issue 17; the README has what it measured: little). Scores, Wait
+// and Components all run it, so that they agree bit for bit.
 func (e *Estimator) eval(v *dispatch.View, lo, hi int, score, wait []float64, comps []Components) {
 	now := v.Now
 	for tier := lo; tier < hi; tier++ {

@@ -130,7 +130,8 @@ func (w *Waits) Add(start float64) {
 	w.n++
 }
 
-// Clear forgets every task: they have all started.
+// Clear empties the ring, for a caller that knows every task in it has
+// started (the engine, once a read comes after the tier's latest finish).
 func (w *Waits) Clear() { w.n = 0 }
 
 // at is the i-th start from the head.
