@@ -66,16 +66,12 @@ func (r *RateWindow) Count(now float64) int {
 	return r.total
 }
 
-// Rate returns λ̂(now) = Count(now) / max(min(w, now), 1), arrivals/s.
-func (r *RateWindow) Rate(now float64) float64 { return rateOf(r.state(now)) }
-
-// state is what λ̂ at now is made of: the count and the span of the window
-// ending at now. The estimator's memo is keyed on it (Estimator.eval reads
-// the two itself after advance: state is a call, just over the inlining
-// budget, and eval runs for every tier of every decision).
-func (r *RateWindow) state(now float64) (count int, span float64) {
+// Rate returns λ̂(now) = Count(now) / max(min(w, now), 1), arrivals/s. Its
+// count and span are what the estimator's memo is keyed on (Estimator.eval
+// reads them the same way).
+func (r *RateWindow) Rate(now float64) float64 {
 	r.advance(now)
-	return r.total, r.span(now)
+	return rateOf(r.total, r.span(now))
 }
 
 // rateOf is λ̂ from a window's count and span: Rate's arithmetic, which a
