@@ -1,15 +1,20 @@
 package estimators
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
-// BenchmarkModelWait is the cost of one uncached W^model (one Erlang-B step
-// per server), what an Estimator pays on a memo miss.
+// BenchmarkModelWait is the cost of one uncached W^model, what an
+// Estimator pays on a memo miss: one Erlang-B step per server up to
+// recursionServers, beyond it O(√c) terms at most (invErlangBLarge). ρ
+// runs from 0 to 0.9 and over again.
 func BenchmarkModelWait(b *testing.B) {
-	for _, c := range []int{1, 4, 64, 256} {
-		b.Run(map[int]string{1: "c=1", 4: "c=4", 64: "c=64", 256: "c=256"}[c], func(b *testing.B) {
+	for _, c := range []int{1, 4, 64, 256, 257, 1000, 10000, 100000} {
+		b.Run(fmt.Sprintf("c=%d", c), func(b *testing.B) {
 			mu, lam := 50.0, 0.0
 			for b.Loop() {
-				lam += 1e-3
+				lam += 1e-3 * float64(c) // ρ through [0, 0.9] in 45,000 steps at every c
 				if lam > 0.9*float64(c)*mu {
 					lam = 0
 				}
