@@ -33,9 +33,9 @@ func ErlangB(c int, a float64) float64 {
 }
 
 // recursionServers is the most servers for which ErlangB runs the
-// recursion, one dependent multiply-add a server: 10⁴ servers made it a
-// 30 µs step on every memo miss of an Estimator, the hybrid policy's cost
-// at scale (issue 17). Up to it, every shipped scenario's (16 servers at
+// recursion, one dependent multiply-add a server: 20 µs at 10⁴ servers on
+// every memo miss of an Estimator, the hybrid policy's cost at scale,
+// where the sums take 279 ns (BenchmarkModelWait, issue 17). Up to it, every shipped scenario's (16 servers at
 // most), the results are the recursion's to the bit.
 const recursionServers = 256
 
