@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 
 	"github.com/offload-sim/offload/internal/dispatch"
 	"github.com/offload-sim/offload/internal/fcfs"
@@ -20,7 +21,6 @@ type transit struct {
 	tier                 int32 // physical tier
 	vtier                int32 // the tier as its device sees it (the scenario's index)
 	dev                  int32
-	pos                  int32 // index in its tier's transit list
 	measured             bool
 	hasPred              bool
 	// idle: the chosen tier had an idle server in the dispatcher's view at
@@ -51,7 +51,7 @@ type tierState struct {
 	until    float64
 	last     float64 // kw: the latest finish of a task given to the tier: none is present from then on
 	fin      finishes
-	transit  []int32 // slots of tasks travelling to the tier (kept for a clairvoyant policy only)
+	transit  []int32 // slots of tasks travelling to the tier, in the order they reach it (kept for a clairvoyant policy only; reachedBy)
 	scen     int     // the scenario tier it is (a copy) of
 	servers  int
 	speed    float64
@@ -118,7 +118,6 @@ type sim struct {
 
 	now       float64
 	scratchF  []float64
-	scratchI  []int32
 	measuring bool
 	t0        float64 // start of the measured window
 	pending   int     // measured tasks still in transit
@@ -495,7 +494,7 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 	x.id, x.arrival, x.size = k, t, s.task.Size
 	x.delay = s.task.Delays[i]
 	x.reach = t + x.delay
-	x.tier, x.vtier, x.dev, x.pos = int32(p), int32(i), int32(dev), 0
+	x.tier, x.vtier, x.dev = int32(p), int32(i), int32(dev)
 	x.measured, x.hasPred, x.predWait = measured, dec.HasPred, dec.PredWait
 	// Only the shadows' errors read idle (record).
 	x.idle = s.nShadows > 0 && dv.view.States[i].Busy < s.tiers[p].servers // the tier's c, from the hot state rather than the view's Tier
@@ -525,8 +524,10 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 	}
 	if s.oracle { // only a clairvoyant policy reads the tasks in transit
 		ts := &s.tiers[p]
-		x.pos = int32(len(ts.transit))
-		ts.transit = append(ts.transit, slot)
+		at := s.reachedBy(ts, x.reach) // by hand, not slices.Insert, which costs more for the usual list of one or two
+		ts.transit = append(ts.transit, 0)
+		copy(ts.transit[at+1:], ts.transit[at:])
+		ts.transit[at] = slot
 		dv.view.States[i].InTransit++
 		s.events.push(x.reach, slot, int32(p), evReach)
 	} else {
@@ -554,12 +555,10 @@ func (s *sim) event(e *event) {
 	switch e.kind {
 	case evReach:
 		x := &s.slots[e.slot]
-		if s.oracle { // remove from the tier's transit list by swapping in the last one
+		if s.oracle {
 			ts := &s.tiers[x.tier]
-			last := ts.transit[len(ts.transit)-1]
-			ts.transit[x.pos] = last
-			s.slots[last].pos = x.pos
-			ts.transit = ts.transit[:len(ts.transit)-1]
+			k := slices.Index(ts.transit, e.slot) // 0: the tasks reach in the list's order
+			ts.transit = ts.transit[:k+copy(ts.transit[k:], ts.transit[k+1:])]
 		}
 		s.devs[x.dev].view.States[x.vtier].InTransit--
 		s.reach(e.slot)
