@@ -2,6 +2,7 @@ package estimators
 
 import (
 	"fmt"
+	"math"
 	"testing"
 )
 
@@ -21,5 +22,24 @@ func BenchmarkModelWait(b *testing.B) {
 				_ = ModelWait(c, lam, mu, 0.8, 0.99)
 			}
 		})
+	}
+}
+
+// BenchmarkErlangB is one Erlang B at a fixed load, either side of
+// recursionServers: at 256 servers by the recursion, beyond by the sums,
+// whose length depends on ρ (at 10⁴ servers and ρ = 0.5, B is below the
+// float range and the sums do not run at all). BenchmarkModelWait's sweep
+// over ρ mixes these.
+func BenchmarkErlangB(b *testing.B) {
+	for _, c := range []int{256, 257, 10000, 100000} {
+		for _, rho := range []float64{0.5, 0.9, 0.99} {
+			b.Run(fmt.Sprintf("c=%d/rho=%g", c, rho), func(b *testing.B) {
+				a := rho * float64(c)
+				for b.Loop() {
+					a = math.Nextafter(a, 0) // a new load each time, as a memo miss is
+					_ = ErlangB(c, a)
+				}
+			})
+		}
 	}
 }
