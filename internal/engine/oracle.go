@@ -37,11 +37,11 @@ func (o *oracle) Completion(i int) float64 {
 // and, at equal reaches, by dispatch (the later after): so they are a
 // prefix of it, in the order the replay needs, where a scan and a sort of
 // the list cost a third of the oracle's time at 10,000 servers (issue 17).
-// A task dispatched at t is put where reachedBy says, after every task
-// that reaches by then. The count is searched from the list's end: the
-// tasks dispatched before reach mostly before t (the tier's delays are
-// alike), so few are passed over, where a binary search cost the usual
-// list of one or two tasks 5% of a whole run.
+// A dispatched task is put where reachedBy says for its own reach, after
+// every task that reaches no later than it does. The count is searched
+// from the list's end: the tasks dispatched before mostly reach before
+// (when the tier's delays are alike), so few are passed over, where a
+// binary search cost the usual list of one or two tasks 5% of a whole run.
 func (s *sim) reachedBy(ts *tierState, t float64) int {
 	n := len(ts.transit)
 	for n > 0 && s.slots[ts.transit[n-1]].reach > t {

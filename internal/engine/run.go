@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
-	"slices"
 
 	"github.com/offload-sim/offload/internal/dispatch"
 	"github.com/offload-sim/offload/internal/fcfs"
@@ -557,8 +556,10 @@ func (s *sim) event(e *event) {
 		x := &s.slots[e.slot]
 		if s.oracle {
 			ts := &s.tiers[x.tier]
-			k := slices.Index(ts.transit, e.slot) // 0: the tasks reach in the list's order
-			ts.transit = ts.transit[:k+copy(ts.transit[k:], ts.transit[k+1:])]
+			if ts.transit[0] != e.slot { // events come in (reach, push) order, which the list keeps (reachedBy)
+				panic("engine: a task reached its tier out of its transit list's order")
+			}
+			ts.transit = ts.transit[:copy(ts.transit, ts.transit[1:])]
 		}
 		s.devs[x.dev].view.States[x.vtier].InTransit--
 		s.reach(e.slot)
