@@ -53,17 +53,8 @@ func TestViewCountsAreTrue(t *testing.T) {
 				Size:     size,
 				Large:    size.Quantile(0.9),
 			}
-			if tc.ties { // integer arrivals, a third of them at the previous one's instant; sizes 1 to 3
-				r := rand.New(rand.NewPCG(5, 5))
-				var arr, sz []float64
-				a := 0.0
-				for range 6000 {
-					if r.IntN(3) > 0 {
-						a++
-					}
-					arr, sz = append(arr, a/16), append(sz, float64(1+r.IntN(3)))
-				}
-				cfg.Trace = &workload.Trace{Arrivals: arr, Sizes: sz}
+			if tc.ties {
+				cfg.Trace = tiedTrace(6000, 16)
 				cfg.Arrivals = workload.Schedule{Rate: cfg.Trace.Rate()}
 				cfg.Size, _ = cfg.Trace.SizeLaw()
 			}
@@ -205,4 +196,20 @@ func TestResidualTakesOffTheDeparted(t *testing.T) {
 	if got, want := s.residual(small, 1), 5.0; got != want {
 		t.Errorf("small tier: residual %v at 1, want %v", got, want)
 	}
+}
+
+// tiedTrace is n arrivals on a grid of perSecond a second, a third of them
+// at the previous one's instant, with sizes 1 to 3: with constant delays,
+// tasks tie in reach.
+func tiedTrace(n int, perSecond float64) *workload.Trace {
+	r := rand.New(rand.NewPCG(5, 5))
+	var arr, sz []float64
+	a := 0.0
+	for range n {
+		if r.IntN(3) > 0 {
+			a++
+		}
+		arr, sz = append(arr, a/perSecond), append(sz, float64(1+r.IntN(3)))
+	}
+	return &workload.Trace{Arrivals: arr, Sizes: sz}
 }

@@ -224,16 +224,7 @@ func TestOracleCompletionOvertaken(t *testing.T) {
 		cfg.Tiers[2].Delay = mustDelay(t, 0.05, 1.5)
 		if ties {
 			cfg.Tiers[1].Delay, cfg.Tiers[2].Delay = workload.Const(1.0/16), workload.Const(3.0/16)
-			r := rand.New(rand.NewPCG(5, 5))
-			var arr, sz []float64
-			a := 0.0
-			for range 21000 {
-				if r.IntN(3) > 0 {
-					a++
-				}
-				arr, sz = append(arr, a/128), append(sz, float64(1+r.IntN(3))) // the edge near ρ = 0.85: queues, so that a tied task ahead counts
-			}
-			cfg.Trace = &workload.Trace{Arrivals: arr, Sizes: sz}
+			cfg.Trace = tiedTrace(21000, 128) // the edge near ρ = 0.85: queues, so that a tied task ahead counts
 			cfg.Arrivals = workload.Schedule{Rate: cfg.Trace.Rate()}
 			cfg.Size, _ = cfg.Trace.SizeLaw()
 		}
