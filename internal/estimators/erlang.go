@@ -36,9 +36,8 @@ func ErlangB(c int, a float64) float64 {
 // recursion, one dependent multiply-add a server: 20 µs at 10⁴ servers on
 // every memo miss of an Estimator, the hybrid policy's cost at scale,
 // where the sums take 0.06 to 2 µs from ρ = 0.5 to 0.99 (BenchmarkErlangB,
-// issue 17). Up to it, which covers every shipped
-// scenario (16 servers at most), the results are the recursion's to the
-// bit.
+// issue 17). Up to it, which covers every shipped scenario (16 servers at
+// most), the results are the recursion's to the bit.
 const recursionServers = 256
 
 // invErlangBLarge is 1/B(c, a) for c ≥ 1, a > 0, without a step per
@@ -57,7 +56,7 @@ const recursionServers = 256
 // positive, and the subtraction loses a bit at most: P(N > c) ≤ ½ ≤
 // P(N ≤ c) where a < c, so the tail is at most half of 1/P(N = c).
 //
-// −ln P(N = c) = E − (ln c! − c·ln c + c), E = c·ln(a/c) − (a − c): the
+// ln P(N = c) = E − (ln c! − c·ln c + c), E = c·ln(a/c) − (a − c): the
 // terms c·ln c that cancel in −a + c·ln a − ln c! are taken out by hand
 // (stirling), so that E's rounding is that of numbers no larger than a few
 // times E, not of c·ln c. Near a = c, E is c·(ln(1+d) − d) with d =
