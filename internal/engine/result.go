@@ -74,8 +74,9 @@ func newResult(cfg *Config, phys []tierState, shadows int) *Result {
 }
 
 // record adds one measured task x, run at scenario tier i with this wait
-// and latency (s). shPred holds the shadows' predicted waits.
-func (r *Result) record(cfg *Config, i int, x *transit, wait, latency float64, shPred []float64) {
+// and latency (s), and the policy's own prediction error if it made one
+// (the shadows' are recordShadows').
+func (r *Result) record(cfg *Config, i int, x *transit, wait, latency float64) {
 	r.Tasks++
 	r.Latencies.Add(latency)
 	if x.size > cfg.Large {
@@ -89,21 +90,26 @@ func (r *Result) record(cfg *Config, i int, x *transit, wait, latency float64, s
 	t.SumWait += wait
 	t.Data += x.data
 	t.Reply += x.reply
-	if x.hasPred || len(shPred) > 0 {
-		inv, d := r.invMu[i], cfg.Tiers[i].MeanDelay
-		if x.hasPred {
-			r.Predicted++
-			r.SumAPE += math.Abs(x.predWait+inv+d-latency) / latency
-		}
-		for j, w := range shPred {
-			sh := &r.Shadow[j]
-			ape := math.Abs(w+inv+d-latency) / latency
-			sh.SumAPE += ape
-			sh.SumAbsWait += math.Abs(w - wait)
-			if x.idle {
-				sh.IdleTasks++
-				sh.SumAPEIdle += ape
-			}
+	if x.hasPred {
+		r.Predicted++
+		r.SumAPE += math.Abs(x.predWait+r.invMu[i]+cfg.Tiers[i].MeanDelay-latency) / latency
+	}
+}
+
+// recordShadows adds the shadows' errors on measured task x, run at
+// scenario tier i with this wait and latency (s): shPred holds their
+// predicted waits. Apart from record, so that a run without shadows
+// carries none of it on the per-task path (issue 17).
+func (r *Result) recordShadows(cfg *Config, i int, x *transit, wait, latency float64, shPred []float64) {
+	inv, d := r.invMu[i], cfg.Tiers[i].MeanDelay
+	for j, w := range shPred {
+		sh := &r.Shadow[j]
+		ape := math.Abs(w+inv+d-latency) / latency
+		sh.SumAPE += ape
+		sh.SumAbsWait += math.Abs(w - wait)
+		if x.idle {
+			sh.IdleTasks++
+			sh.SumAPEIdle += ape
 		}
 	}
 }

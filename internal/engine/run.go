@@ -345,27 +345,12 @@ func (s *sim) loop() error {
 	if s.stopped() {
 		return ErrCanceled
 	}
-	for k := 0; ; {
-		arriving := next < end && (!byTasks || k < total)
-		// Once arrivals are over, the run ends with the last event, or
-		// earlier: every measured latency is known once the last measured
-		// task has reached its tier, and only the time-average of tasks
-		// present (duration mode) needs the events up to the window's end.
-		if !arriving && (s.events.len() == 0 || s.pending == 0 && !s.measuring) {
-			break
-		}
-		// The earliest of an event and the next arrival; at equal times in
-		// that order. Departures are not visited: each tier brings its count
-		// up to the time it is read (present).
-		if s.events.len() > 0 && (!arriving || s.events.ev[0].t <= next) {
-			if !byTasks { // the duration-mode window opens and closes on the clock
-				s.clock(s.events.ev[0].t, end)
-			}
-			// Into e and by pointer, not by value: see eventHeap.push.
-			var e event
-			s.events.pop(&e)
-			s.event(&e)
-			continue
+	// Arrivals, each after the events that come before it (at equal times
+	// the event first). Departures are not visited: each tier brings its
+	// count up to the time it is read (present).
+	for k := 0; next < end && (!byTasks || k < total); {
+		for s.events.len() > 0 && s.events.ev[0].t <= next {
+			s.next(byTasks, end)
 		}
 		if !byTasks {
 			s.clock(next, end)
@@ -417,10 +402,28 @@ func (s *sim) loop() error {
 			}
 		}
 	}
+	// Once arrivals are over, the run ends with the last event, or
+	// earlier: every measured latency is known once the last measured
+	// task has reached its tier, and only the time-average of tasks
+	// present (duration mode) needs the events up to the window's end.
+	for s.events.len() > 0 && (s.pending > 0 || s.measuring) {
+		s.next(byTasks, end)
+	}
 	if s.measuring { // duration mode: the last events came before the end
 		s.stopMeasuring(end)
 	}
 	return nil
+}
+
+// next takes the earliest event off the heap and runs it.
+func (s *sim) next(byTasks bool, end float64) {
+	if !byTasks { // the duration-mode window opens and closes on the clock
+		s.clock(s.events.ev[0].t, end)
+	}
+	// Into e and by pointer, not by value: see eventHeap.push.
+	var e event
+	s.events.pop(&e)
+	s.event(&e)
 }
 
 // clock opens the duration-mode window at WarmupTime and closes it at end,
@@ -479,7 +482,7 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 	}
 	dec := dv.pol.Decide(&dv.view)
 	i := dec.Tier
-	if i < 0 || i >= len(cfg.Tiers) {
+	if uint(i) >= uint(len(dv.phys)) { // one test for both ends; phys has a tier per scenario tier
 		return fmt.Errorf("policy chose tier %d, but there are %d tiers", i, len(cfg.Tiers))
 	}
 	p := dv.phys[i]
@@ -495,46 +498,75 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 	x.reach = t + x.delay
 	x.tier, x.vtier, x.dev = int32(p), int32(i), int32(dev)
 	x.measured, x.hasPred, x.predWait = measured, dec.HasPred, dec.PredWait
-	// Only the shadows' errors read idle (record).
-	x.idle = s.nShadows > 0 && dv.view.States[i].Busy < s.tiers[p].servers // the tier's c, from the hot state rather than the view's Tier
+	x.idle = false // predictShadows sets it: only the shadows' errors read it (record)
 	x.data, x.reply = s.task.Data, s.task.Reply
 	if measured {
 		s.pending++
-		for j, sh := range dv.shadows {
-			s.shPred[int(slot)*s.nShadows+j] = sh.PredictWait(&dv.view, i)
+		if len(dv.shadows) > 0 {
+			s.predictShadows(dv, slot, i)
 		}
 	}
 	for _, o := range dv.observers {
 		o.Dispatched(t, i)
 	}
 	if !s.fresh { // what a dispatcher knows it sent, for its observations
-		dv.sentSince[i]++
-		dv.sent[i]++
-		if s.ownBoard { // its own send, on its own view of the board
-			s.show(dv, i, s.tiers[p].board.n+dv.sentSince[i])
-		}
-		if dv.sendLog != nil {
-			dv.sendLog[i].add(t, dv.sent[i], s.horizon)
-		}
+		s.sentOwn(dv, i, p, t)
 	}
 	if x.delay <= 0 {
 		s.reach(slot)
 		return nil
 	}
 	if s.oracle { // only a clairvoyant policy reads the tasks in transit
-		ts := &s.tiers[p]
-		at := s.reachedBy(ts, x.reach) // by hand, not slices.Insert, which costs more for the usual list of one or two
-		ts.transit = append(ts.transit, 0)
-		copy(ts.transit[at+1:], ts.transit[at:])
-		ts.transit[at] = slot
-		dv.view.States[i].InTransit++
-		s.events.push(x.reach, slot, int32(p), evReach)
+		s.sendOracle(dv, slot, i, p)
 	} else {
 		// The loop pushes it (and counts it in transit), or lets it reach
 		// at once, before any view is read again.
 		s.held = slot
 	}
 	return nil
+}
+
+// predictShadows asks device dv's shadows for their predicted wait at
+// tier i for the measured task in slot, and notes whether the tier had an
+// idle server in the view. It and the two functions after it are arrive's
+// parts that only some runs need, out of line, so that a run without them
+// carries none of their code on its per-task path (with reach's and
+// loop's likewise, BenchmarkEngine's task runs 687 instructions of the
+// engine's own under valgrind, from 717; issue 17).
+func (s *sim) predictShadows(dv *device, slot int32, i int) {
+	x := &s.slots[slot]
+	x.idle = dv.view.States[i].Busy < s.tiers[x.tier].servers // the tier's c, from the hot state rather than the view's Tier
+	for j, sh := range dv.shadows {
+		s.shPred[int(slot)*s.nShadows+j] = sh.PredictWait(&dv.view, i)
+	}
+}
+
+// sentOwn counts device dv's send to its view tier i (physical tier p) at
+// t, for the observation models that are not fresh: what a dispatcher
+// knows it sent.
+func (s *sim) sentOwn(dv *device, i, p int, t float64) {
+	dv.sentSince[i]++
+	dv.sent[i]++
+	if s.ownBoard { // its own send, on its own view of the board
+		s.show(dv, i, s.tiers[p].board.n+dv.sentSince[i])
+	}
+	if dv.sendLog != nil {
+		dv.sendLog[i].add(t, dv.sent[i], s.horizon)
+	}
+}
+
+// sendOracle puts the task in slot, sent by device dv to its view tier i
+// (physical tier p) with a delay, into the tier's transit list, which only
+// a clairvoyant policy reads, and schedules its reach.
+func (s *sim) sendOracle(dv *device, slot int32, i, p int) {
+	x := &s.slots[slot]
+	ts := &s.tiers[p]
+	at := s.reachedBy(ts, x.reach) // by hand, not slices.Insert, which costs more for the usual list of one or two
+	ts.transit = append(ts.transit, 0)
+	copy(ts.transit[at+1:], ts.transit[at:])
+	ts.transit[at] = slot
+	dv.view.States[i].InTransit++
+	s.events.push(x.reach, slot, int32(p), evReach)
 }
 
 func (s *sim) newSlot() int32 {
@@ -601,38 +633,50 @@ func (s *sim) reach(slot int32) {
 		// Times are ≥ 0, whose bits order as their values do: a maximum without a branch.
 		ts.last = math.Float64frombits(max(math.Float64bits(ts.last), math.Float64bits(finish)))
 	} else {
-		ts.fin.push(finish)
-		if s.delayed {
-			s.remember(ts, x.reach)
-		}
+		s.keep(ts, x.reach, finish)
 	}
 
 	wait, latency := start-x.reach, finish-x.arrival
 	if x.measured {
 		s.pending--
-		var sh []float64 // the shadows' predictions, if any
+		s.res.record(s.cfg, ts.scen, x, wait, latency)
 		if s.nShadows > 0 {
-			sh = s.shPred[int(slot)*s.nShadows:][:s.nShadows]
+			s.res.recordShadows(s.cfg, ts.scen, x, wait, latency, s.shPred[int(slot)*s.nShadows:][:s.nShadows])
 		}
-		s.res.record(s.cfg, ts.scen, x, wait, latency, sh)
 	}
 	if s.measuring && x.reach >= s.t0 {
 		ts.reached++
 		ts.sojourn += wait + service
 	}
 	if s.listen { // the record is built only for a listener
-		fb := s.devs[x.dev].feedback != nil
-		rec := &s.rec // reused: a local would escape through OnTask
-		*rec = TaskRecord{ID: x.id, Device: int(x.dev), Arrival: x.arrival, Size: x.size, Tier: ts.scen, Delay: x.delay,
-			Wait: wait, Service: service, Latency: latency, Data: x.data, Reply: x.reply, Measured: x.measured}
-		if s.cfg.OnTask != nil {
-			s.cfg.OnTask(rec)
-		}
-		if fb {
-			s.scheduleDone(x.dev, rec, x.vtier)
-		}
+		s.tell(x, ts.scen, wait, service, latency)
 	}
 	s.freeSlots = append(s.freeSlots, slot)
+}
+
+// keep adds a task that reached heap tier ts at reach and finishes at
+// finish: its finish time, and under Delayed the change to the tier's
+// history.
+func (s *sim) keep(ts *tierState, reach, finish float64) {
+	ts.fin.push(finish)
+	if s.delayed {
+		s.remember(ts, reach)
+	}
+}
+
+// tell builds the record of the task x, which ran at scenario tier scen,
+// for its listeners: cfg.OnTask and its device's feedback.
+func (s *sim) tell(x *transit, scen int, wait, service, latency float64) {
+	fb := s.devs[x.dev].feedback != nil
+	rec := &s.rec // reused: a local would escape through OnTask
+	*rec = TaskRecord{ID: x.id, Device: int(x.dev), Arrival: x.arrival, Size: x.size, Tier: scen, Delay: x.delay,
+		Wait: wait, Service: service, Latency: latency, Data: x.data, Reply: x.reply, Measured: x.measured}
+	if s.cfg.OnTask != nil {
+		s.cfg.OnTask(rec)
+	}
+	if fb {
+		s.scheduleDone(x.dev, rec, x.vtier)
+	}
 }
 
 // refresh posts tiers on the board: all of them (Periodic), or one
