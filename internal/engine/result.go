@@ -75,7 +75,7 @@ func newResult(cfg *Config, phys []tierState, shadows int) *Result {
 
 // record adds one measured task x, run at scenario tier i with this wait
 // and latency (s), and the policy's own prediction error if it made one
-// (the shadows' are recordShadows').
+// (recordShadows adds the shadows' errors).
 func (r *Result) record(cfg *Config, i int, x *transit, wait, latency float64) {
 	r.Tasks++
 	r.Latencies.Add(latency)

@@ -24,7 +24,9 @@ type transit struct {
 	hasPred              bool
 	// idle: the chosen tier had an idle server in the dispatcher's view at
 	// the decision (b < c), so the task was expected not to wait; the mape
-	// experiment splits its shadows' errors by it (claim 3's evidence).
+	// experiment splits its shadows' errors by it (claim 3's evidence). Set
+	// for a measured task of a run with shadows only (predictShadows), the
+	// one case that reads it; false otherwise.
 	idle        bool
 	predWait    float64
 	data, reply float64 // bits
@@ -350,7 +352,7 @@ func (s *sim) loop() error {
 	// count up to the time it is read (present).
 	for k := 0; next < end && (!byTasks || k < total); {
 		for s.events.len() > 0 && s.events.ev[0].t <= next {
-			s.next(byTasks, end)
+			s.popEvent(byTasks, end)
 		}
 		if !byTasks {
 			s.clock(next, end)
@@ -381,13 +383,14 @@ func (s *sim) loop() error {
 		}
 		if h := s.held; h >= 0 {
 			// The task just dispatched with a delay: if its reach is what
-			// the next step would take anyway — the loop still arriving,
-			// the reach no later than the next arrival and strictly before
-			// every pending event (at a tie those, scheduled earlier, come
-			// first) — it reaches now, without a trip through the event
-			// heap; else it is scheduled as before (the same relative
-			// order of sequence numbers). The same steps in the same
-			// order, for a push and a pop less on most tasks (issue 17).
+			// the next step would take anyway — arrivals not over (the
+			// loop's condition), the reach no later than the next arrival
+			// and strictly before every pending event (at a tie those,
+			// scheduled earlier, come first) — it reaches now, without a
+			// trip through the event heap; else it is scheduled as before
+			// (the same relative order of sequence numbers). The same
+			// steps in the same order, for a push and a pop less on most
+			// tasks (issue 17).
 			s.held = -1
 			x := &s.slots[h]
 			if next < end && (!byTasks || k < total) && x.reach <= next &&
@@ -407,7 +410,7 @@ func (s *sim) loop() error {
 	// task has reached its tier, and only the time-average of tasks
 	// present (duration mode) needs the events up to the window's end.
 	for s.events.len() > 0 && (s.pending > 0 || s.measuring) {
-		s.next(byTasks, end)
+		s.popEvent(byTasks, end)
 	}
 	if s.measuring { // duration mode: the last events came before the end
 		s.stopMeasuring(end)
@@ -415,8 +418,8 @@ func (s *sim) loop() error {
 	return nil
 }
 
-// next takes the earliest event off the heap and runs it.
-func (s *sim) next(byTasks bool, end float64) {
+// popEvent takes the earliest event off the heap and runs it.
+func (s *sim) popEvent(byTasks bool, end float64) {
 	if !byTasks { // the duration-mode window opens and closes on the clock
 		s.clock(s.events.ev[0].t, end)
 	}
@@ -498,7 +501,7 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 	x.reach = t + x.delay
 	x.tier, x.vtier, x.dev = int32(p), int32(i), int32(dev)
 	x.measured, x.hasPred, x.predWait = measured, dec.HasPred, dec.PredWait
-	x.idle = false // predictShadows sets it: only the shadows' errors read it (record)
+	x.idle = false // predictShadows sets it: only the shadows' errors read it (recordShadows)
 	x.data, x.reply = s.task.Data, s.task.Reply
 	if measured {
 		s.pending++
