@@ -3,8 +3,11 @@ package cmd
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -146,6 +149,31 @@ func TestRunWritesFiles(t *testing.T) {
 	runs := readFile(t, filepath.Join(out, "runs.csv"))
 	if got := strings.Count(runs, "\n"); got != 1+2*2*3 {
 		t.Errorf("runs.csv has %d lines, want 13", got)
+	}
+	// The manifest lists every file the run wrote, the summary and plots
+	// written after its runs included, and no journal is left: a copy of
+	// the folder without its dot files is still offload's.
+	var m struct{ Files []string }
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(out, "manifest.json"))), &m); err != nil {
+		t.Fatal(err)
+	}
+	var onDisk []string
+	err := filepath.WalkDir(out, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(out, p)
+		if rel != "manifest.json" && rel != ".offload.lock" {
+			onDisk = append(onDisk, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(onDisk)
+	if !slices.Equal(m.Files, onDisk) {
+		t.Errorf("manifest files %v\nbut the folder holds %v", m.Files, onDisk)
 	}
 }
 

@@ -108,7 +108,10 @@ func Emulate(ctx context.Context, plan *experiment.Plan, eo EmulateOptions, opts
 	if err := d.WriteManifest(m); err != nil {
 		return err
 	}
-	return e.report(wall, simRuns)
+	if err := e.report(wall, simRuns); err != nil {
+		return err
+	}
+	return d.Refresh() // the manifest lists the report's files too
 }
 
 // emulation is one invocation's runs, in plan order (policy, then replicate).

@@ -125,6 +125,10 @@ func Run(ctx context.Context, spec Spec, plan *experiment.Plan, a Args, opts Opt
 	if err := writeOutputs(spec, r); err != nil {
 		return nil, err
 	}
+	// The summary and plots came after the manifest: it lists them too.
+	if err := d.Refresh(); err != nil {
+		return nil, err
+	}
 	return r, nil
 }
 

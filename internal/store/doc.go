@@ -58,7 +58,8 @@
 // an old one (Force): Open, RemoveStale (the old scenario's files go before
 // the new manifest claims the folder, so a crash cannot leave old runs under
 // the new hash, for --resume to pick up), WriteManifest, the results,
-// WriteManifest again. Dir enforces the middle step: while the folder's
+// WriteManifest again, and Refresh once the last file (a summary, a plot)
+// is written, so that the manifest lists every file and no journal stays. Dir enforces the middle step: while the folder's
 // manifest names another scenario, WriteFile and Create refuse until
 // WriteManifest has written the new one, so a crash cannot leave new results
 // under the old scenario's manifest either.

@@ -58,6 +58,10 @@ type Dir struct {
 	// needManifest: the folder's manifest is of another scenario, and no
 	// result may be written before WriteManifest replaces it.
 	needManifest bool
+	// last is the manifest WriteManifest wrote last in this session, for
+	// Refresh; wrote says there is one.
+	last  Manifest
+	wrote bool
 }
 
 // Open opens dir for results described by o, creating it if needed; the

@@ -670,6 +670,47 @@ func TestJournal(t *testing.T) {
 	mustOpen(t, dir, Options{Hash: hashA, Writes: []string{"runs.csv"}}).Close()
 }
 
+// TestRefresh: the manifest written last is written again with the files
+// written since, and the journal goes; before any manifest, nothing is
+// written.
+func TestRefresh(t *testing.T) {
+	dir := t.TempDir()
+	d := mustOpen(t, dir, Options{Hash: hashA})
+	writeString(t, d, "runs.csv", "r")
+	if err := d.Refresh(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ManifestName)); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("Refresh before any manifest wrote one: %v", err)
+	}
+	m := Manifest{Experiment: "sweep-load", Command: []string{"offload", "sweep-load"}, RunsDone: 4, Complete: true,
+		Extra: map[string]any{"shard": "1/2"}}
+	if err := d.WriteManifest(m); err != nil {
+		t.Fatal(err)
+	}
+	m.Command[1], m.Extra["shard"], m.RunsDone = "changed", "changed", 5 // the caller's later changes are not the manifest's
+	writeString(t, d, "summary.csv", "s")
+	writeString(t, d, "mean_latency.png", "p")
+	if err := d.Refresh(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, journalName)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("journal left after Refresh: %v", err)
+	}
+	got := readManifestFile(t, dir)
+	if want := []string{"mean_latency.png", "runs.csv", "summary.csv"}; !slices.Equal(got.Files, want) {
+		t.Errorf("files %v, want %v", got.Files, want)
+	}
+	if got.Experiment != "sweep-load" || !slices.Equal(got.Command, []string{"offload", "sweep-load"}) || got.RunsDone != 4 ||
+		!got.Complete || got.Extra["shard"] != "1/2" || got.ScenarioHash != hashA {
+		t.Errorf("manifest changed by Refresh: %+v", got)
+	}
+	d.Close()
+	if err := d.Refresh(); err == nil {
+		t.Error("Refresh after Close: no error")
+	}
+}
+
 func TestConcurrentWrites(t *testing.T) {
 	dir := t.TempDir()
 	d := mustOpen(t, dir, Options{Hash: hashA})

@@ -328,6 +328,25 @@ func (d *Dir) removeLocked(name string) error {
 func (d *Dir) WriteManifest(m Manifest) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	return d.writeManifest(m)
+}
+
+// Refresh writes the manifest that WriteManifest wrote last in this
+// session again, its Files now naming every file written since (a run's
+// summary and plots come after the manifest that says it is complete),
+// and drops the journal: what a command calls once it has written its last
+// file, so that the manifest lists them all. Without such a manifest it
+// does nothing.
+func (d *Dir) Refresh() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if !d.wrote {
+		return nil
+	}
+	return d.writeManifest(d.last)
+}
+
+func (d *Dir) writeManifest(m Manifest) error {
 	if d.lock == nil {
 		return errClosed
 	}
@@ -352,6 +371,8 @@ func (d *Dir) WriteManifest(m Manifest) error {
 		return err
 	}
 	d.needManifest = false
+	d.last, d.wrote = m, true
+	d.last.Command, d.last.Files, d.last.Extra = slices.Clone(m.Command), nil, maps.Clone(m.Extra)
 	if d.journal != nil {
 		_ = d.journal.Close()
 		d.journal = nil
