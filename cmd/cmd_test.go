@@ -481,6 +481,23 @@ func TestTableMarksUnstable(t *testing.T) {
 			t.Errorf("row %q: marked %v, want %v (edge-first alone is unstable at 150 tasks/s)", l, !edgeFirst, edgeFirst)
 		}
 	}
+
+	// burst's table too: random overloads the local tier at its base load.
+	code, stdout, stderr = run(t, context.Background(), "burst", "--seeds", "1", "--set", "duration=100",
+		"--policy", "hybrid,random", "--quiet", "-o", t.TempDir())
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	lines = strings.Split(stdout, "\n")
+	if !strings.HasSuffix(lines[0], "  unstable") {
+		t.Errorf("burst header %q lacks the unstable column", lines[0])
+	}
+	for _, l := range lines[1:3] {
+		random := strings.Contains(l, "random")
+		if strings.HasSuffix(l, "  yes") != random {
+			t.Errorf("burst row %q: marked %v, want %v (random alone is unstable)", l, !random, random)
+		}
+	}
 }
 
 // TestWarnsOfShortRuns: a run too short to mean anything is said so on

@@ -170,7 +170,8 @@ func (b *BurstAnalysis) print(w io.Writer) {
 	if b.plan.Scenario.Sweep != nil {
 		fmt.Fprintf(tw, "%s\t", b.plan.Scenario.Sweep.Param)
 	}
-	fmt.Fprintf(tw, "policy\tmean latency (s)\tmean peak (s)\tmean recovery (s)\tnever recovered\tcloud share before\tduring\t\n")
+	// The last column marks an unstable row, as run's table does (printTable).
+	fmt.Fprintf(tw, "policy\tmean latency (s)\tmean peak (s)\tmean recovery (s)\tnever recovered\tcloud share before\tduring\t  unstable\n")
 	for _, k := range b.order {
 		var peak, rec, before, during results.MeanAcc
 		never := 0
@@ -187,16 +188,19 @@ func (b *BurstAnalysis) print(w io.Writer) {
 				rec.Add(r.Recovery)
 			}
 		}
-		lat := math.NaN()
+		lat, unstable := math.NaN(), "" // unterminated, so that a stable row ends without padding
 		for _, s := range b.sums {
 			if s.Policy == k.policy && math.Float64bits(s.Value) == k.value {
 				lat = s.Get(results.ColMeanLatency)
+				if s.Unstable {
+					unstable = "  yes"
+				}
 			}
 		}
 		if b.plan.Scenario.Sweep != nil {
 			fmt.Fprintf(tw, "%g\t", math.Float64frombits(k.value))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d/%d\t%s\t%s\t\n", k.policy, Num(lat), Num(peak.Mean()), Num(rec.Mean()), never, len(b.bursts), Num(before.Mean()), Num(during.Mean()))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d/%d\t%s\t%s\t%s\n", k.policy, Num(lat), Num(peak.Mean()), Num(rec.Mean()), never, len(b.bursts), Num(before.Mean()), Num(during.Mean()), unstable)
 	}
 	_ = tw.Flush()
 }
