@@ -483,7 +483,7 @@ func TestTableMarksUnstable(t *testing.T) {
 	}
 
 	// burst's table too: random overloads the local tier at its base load.
-	code, stdout, stderr = run(t, context.Background(), "burst", "--seeds", "1", "--set", "duration=100",
+	code, stdout, stderr = run(t, context.Background(), "burst", "--seeds", "1", "--set", "duration=400",
 		"--policy", "hybrid,random", "--quiet", "-o", t.TempDir())
 	if code != 0 {
 		t.Fatal(stderr)

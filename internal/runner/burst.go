@@ -51,13 +51,17 @@ func burstOutputs(r *Result) ([]string, error) {
 	b := AnalyseBursts(r.Plan, r.Outcomes, r.Args.Window)
 	r.Sums = b.sums
 	dir, format := r.Opts.Dir, r.Opts.Format
-	if err := b.write(r.Dir, format); err != nil {
+	drawn, err := b.write(r.Dir, format)
+	if err != nil {
 		return nil, err
 	}
 	b.print(r.Opts.Out)
-	return []string{fmtPath(dir, "runs.csv"), fmtPath(dir, "summary.csv"), fmtPath(dir, "timeseries.csv"),
-		fmtPath(dir, "series_runs.csv"), fmtPath(dir, "bursts.csv"), fmtPath(dir, "burst_latency."+format),
-		fmtPath(dir, "burst_p95."+format), fmtPath(dir, "burst_cloud_share."+format)}, nil
+	written := []string{fmtPath(dir, "runs.csv"), fmtPath(dir, "summary.csv"), fmtPath(dir, "timeseries.csv"),
+		fmtPath(dir, "series_runs.csv"), fmtPath(dir, "bursts.csv")}
+	for _, f := range drawn {
+		written = append(written, fmtPath(dir, f+"."+format))
+	}
+	return written, nil
 }
 
 // maxWindows bounds a run's series, whose memory grows with the window count.
@@ -118,22 +122,30 @@ func AnalyseBursts(plan *experiment.Plan, outs []experiment.Outcome, width float
 	return b
 }
 
-func (b *BurstAnalysis) write(dir *store.Dir, format string) error {
+// write writes the burst experiment's files and returns the names of the
+// figures it drew: a figure with nothing to show (no burst in the run) is
+// left out, not drawn empty.
+func (b *BurstAnalysis) write(dir *store.Dir, format string) (drawn []string, err error) {
 	if err := dir.WriteFile("summary.csv", func(w io.Writer) error { return report.WriteSummary(w, b.plan.Columns(), b.sums) }); err != nil {
-		return err
+		return nil, err
 	}
 	if err := dir.WriteFile("timeseries.csv", func(w io.Writer) error { return report.WriteSeries(w, b.tiers, b.mean, false) }); err != nil {
-		return err
+		return nil, err
 	}
 	if err := dir.WriteFile("bursts.csv", func(w io.Writer) error { return report.WriteBursts(w, b.stats) }); err != nil {
-		return err
+		return nil, err
 	}
 	for _, f := range report.BurstFigures(b.policyRuns(), legendOf(b.plan), b.bursts, b.end, b.width, b.cloud) {
-		if err := f.Draw(dir, f.File, format, true, false); err != nil && !errors.Is(err, report.ErrNoData) {
-			return err
+		err := f.Draw(dir, f.File, format, true, false)
+		if errors.Is(err, report.ErrNoData) {
+			continue
 		}
+		if err != nil {
+			return nil, err
+		}
+		drawn = append(drawn, f.File)
 	}
-	return nil
+	return drawn, nil
 }
 
 // policyRuns are the replicates' series of each policy in the first cell,

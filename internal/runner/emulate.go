@@ -108,10 +108,13 @@ func Emulate(ctx context.Context, plan *experiment.Plan, eo EmulateOptions, opts
 	if err := d.WriteManifest(m); err != nil {
 		return err
 	}
-	if err := e.report(wall, simRuns); err != nil {
-		return err
+	// The manifest lists the report's files too, even when the report
+	// then says some runs were invalid.
+	err = e.report(wall, simRuns)
+	if rerr := d.Refresh(); err == nil {
+		err = rerr
 	}
-	return d.Refresh() // the manifest lists the report's files too
+	return err
 }
 
 // emulation is one invocation's runs, in plan order (policy, then replicate).

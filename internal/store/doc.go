@@ -59,10 +59,11 @@
 // the new manifest claims the folder, so a crash cannot leave old runs under
 // the new hash, for --resume to pick up), WriteManifest, the results,
 // WriteManifest again, and Refresh once the last file (a summary, a plot)
-// is written, so that the manifest lists every file and no journal stays. Dir enforces the middle step: while the folder's
-// manifest names another scenario, WriteFile and Create refuse until
-// WriteManifest has written the new one, so a crash cannot leave new results
-// under the old scenario's manifest either.
+// is written, so that the manifest lists every file and no journal stays.
+// Dir enforces that the first WriteManifest comes before the results: while
+// the folder's manifest names another scenario, WriteFile and Create refuse
+// until WriteManifest has written the new one, so a crash cannot leave new
+// results under the old scenario's manifest either.
 //
 // # Locking
 //

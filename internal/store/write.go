@@ -336,10 +336,14 @@ func (d *Dir) WriteManifest(m Manifest) error {
 // summary and plots come after the manifest that says it is complete),
 // and drops the journal: what a command calls once it has written its last
 // file, so that the manifest lists them all. Without such a manifest it
-// does nothing.
+// does nothing. The values of the manifest's Extra are not copied: a
+// caller builds them for the manifest and does not change them after.
 func (d *Dir) Refresh() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if d.lock == nil {
+		return errClosed
+	}
 	if !d.wrote {
 		return nil
 	}
