@@ -466,36 +466,30 @@ func TestCompletion(t *testing.T) {
 // TestTableMarksUnstable: the printed table marks a row whose policy
 // overloads a tier, and only that row.
 func TestTableMarksUnstable(t *testing.T) {
-	code, stdout, stderr := run(t, context.Background(), "sweep-load", "--tasks", "2000", "--seeds", "2", "--set", "warmup=0",
-		"--set", "sweep.values=[150]", "--policy", "hybrid,edge-first", "--quiet", "-o", t.TempDir())
+	// edge-first alone is unstable at 150 tasks/s.
+	checkUnstable(t, "edge-first", "sweep-load", "--tasks", "2000", "--seeds", "2", "--set", "warmup=0",
+		"--set", "sweep.values=[150]", "--policy", "hybrid,edge-first")
+	// burst's table too: random overloads the local tier at its base load.
+	checkUnstable(t, "random", "burst", "--seeds", "1", "--set", "duration=400", "--policy", "hybrid,random")
+}
+
+// checkUnstable runs the command, whose table has two rows, and checks
+// that its header ends with the unstable column and that the row of the
+// policy named, alone, is marked.
+func checkUnstable(t *testing.T, unstable string, args ...string) {
+	t.Helper()
+	code, stdout, stderr := run(t, context.Background(), append(args, "--quiet", "-o", t.TempDir())...)
 	if code != 0 {
 		t.Fatal(stderr)
 	}
 	lines := strings.Split(stdout, "\n")
 	if !strings.HasSuffix(lines[0], "  unstable") {
-		t.Errorf("header %q lacks the unstable column", lines[0])
+		t.Errorf("%s: header %q lacks the unstable column", args[0], lines[0])
 	}
 	for _, l := range lines[1:3] {
-		edgeFirst := strings.Contains(l, "edge-first")
-		if strings.HasSuffix(l, "  yes") != edgeFirst {
-			t.Errorf("row %q: marked %v, want %v (edge-first alone is unstable at 150 tasks/s)", l, !edgeFirst, edgeFirst)
-		}
-	}
-
-	// burst's table too: random overloads the local tier at its base load.
-	code, stdout, stderr = run(t, context.Background(), "burst", "--seeds", "1", "--set", "duration=400",
-		"--policy", "hybrid,random", "--quiet", "-o", t.TempDir())
-	if code != 0 {
-		t.Fatal(stderr)
-	}
-	lines = strings.Split(stdout, "\n")
-	if !strings.HasSuffix(lines[0], "  unstable") {
-		t.Errorf("burst header %q lacks the unstable column", lines[0])
-	}
-	for _, l := range lines[1:3] {
-		random := strings.Contains(l, "random")
-		if strings.HasSuffix(l, "  yes") != random {
-			t.Errorf("burst row %q: marked %v, want %v (random alone is unstable)", l, !random, random)
+		want := strings.Contains(l, unstable)
+		if strings.HasSuffix(l, "  yes") != want {
+			t.Errorf("%s: row %q marked %v, want %v (%s alone is unstable)", args[0], l, !want, want, unstable)
 		}
 	}
 }
