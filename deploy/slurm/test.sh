@@ -45,8 +45,15 @@ trap cleanup EXIT
 
 host=$(hostname -s)
 # Ports of our own, so that the test neither meets nor disturbs a Slurm
-# that already runs here.
-ctl=$((20000 + RANDOM % 20000))
+# that already runs here: below the kernel's range of ephemeral ports (an
+# outgoing connection may hold any port in it, and slurmctld then dies of
+# "Address already in use"), and not in use now where ss can tell.
+read -r eph _ </proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || eph=32768
+in_use() { command -v ss >/dev/null && ss -Htan "( sport = :$1 )" 2>/dev/null | grep -q .; }
+for _ in $(seq 50); do
+  ctl=$((10000 + RANDOM % (eph - 10002)))
+  in_use "$ctl" || in_use "$((ctl + 1))" || break
+done
 mkdir -p "$tmp/state" "$tmp/spool" "$tmp/run"
 cat > "$tmp/slurm.conf" <<CONF
 ClusterName=offloadtest
@@ -86,11 +93,18 @@ export OFFLOAD=$tmp/offload
 echo "== start slurmctld and slurmd ($host, port $ctl)"
 slurmctld -c -f "$SLURM_CONF"
 slurmd -f "$SLURM_CONF"
-for _ in $(seq 100); do
-  sinfo -h -o %T 2>/dev/null | grep -q idle && break
+# Each query bounded, and the wait cut short if slurmctld has died (a port
+# taken after all): a query of a dead controller retries for many seconds.
+alive() { [ -s "$tmp/slurmctld.pid" ] && kill -0 "$(cat "$tmp/slurmctld.pid")" 2>/dev/null; }
+for i in $(seq 100); do
+  timeout 3 sinfo -h -o %T 2>/dev/null | grep -q idle && break
+  if [ "$i" -ge 10 ] && ! alive; then
+    echo "test.sh: slurmctld is not running (its log follows)" >&2
+    exit 1
+  fi
   sleep 0.2
 done
-sinfo -h -o %T | grep -q idle || { echo "test.sh: the node never became idle" >&2; exit 1; }
+timeout 3 sinfo -h -o %T | grep -q idle || { echo "test.sh: the node never became idle" >&2; exit 1; }
 
 # A small sweep: 2 replicates × 2000 tasks, 2 rates, the 8 policies: 32 runs.
 args=(run --seeds 2 --tasks 2000 --set 'sweep={param: arrivals.rate, values: [40, 120]}')
