@@ -349,8 +349,10 @@ func (s *sim) loop() error {
 	}
 	// Arrivals, each after the events that come before it (at equal times
 	// the event first). Departures are not visited: each tier brings its
-	// count up to the time it is read (present).
-	for k := 0; next < end && (!byTasks || k < total); {
+	// count up to the time it is read (present). more: arrivals are not
+	// over, tested once a step for the loop and the held task alike.
+	k := 0
+	for more := next < end && (!byTasks || k < total); more; {
 		for s.events.len() > 0 && s.events.ev[0].t <= next {
 			s.popEvent(byTasks, end)
 		}
@@ -381,20 +383,19 @@ func (s *sim) loop() error {
 		if !(next < math.MaxFloat64) && (!byTasks && next < end || byTasks && k < total) {
 			return fmt.Errorf("task %d: the clock left the finite range (next arrival at %v s): the arrival rate, burst factors or run length are too extreme", k, next)
 		}
+		more = next < end && (!byTasks || k < total)
 		if h := s.held; h >= 0 {
 			// The task just dispatched with a delay: if its reach is what
-			// the next step would take anyway — arrivals not over (the
-			// loop's condition), the reach no later than the next arrival
-			// and strictly before every pending event (at a tie those,
-			// scheduled earlier, come first) — it reaches now, without a
-			// trip through the event heap; else it is scheduled as before
-			// (the same relative order of sequence numbers). The same
-			// steps in the same order, for a push and a pop less on most
-			// tasks (issue 17).
+			// the next step would take anyway — arrivals not over (more),
+			// the reach no later than the next arrival and strictly before
+			// every pending event (at a tie those, scheduled earlier, come
+			// first) — it reaches now, without a trip through the event
+			// heap; else it is scheduled as before (the same relative
+			// order of sequence numbers). The same steps in the same
+			// order, for a push and a pop less on most tasks (issue 17).
 			s.held = -1
 			x := &s.slots[h]
-			if next < end && (!byTasks || k < total) && x.reach <= next &&
-				(s.events.len() == 0 || x.reach < s.events.ev[0].t) {
+			if more && x.reach <= next && (s.events.len() == 0 || x.reach < s.events.ev[0].t) {
 				if !byTasks {
 					s.clock(x.reach, end)
 				}
