@@ -144,6 +144,18 @@ type Clairvoyant interface {
 	Clairvoyant()
 }
 
+// Blind marks a policy whose decisions never read the counts in
+// View.States (Busy, Queued, InTransit): a split by a random draw, a fixed
+// tier, a rule on the task's size, the oracle's completion times. A
+// simulator may leave those counts as they were at an earlier decision
+// rather than read every tier for nothing at each one; the view's other
+// fields, and the length of States, are set as for any policy. A wrapper
+// that does not implement it makes the policy it wraps not blind, which is
+// always safe.
+type Blind interface {
+	Blind()
+}
+
 // PredictedLatency turns a predicted wait at tier t into a predicted latency:
 // wait + 1/μ + D̄ (docs/design.md §2 decision rule).
 func PredictedLatency(t *Tier, wait float64) float64 {

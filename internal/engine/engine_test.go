@@ -22,6 +22,10 @@ func uniform(r *rand.Rand) dispatch.Policy { return uniformPolicy{r} }
 // a second indirect call per decision to what BenchmarkEngine measures.
 type uniformPolicy struct{ r *rand.Rand }
 
+// Blind implements dispatch.Blind, as the registry's random policy does,
+// which uniform stands for: the engine does not count the view.
+func (uniformPolicy) Blind() {}
+
 // Decide implements dispatch.Policy.
 func (p uniformPolicy) Decide(v *dispatch.View) dispatch.Decision {
 	return dispatch.Decision{Tier: p.r.IntN(len(v.Tiers))}

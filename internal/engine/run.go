@@ -82,11 +82,16 @@ type device struct {
 	// seen is phys as pointers to the tiers' states, which the fresh
 	// view reads at every decision: no bounds check and no index
 	// arithmetic per tier (issue 17).
-	seen      []*tierState
-	rng       *rand.Rand // the observation draws of this device
-	sentSince []int      // own sends per view tier since that tier's observation (board models)
-	sendLog   []history  // Delayed with CountOwn: own sends per view tier, as a running count
-	sent      []int      // own sends per view tier, ever
+	seen []*tierState
+	rng  *rand.Rand // the observation draws of this device
+	// count: the device's fresh view is counted at each of its
+	// decisions, for a policy or shadows that read it; a dispatch.Blind
+	// policy without shadows would read none of it (the counts then stay
+	// as they were).
+	count     bool
+	sentSince []int     // own sends per view tier since that tier's observation (board models)
+	sendLog   []history // Delayed with CountOwn: own sends per view tier, as a running count
+	sent      []int     // own sends per view tier, ever
 
 	// feedback is the policy's, if it learns from completions (feedback.go).
 	feedback dispatch.Feedback
@@ -232,6 +237,8 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 			dv.seen[i] = &s.tiers[p]
 		}
 		dv.pol, dv.shadows, dv.rng = devs[d].Policy, devs[d].Shadows, devs[d].Observe
+		_, blind := dv.pol.(dispatch.Blind)
+		dv.count = s.fresh && !(blind && len(dv.shadows) == 0)
 		if tp := devs[d].Tape; tp != nil {
 			if !reflect.DeepEqual(tp.Spec(), spec) {
 				return nil, fmt.Errorf("engine: device %d's tape records another workload than this run's", d)
@@ -473,10 +480,11 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 	dv.src.Next(&s.task)
 	dv.view.Data = s.task.Data
 	switch {
-	case s.fresh:
+	case dv.count:
 		// The true counts, read now for this device's view alone: cheaper
 		// than keeping every device's view current at every change of a
-		// tier (two per task), and the same numbers at the decision.
+		// tier (two per task), and the same numbers at the decision. A
+		// fresh view that nothing reads is not counted (dv.count).
 		states := dv.view.States[:len(dv.seen)]
 		for i, ts := range dv.seen {
 			setCounts(&states[i], s.present(ts, t), ts.servers)
@@ -630,6 +638,10 @@ func (s *sim) reach(slot int32) {
 		// counts again.
 		ts.n++
 		if start > x.reach {
+			// The starts due by the reach leave the ring first, as a read
+			// now would take them: so that it holds only the tasks that
+			// wait, even in a run whose views read no tier (dv.count).
+			ts.waits.Queued(x.reach)
 			ts.waits.Add(start)
 		} else {
 			ts.until = min(ts.until, finish)

@@ -12,6 +12,8 @@ var (
 	_ dispatch.Policy = (*JSQS)(nil)
 	_ dispatch.Policy = (*EdgeFirst)(nil)
 	_ dispatch.Policy = (*Random)(nil)
+	_ dispatch.Blind  = (*Random)(nil)
+	_ dispatch.Blind  = (*EdgeFirst)(nil)
 )
 
 // JSQ joins the shortest queue: the tier with the fewest tasks present,
@@ -92,6 +94,9 @@ func newEdgeFirst(b Build) (dispatch.Policy, error) {
 	return p, nil
 }
 
+// Blind implements dispatch.Blind: the tier is fixed.
+func (*EdgeFirst) Blind() {}
+
 // Decide implements dispatch.Policy.
 func (p *EdgeFirst) Decide(*dispatch.View) dispatch.Decision { return dispatch.Decision{Tier: p.tier} }
 
@@ -103,6 +108,9 @@ type Random struct {
 
 // NewRandom returns a policy choosing uniformly among n tiers with rng.
 func NewRandom(n int, rng *rand.Rand) *Random { return &Random{n: n, rng: rng} }
+
+// Blind implements dispatch.Blind: the draw ignores the state.
+func (*Random) Blind() {}
 
 // Decide implements dispatch.Policy.
 func (p *Random) Decide(*dispatch.View) dispatch.Decision {

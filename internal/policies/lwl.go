@@ -60,6 +60,9 @@ func newLWL(b Build) (dispatch.Policy, error) { return NewLWL(b.Tiers, b.Rand), 
 // it dispatches).
 func (*LWL) Clairvoyant() {}
 
+// Blind implements dispatch.Blind: LWL keeps its own workload vectors.
+func (*LWL) Blind() {}
+
 // Decide implements dispatch.Policy. It panics if v.Oracle is nil.
 func (p *LWL) Decide(v *dispatch.View) dispatch.Decision {
 	if v.Oracle == nil {

@@ -35,6 +35,10 @@ func NewOracle(rng *rand.Rand) *Oracle { return &Oracle{rng: rng} }
 // Clairvoyant marks Oracle as needing View.Oracle.
 func (*Oracle) Clairvoyant() {}
 
+// Blind implements dispatch.Blind: the oracle reads completion times, not
+// counts.
+func (*Oracle) Blind() {}
+
 // Decide implements dispatch.Policy. It panics if v.Oracle is nil, which
 // means the caller ignored dispatch.Clairvoyant.
 func (p *Oracle) Decide(v *dispatch.View) dispatch.Decision {

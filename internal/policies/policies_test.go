@@ -124,3 +124,48 @@ func TestTiesAreBrokenUniformly(t *testing.T) {
 		})
 	}
 }
+
+// TestBlindPoliciesReadNoCounts: a policy that declares dispatch.Blind
+// decides the same with true counts and with made-up ones, since the
+// simulator leaves a blind policy's counts as they were (two copies on the
+// same seed, a thousand decisions, the counts of one view drawn at random
+// at each). The policies that are not blind are listed, so that a new
+// policy is placed on one side or the other.
+func TestBlindPoliciesReadNoCounts(t *testing.T) {
+	tiers := threeTiers()
+	notBlind := map[string]bool{NameHybrid: true, NameModelOnly: true, NameQueueOnly: true, NameJSQ: true, NameJSQS: true,
+		NamePowerOfD: true, NameHybridAge: true, NameJIQ: true, NameHybridEnergy: true, NameExec: true}
+	for _, name := range Names() {
+		if name == NameExec {
+			continue // an external program: not blind (it is sent the view)
+		}
+		a, b := mustNew(t, name, tiers, DefaultParams(), 3), mustNew(t, name, tiers, DefaultParams(), 3)
+		_, blind := a.(dispatch.Blind)
+		if blind == notBlind[name] {
+			t.Errorf("%s: blind %v, but listed as blind %v", name, blind, !notBlind[name])
+			continue
+		}
+		if !blind {
+			continue
+		}
+		fuzz := newRNG(9)
+		oa, ob := &fakeOracle{done: []float64{3, 1, 2}}, &fakeOracle{done: []float64{3, 1, 2}}
+		for k := range 1000 {
+			va, vb := view(float64(k), tiers, make([]dispatch.State, 3)...), view(float64(k), tiers, make([]dispatch.State, 3)...)
+			for i := range vb.States {
+				vb.States[i] = dispatch.State{Busy: fuzz.IntN(100), Queued: fuzz.IntN(100), InTransit: fuzz.IntN(100)}
+			}
+			va.Task, vb.Task, va.Oracle, vb.Oracle = k, k, oa, ob
+			oa.done[k%3], ob.done[k%3] = float64(k%7), float64(k%7)
+			da, db := a.Decide(va), b.Decide(vb)
+			if da != db {
+				t.Fatalf("%s, decision %d: %+v with true counts, %+v with others", name, k, da, db)
+			}
+			for _, p := range []dispatch.Policy{a, b} {
+				if o, ok := p.(dispatch.Observer); ok {
+					o.Dispatched(float64(k), da.Tier)
+				}
+			}
+		}
+	}
+}

@@ -38,6 +38,9 @@ type SITA struct {
 // Clairvoyant marks SITA as needing View.Oracle (for the task's size).
 func (*SITA) Clairvoyant() {}
 
+// Blind implements dispatch.Blind: the interval is the task's size alone.
+func (*SITA) Blind() {}
+
 // Decide implements dispatch.Policy. It panics if v.Oracle is nil.
 func (p *SITA) Decide(v *dispatch.View) dispatch.Decision {
 	if v.Oracle == nil {

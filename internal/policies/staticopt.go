@@ -56,6 +56,9 @@ func NewStaticOpt(tiers []dispatch.Tier, lambda float64, rng *rand.Rand) *Static
 // Split returns the probabilities p_i.
 func (s *StaticOpt) Split() []float64 { return slices.Clone(s.p) }
 
+// Blind implements dispatch.Blind: the split ignores the state.
+func (*StaticOpt) Blind() {}
+
 // Decide implements dispatch.Policy: one uniform draw against the
 // cumulative probabilities. A tier of probability 0 is never chosen, and a
 // draw that rounding leaves above the last sum goes to the last tier used.
