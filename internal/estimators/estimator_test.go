@@ -134,6 +134,7 @@ func TestScoresAgreeWithComponents(t *testing.T) {
 			}
 			v := &dispatch.View{Tiers: tiers, States: make([]dispatch.State, 3), Observed: make([]float64, 3)}
 			score, wait := make([]float64, 3), make([]float64, 3)
+			var none, some, all, penalised int // Ŵ's three cases and the penalty, each reached
 			now := 0.0
 			for range 5000 {
 				now += r.ExpFloat64() / 40
@@ -146,6 +147,17 @@ func TestScoresAgreeWithComponents(t *testing.T) {
 				e.Scores(v, score, wait)
 				for i := range tiers {
 					c := e.Components(v, i)
+					switch {
+					case c.Beta == 0:
+						none++
+					case c.Beta == 1:
+						all++
+					default:
+						some++
+					}
+					if c.Rho > cfg.PenaltyThreshold {
+						penalised++
+					}
 					want := Penalty(c.Wait, c.Rho, cfg.PenaltyThreshold, cfg.PenaltyK) + (1/tiers[i].Mu + tiers[i].MeanDelay)
 					if math.Float64bits(score[i]) != math.Float64bits(want) || math.Float64bits(wait[i]) != math.Float64bits(c.Wait) ||
 						math.Float64bits(e.Wait(v, i)) != math.Float64bits(c.Wait) {
@@ -153,6 +165,9 @@ func TestScoresAgreeWithComponents(t *testing.T) {
 							mode, ca2, now, i, score[i], wait[i], c, want, e.Wait(v, i))
 					}
 				}
+			}
+			if mode == ModeHybrid && (none == 0 || some == 0 || all == 0) || penalised == 0 {
+				t.Errorf("mode %d ca2 %d: β = 0 %d times, in (0, 1) %d, 1 %d, penalised %d: a case is not reached", mode, ca2, none, some, all, penalised)
 			}
 		}
 	}

@@ -77,6 +77,10 @@ func (p *Estimating) Decide(v *dispatch.View) dispatch.Decision {
 		return dispatch.Decision{Tier: i, PredWait: p.est.Wait(v, i), HasPred: true}
 	}
 	p.est.Scores(v, p.score, p.wait)
+	if p.energy == nil {
+		best := minIndex(p.score, p.rng)
+		return dispatch.Decision{Tier: best, PredWait: p.wait[best], HasPred: true}
+	}
 	var m argmin
 	for i, score := range p.score {
 		if p.energy != nil {
