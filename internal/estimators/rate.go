@@ -56,6 +56,12 @@ func (r *RateWindow) Window() float64 { return r.w }
 // Add records one arrival at time now.
 func (r *RateWindow) Add(now float64) {
 	r.advance(now)
+	r.count()
+}
+
+// count adds an arrival to the newest bucket, which advance brought up to
+// its time.
+func (r *RateWindow) count() {
 	r.counts[r.at]++
 	r.total++
 }
