@@ -95,26 +95,39 @@ func TestBlindRunIsTheSame(t *testing.T) {
 	}
 }
 
-// TestBlindRunKeepsWaitsBounded: in a run whose views read no tier, a
-// small tier's ring of waiting starts holds only the tasks that wait, not
-// every task that ever waited: 60,000 tasks on one server at ρ = 0.9 wait
-// in about nine of ten cases, while a queue of 512 has a probability of
-// about 0.9⁵¹² ≈ 10⁻²³.
-func TestBlindRunKeepsWaitsBounded(t *testing.T) {
+// TestBlindRunKeepsTiersBounded: in a run whose views read no tier, what a
+// tier keeps of its tasks present stays the tasks present, not every task
+// it was ever given: a small tier's ring of waiting starts, and a large
+// tier's heap of finishes. 60,000 tasks on one server at ρ = 0.9 wait in
+// about nine of ten cases, while a queue of 512 has a probability of about
+// 0.9⁵¹² ≈ 10⁻²³; on 64 servers at ρ = 0.9 the tasks present are about
+// 58 ± 8 (Poisson for the busy, Erlang C's few waiting), never 1,024.
+func TestBlindRunKeepsTiersBounded(t *testing.T) {
 	exp := mustDist(t, "exponential", 1, 0, 0)
-	cfg := singleTier(0.9, 1, exp, 60000, 0)
-	s, err := newSim(cfg, []Device{{Policy: uniform(rand.New(rand.NewPCG(1, 2))), Streams: workload.NewStreams(4, 0)}}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s.devs[0].count {
-		t.Fatal("a blind policy's view is counted")
-	}
-	if err := s.loop(); err != nil {
-		t.Fatal(err)
-	}
-	// The ring's length, read by reflection: fcfs keeps it unexported.
-	if n := reflect.ValueOf(s.tiers[0].waits).FieldByName("q").Len(); n > 1024 {
-		t.Fatalf("the ring of waiting starts grew to %d", n)
+	for _, c := range []int{1, 64} {
+		cfg := singleTier(0.9*float64(c), c, exp, 60000, 0)
+		var s *sim
+		most := 0 // the most either held, seen at every task's record
+		cfg.OnTask = func(*TaskRecord) {
+			ts := &s.tiers[0]
+			// The ring's length, read by reflection: fcfs keeps it unexported.
+			most = max(most, ts.fin.len(), reflect.ValueOf(ts.waits).FieldByName("q").Len())
+		}
+		s, err := newSim(cfg, []Device{{Policy: uniform(rand.New(rand.NewPCG(1, 2))), Streams: workload.NewStreams(4, 0)}}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.devs[0].count {
+			t.Fatal("a blind policy's view is counted")
+		}
+		if err := s.loop(); err != nil {
+			t.Fatal(err)
+		}
+		if most > 1024 || most == 0 {
+			t.Fatalf("c = %d: the ring of waiting starts or the heap of finishes held %d", c, most)
+		}
+		if ts := &s.tiers[0]; ts.kw != (c <= kwServers) {
+			t.Fatalf("c = %d: kw %v", c, ts.kw)
+		}
 	}
 }

@@ -10,8 +10,9 @@ import "math"
 // visit departures (issue 17: a third of its steps were departures): a
 // tier's count changes only its own state, so it is brought up to date
 // (drain) just before something reads it — a decision reading
-// the views, a posting on the board, the window opening or closing, and
-// under Delayed a task reaching the tier — and every read at t sees every
+// the views, a posting on the board, the window opening or closing — and
+// when a task reaches the tier (so that a tier no view reads keeps only
+// its tasks present), and every read at t sees every
 // departure at or before t, as departure events taken first at equal
 // times would have made it. Departures at equal times lower the count at
 // the same instant, which commutes.

@@ -619,11 +619,14 @@ func (s *sim) reach(slot int32) {
 	x := &s.slots[slot]
 	p := int(x.tier)
 	ts := &s.tiers[p]
-	if s.delayed {
-		// Delayed's history needs the changes in time order. Nothing else
-		// reads the count here: a view or a posting drains the tier when it
-		// reads it, and AreaN needs no change at all (residual), so the
-		// departures due wait for the next read (issue 17).
+	if !ts.kw {
+		// A heap tier takes off the departures due before it takes the
+		// task in: Delayed's history needs the changes in time order (its
+		// tiers are all heap tiers), and a tier that no view reads (a
+		// blind policy's) would otherwise keep the finish of every task it
+		// was ever given. A read would take off the same ones (it drains
+		// to its own time, no earlier than this reach), so the counts are
+		// the same; and AreaN needs no change at all (residual).
 		s.drain(ts, x.reach)
 	}
 	service := x.size / ts.speed
