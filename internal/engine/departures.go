@@ -5,8 +5,9 @@ import "math"
 // finishes is one tier's tasks present (waiting or in service) as a binary
 // min-heap of their finish times: its length is the tier's n, and its
 // minimum the tier's next departure. A tier of more than kwServers
-// servers, and every tier under Delayed, keeps its own (a smaller tier
-// reads its count from its workload vector: present). The loop does not
+// servers, and every tier under Delayed, keeps its own (a smaller tier,
+// and every tier of a run whose decisions read none, reads its count from
+// its workload vector: present). The loop does not
 // visit departures (issue 17: a third of its steps were departures): a
 // tier's count changes only its own state, so it is brought up to date
 // (drain) just before something reads it — a decision reading

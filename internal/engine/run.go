@@ -202,6 +202,20 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 	if s.obs.Model == Delayed {
 		s.horizon = delayHorizon(s.obs.Delay)
 	}
+	// Whether a device counts its fresh view at each decision (device.count):
+	// if none does, and nothing else reads a tier between the window's two
+	// ends (a board, a drawn view), every tier reads its count from its
+	// workload vector (kw), whatever its size: the scan of its servers that
+	// makes a large tier keep a heap of finishes instead is then never
+	// run, and the heap's push and pop for every task are saved.
+	counted := make([]bool, k)
+	anyCounted := false
+	for d := range devs {
+		_, blind := devs[d].Policy.(dispatch.Blind)
+		counted[d] = s.fresh && !(blind && len(devs[d].Shadows) == 0)
+		anyCounted = anyCounted || counted[d]
+	}
+	unread := s.fresh && !anyCounted
 	// Physical tiers: the scenario's order, a local tier's copies (one per
 	// device) next to each other.
 	s.devs = make([]device, k)
@@ -215,7 +229,7 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 			p := len(s.tiers)
 			s.tiers = append(s.tiers, tierState{free: fcfs.New(cfg.Tiers[i].Servers), fin: newFinishes(), scen: i,
 				servers: cfg.Tiers[i].Servers, speed: cfg.Tiers[i].Speed,
-				kw: !s.delayed && cfg.Tiers[i].Servers <= kwServers})
+				kw: !s.delayed && (cfg.Tiers[i].Servers <= kwServers || unread)})
 			s.tiers[p].hist.ch = []change{{0, 0}}
 			for d := range k {
 				if copies == 1 || c == d {
@@ -237,8 +251,7 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 			dv.seen[i] = &s.tiers[p]
 		}
 		dv.pol, dv.shadows, dv.rng = devs[d].Policy, devs[d].Shadows, devs[d].Observe
-		_, blind := dv.pol.(dispatch.Blind)
-		dv.count = s.fresh && !(blind && len(dv.shadows) == 0)
+		dv.count = counted[d]
 		if tp := devs[d].Tape; tp != nil {
 			if !reflect.DeepEqual(tp.Spec(), spec) {
 				return nil, fmt.Errorf("engine: device %d's tape records another workload than this run's", d)
