@@ -228,8 +228,11 @@ func (e *Estimator) Scores(v *dispatch.View, score, wait []float64) {
 // Ŵ by the backlog directly, so that an empty queue, the usual case, costs
 // neither W^queue's division nor Blend's and Hybrid's tests: q = 0 is
 // W^model, q ≥ c is W^queue = (q+1)/(cμ), and in between the blend of the
-// two, the operations of Blend, QueueWait and Hybrid in their order. The
-// results are eval's, bit for bit (TestScoresAgreeWithComponents); with
+// two, the operations of Blend, QueueWait and Hybrid in their order (the
+// blend itself by Hybrid's own function, blend, so that a compiler fusing
+// multiply-adds fuses the same product in both). The results are eval's,
+// bit for bit (TestScoresAgreeWithComponents, also run with GOAMD64=v3 by
+// CI); with
 // the hybrid's argmin in one call (policies' minIndex), the hybrid path of
 // a run costs 4.5 to 6% less (issue 17: the README has how it was measured).
 func (e *Estimator) scores(now float64, states []dispatch.State, score, wait []float64) {
@@ -255,7 +258,7 @@ func (e *Estimator) scores(now float64, states []dispatch.State, score, wait []f
 			wt = float64(q+1) / t.cmu
 		default: // 0 < β < 1, and W^queue has q > 0
 			beta := float64(q) / float64(t.c)
-			wt = (1-beta)*m.wait + beta*(float64(q+1)/t.cmu)
+			wt = blend(beta, m.wait, float64(q+1)/t.cmu)
 		}
 		score[i] = Penalty(wt, m.rho, theta, k) + t.fixed
 		wait[i] = wt

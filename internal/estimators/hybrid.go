@@ -64,8 +64,19 @@ func Hybrid(beta, wModel, wQueue float64) float64 {
 	case 1:
 		return wQueue
 	}
-	return (1-beta)*wModel + beta*wQueue
+	return blend(beta, wModel, wQueue)
 }
+
+// blend is (1 − β)·a + β·b, written once for Hybrid and the estimator's
+// plain pass (Estimator.scores), and never inlined, so that both run the
+// same machine code: Go may fuse a multiply and an add into one rounding
+// (FMA, as on arm64, or on amd64 built with GOAMD64=v3), and inlined into
+// two functions the compiler fused the one product in the one and the
+// other in the other, a unit in the last place apart. Only a backlog
+// between none and one task a server reaches it.
+//
+//go:noinline
+func blend(beta, a, b float64) float64 { return (1-beta)*a + beta*b }
 
 // HybridWait is the hybrid estimate Ŵ of docs/design.md §2 for one tier, from its
 // observed state (q waiting, b busy of c servers), its per-server service
