@@ -311,9 +311,6 @@ func (j *mergeJob) write(opts Options) (*Result, error) {
 	if err := writeOutputs(j.spec, r); err != nil {
 		return nil, err
 	}
-	if err := d.Refresh(); err != nil { // the manifest lists the summary and plots too
-		return nil, err
-	}
 	return r, nil
 }
 

@@ -125,17 +125,13 @@ func Run(ctx context.Context, spec Spec, plan *experiment.Plan, a Args, opts Opt
 	if err := writeOutputs(spec, r); err != nil {
 		return nil, err
 	}
-	// The summary and plots came after the manifest: it lists them too.
-	if err := d.Refresh(); err != nil {
-		return nil, err
-	}
 	return r, nil
 }
 
 // writeOutputs writes the experiment's files from the finished outcomes in
-// r (summary.csv, plots, its own files) and prints its table and the paths
-// written: what a run does after its last run, and what merge does with the
-// shards' runs.
+// r (summary.csv, plots, its own files), lists them in the manifest, and
+// prints its table and the paths written: what a run does after its last
+// run, and what merge does with the shards' runs.
 func writeOutputs(spec Spec, r *Result) error {
 	out := spec.outputs
 	if out == nil {
@@ -143,6 +139,10 @@ func writeOutputs(spec Spec, r *Result) error {
 	}
 	written, err := out(r)
 	if err != nil {
+		return err
+	}
+	// The summary and plots came after the manifest: it lists them too.
+	if err := r.Dir.Refresh(); err != nil {
 		return err
 	}
 	noteWritten(r.Opts.Out, written...)
