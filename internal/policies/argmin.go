@@ -18,7 +18,7 @@ type argmin struct {
 // offer considers index i with value x. NaN is never chosen over a number.
 func (m *argmin) offer(i int, x float64, rng *rand.Rand) {
 	switch {
-	case m.ties == 0 || x < m.val || (math.IsNaN(m.val) && !math.IsNaN(x)):
+	case m.ties == 0 || below(x, m.val):
 		m.best, m.val, m.ties = i, x, 1
 	case x == m.val:
 		m.ties++
@@ -37,7 +37,7 @@ func minIndex(xs []float64, rng *rand.Rand) int {
 	best, val, ties := 0, xs[0], 1
 	for i := 1; i < len(xs); i++ {
 		switch x := xs[i]; {
-		case x < val || (math.IsNaN(val) && !math.IsNaN(x)):
+		case below(x, val):
 			best, val, ties = i, x, 1
 		case x == val:
 			ties++
@@ -48,3 +48,7 @@ func minIndex(xs []float64, rng *rand.Rand) int {
 	}
 	return best
 }
+
+// below reports whether x replaces val as the minimum: it is smaller, or
+// val is NaN and x a number. offer and minIndex share it.
+func below(x, val float64) bool { return x < val || (math.IsNaN(val) && !math.IsNaN(x)) }

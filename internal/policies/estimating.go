@@ -77,18 +77,13 @@ func (p *Estimating) Decide(v *dispatch.View) dispatch.Decision {
 		return dispatch.Decision{Tier: i, PredWait: p.est.Wait(v, i), HasPred: true}
 	}
 	p.est.Scores(v, p.score, p.wait)
-	if p.energy == nil {
-		best := minIndex(p.score, p.rng)
-		return dispatch.Decision{Tier: best, PredWait: p.wait[best], HasPred: true}
-	}
-	var m argmin
-	for i, score := range p.score {
-		if p.energy != nil {
-			score += p.energy.cost(v, i)
+	if p.energy != nil {
+		for i := range p.score {
+			p.score[i] += p.energy.cost(v, i)
 		}
-		m.offer(i, score, p.rng)
 	}
-	return dispatch.Decision{Tier: m.best, PredWait: p.wait[m.best], HasPred: true}
+	best := minIndex(p.score, p.rng)
+	return dispatch.Decision{Tier: best, PredWait: p.wait[best], HasPred: true}
 }
 
 // Dispatched counts a task sent to tier at time now in that tier's window.
