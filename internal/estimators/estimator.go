@@ -82,11 +82,12 @@ type tierEst struct {
 type Estimator struct {
 	cfg   Config
 	tiers []tierEst
-	// plain: C_a² of Poisson arrivals and β from the backlog alone (every
-	// mode but ModeAge), the paper's settings, for which Scores takes
-	// scores rather than eval.
-	plain bool
 }
+
+// plain reports the paper's settings, C_a² of Poisson arrivals and β from
+// the backlog alone (every mode but ModeAge), for which Scores takes
+// scores rather than eval.
+func (e *Estimator) plain() bool { return e.cfg.Ca2 == Ca2Poisson && e.cfg.Mode != ModeAge }
 
 // NewEstimator checks cfg and the tiers and returns an estimator with empty
 // windows.
@@ -100,7 +101,7 @@ func NewEstimator(tiers []dispatch.Tier, cfg Config) (*Estimator, error) {
 	if len(tiers) == 0 {
 		return nil, fmt.Errorf("estimator: no tiers")
 	}
-	e := &Estimator{cfg: cfg, tiers: make([]tierEst, len(tiers)), plain: cfg.Ca2 == Ca2Poisson && cfg.Mode != ModeAge}
+	e := &Estimator{cfg: cfg, tiers: make([]tierEst, len(tiers))}
 	for i := range tiers {
 		if err := e.initTier(i, &tiers[i]); err != nil {
 			return nil, err
@@ -215,14 +216,14 @@ func (e *Estimator) Wait(v *dispatch.View, tier int) float64 {
 // and into wait[i] the unpenalised Ŵ it was built from. Both need at least
 // Tiers() elements.
 func (e *Estimator) Scores(v *dispatch.View, score, wait []float64) {
-	if e.plain {
+	if e.plain() {
 		e.scores(v.Now, v.States, score, wait)
 		return
 	}
 	e.eval(v, 0, len(e.tiers), score, wait, nil)
 }
 
-// scores is eval for Scores under the plain settings (Estimator.plain),
+// scores is eval for Scores under the plain settings (plain),
 // with what those never use left out: no age, no online C_a² (so the
 // memo's C_a² is always PoissonCa2 and not compared), no components, and
 // Ŵ by the backlog directly, so that an empty queue, the usual case, costs
@@ -232,9 +233,9 @@ func (e *Estimator) Scores(v *dispatch.View, score, wait []float64) {
 // blend itself by Hybrid's own function, blend, so that a compiler fusing
 // multiply-adds fuses the same product in both). The results are eval's,
 // bit for bit (TestScoresAgreeWithComponents, also run with GOAMD64=v3 by
-// CI); with
-// the hybrid's argmin in one call (policies' minIndex), the hybrid path of
-// a run costs 4.5 to 6% less (issue 17: the README has how it was measured).
+// CI); with the hybrid's argmin in one call (policies' minIndex), the
+// hybrid path of a run costs 4.5 to 6% less (issue 17: the README has how
+// it was measured).
 func (e *Estimator) scores(now float64, states []dispatch.State, score, wait []float64) {
 	tiers := e.tiers
 	states, score, wait = states[:len(tiers)], score[:len(tiers)], wait[:len(tiers)]
