@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 
 	"github.com/offload-sim/offload/internal/dispatch"
 	"github.com/offload-sim/offload/internal/fcfs"
@@ -85,9 +86,9 @@ type device struct {
 	seen []*tierState
 	rng  *rand.Rand // the observation draws of this device
 	// count: the device's fresh view is counted at each of its
-	// decisions, for a policy or shadows that read it; a dispatch.Blind
-	// policy without shadows would read none of it (the counts then stay
-	// as they were).
+	// decisions, for a policy or shadows that read it (countsView); a
+	// dispatch.Blind policy without shadows reads none of it, and its Busy
+	// and Queued are left unset.
 	count     bool
 	sentSince []int     // own sends per view tier since that tier's observation (board models)
 	sendLog   []history // Delayed with CountOwn: own sends per view tier, as a running count
@@ -202,20 +203,13 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 	if s.obs.Model == Delayed {
 		s.horizon = delayHorizon(s.obs.Delay)
 	}
-	// Whether a device counts its fresh view at each decision (device.count):
-	// if none does, and nothing else reads a tier between the window's two
-	// ends (a board, a drawn view), every tier reads its count from its
-	// workload vector (kw), whatever its size: the scan of its servers that
-	// makes a large tier keep a heap of finishes instead is then never
-	// run, and the heap's push and pop for every task are saved.
-	counted := make([]bool, k)
-	anyCounted := false
-	for d := range devs {
-		_, blind := devs[d].Policy.(dispatch.Blind)
-		counted[d] = s.fresh && !(blind && len(devs[d].Shadows) == 0)
-		anyCounted = anyCounted || counted[d]
-	}
-	unread := s.fresh && !anyCounted
+	// If no device counts its view (countsView), and nothing else reads a
+	// tier between the window's two ends (a board, a drawn view), every
+	// tier reads its count from its workload vector (kw), whatever its
+	// size: the scan of its servers that makes a large tier keep a heap of
+	// finishes instead is then never run, and the heap's push and pop for
+	// every task are saved.
+	unread := s.fresh && !slices.ContainsFunc(devs, s.countsView)
 	// Physical tiers: the scenario's order, a local tier's copies (one per
 	// device) next to each other.
 	s.devs = make([]device, k)
@@ -251,7 +245,7 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 			dv.seen[i] = &s.tiers[p]
 		}
 		dv.pol, dv.shadows, dv.rng = devs[d].Policy, devs[d].Shadows, devs[d].Observe
-		dv.count = counted[d]
+		dv.count = s.countsView(devs[d])
 		if tp := devs[d].Tape; tp != nil {
 			if !reflect.DeepEqual(tp.Spec(), spec) {
 				return nil, fmt.Errorf("engine: device %d's tape records another workload than this run's", d)
@@ -319,6 +313,14 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 	}
 	s.res = newResult(cfg, s.tiers, s.nShadows)
 	return s, nil
+}
+
+// countsView reports whether device d's fresh view is counted at each of
+// its decisions (device.count): under fresh observation, unless its policy
+// is dispatch.Blind and it has no shadows to read the view.
+func (s *sim) countsView(d Device) bool {
+	_, blind := d.Policy.(dispatch.Blind)
+	return s.fresh && !(blind && len(d.Shadows) == 0)
 }
 
 // nextArrival is the device whose next arrival comes first (the lowest
