@@ -304,6 +304,38 @@ class TestEnv(unittest.TestCase):
                 self.assertEqual(list(x[4][key]), list(y[4][key]), key)
 
 
+class TestPackaging(unittest.TestCase):
+
+    def test_wheel(self):
+        # The in-tree backend's wheel: the package, its metadata with
+        # pyproject's version (the package's __version__), a RECORD whose
+        # hashes match.
+        import base64
+        import hashlib
+        import zipfile
+        import offload_gym
+        sys.path.insert(0, os.path.join(ROOT, "python", "_build"))
+        try:
+            import offload_gym_build as backend
+        finally:
+            sys.path.pop(0)
+        self.assertEqual(backend.get_requires_for_build_wheel(), [])
+        with tempfile.TemporaryDirectory() as d:
+            name = backend.build_wheel(d)
+            self.assertEqual(name, "offload_gym-%s-py3-none-any.whl" % offload_gym.__version__)
+            with zipfile.ZipFile(os.path.join(d, name)) as z:
+                names = set(z.namelist())
+                info = "offload_gym-%s.dist-info/" % offload_gym.__version__
+                self.assertTrue({"offload_gym/__init__.py", "offload_gym/env.py", info + "METADATA", info + "RECORD"} <= names)
+                self.assertIn("Version: %s\n" % offload_gym.__version__, z.read(info + "METADATA").decode())
+                for line in z.read(info + "RECORD").decode().splitlines():
+                    path, digest, size = line.split(",")
+                    if digest:
+                        data = z.read(path)
+                        want = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+                        self.assertEqual((digest, int(size)), ("sha256=" + want, len(data)), path)
+
+
 def _state(pid):
     """A process's state letter, None once it is gone (a zombie counts as
     gone: it has exited)."""
