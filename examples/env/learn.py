@@ -83,7 +83,12 @@ class Bandit:
 def train(args, rng):
     env = VectorOffloadEnv(args.train_envs, args.scenario, args.offload,
                            sets=["tasks=%d" % args.train_episode, "warmup=0"], use_numpy=False)
-    bandit = Bandit(env, args.caps)
+    caps = args.caps * len(env.tiers) if len(args.caps) == 1 else args.caps
+    if len(caps) != len(env.tiers):
+        env.close()
+        sys.exit("--caps: %d values for %d tiers (%s): give one per tier, or one for all"
+                 % (len(caps), len(env.tiers), ", ".join(env.tiers)))
+    bandit = Bandit(env, caps)
     n = env.num_envs
     pending = [dict() for _ in range(n)]  # task id -> (context, tier), until it completes
     tasks = [0] * n                        # the id of the task each env decides next
@@ -158,7 +163,8 @@ def main():
     p.add_argument("--train-seed", type=int, default=1_000_001, help="master seed of the training episodes")
     p.add_argument("--eps", type=float, default=0.2, help="initial exploration rate, decayed linearly")
     p.add_argument("--eps-min", type=float, default=0.01)
-    p.add_argument("--caps", type=int, nargs="+", default=[4, 12, 20], help="context cap per tier")
+    p.add_argument("--caps", type=int, nargs="+", default=[4, 12, 20],
+                   help="context cap per tier (one value: the same for every tier)")
     p.add_argument("--seeds", type=int, default=10, help="evaluation replicates (offload run's)")
     p.add_argument("--tasks", type=int, default=None, help="measured tasks per evaluation episode (default: the scenario's)")
     p.add_argument("--rng-seed", type=int, default=1)

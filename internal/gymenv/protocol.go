@@ -43,8 +43,13 @@ func protocolErr(format string, args ...any) error {
 // readFrame reads one client frame into buf (grown as needed): its type and
 // payload. io.EOF at a frame boundary is the client's goodbye.
 func readFrame(r io.Reader, buf []byte) (byte, []byte, error) {
-	var h [headerLen]byte
-	if _, err := io.ReadFull(r, h[:]); err != nil {
+	// The header is read into buf too (a local array would escape through
+	// the reader: an allocation per frame), then parsed, then overwritten.
+	if cap(buf) < headerLen {
+		buf = make([]byte, headerLen, 64)
+	}
+	h := buf[:headerLen]
+	if _, err := io.ReadFull(r, h); err != nil {
 		if errors.Is(err, io.ErrUnexpectedEOF) {
 			return 0, buf, protocolErr("the input ended inside a frame header")
 		}
@@ -53,9 +58,9 @@ func readFrame(r io.Reader, buf []byte) (byte, []byte, error) {
 	if h[1]|h[2]|h[3] != 0 {
 		return 0, buf, protocolErr("frame header % x: bytes 1–3 must be zero", h)
 	}
-	n := binary.LittleEndian.Uint32(h[4:])
+	typ, n := h[0], binary.LittleEndian.Uint32(h[4:])
 	if n > maxPayload {
-		return 0, buf, protocolErr("frame %q of %d bytes: at most %d", h[0], n, maxPayload)
+		return 0, buf, protocolErr("frame %q of %d bytes: at most %d", typ, n, maxPayload)
 	}
 	if cap(buf) < int(n) {
 		buf = make([]byte, n)
@@ -63,11 +68,11 @@ func readFrame(r io.Reader, buf []byte) (byte, []byte, error) {
 	buf = buf[:n]
 	if _, err := io.ReadFull(r, buf); err != nil {
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			return 0, buf, protocolErr("the input ended inside a %q frame of %d bytes", h[0], n)
+			return 0, buf, protocolErr("the input ended inside a %q frame of %d bytes", typ, n)
 		}
 		return 0, buf, err
 	}
-	return h[0], buf, nil
+	return typ, buf, nil
 }
 
 // appendHeader appends a frame header for a payload of n bytes.
