@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -80,6 +81,29 @@ func TestEnvCommand(t *testing.T) {
 	if code != ExitOK || stderr != "" || out[0] != 'H' {
 		t.Errorf("end of input: exit %d, stderr %q, first byte %q: want 0, nothing, a hello", code, stderr, out[0])
 	}
+}
+
+// An interrupt ends offload env while it waits for a frame: exit 130.
+func TestEnvInterrupt(t *testing.T) {
+	f := writeFile(t, t.TempDir(), "s.yaml", tiny)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	code := make(chan int, 1)
+	go func() {
+		code <- Execute(ctx, []string{"env", "-f", f}, IO{In: inR, Out: outW, Err: io.Discard})
+	}()
+	h := make([]byte, 1)
+	if _, err := io.ReadFull(outR, h); err != nil || h[0] != 'H' {
+		t.Fatalf("first byte %q, %v: want the hello", h, err)
+	}
+	go func() { _, _ = io.Copy(io.Discard, outR) }()
+	cancel()
+	if c := <-code; c != ExitInterrupted {
+		t.Errorf("exit %d, want %d", c, ExitInterrupted)
+	}
+	inW.Close() // the server, blocked in its read, ends too
+	outR.Close()
 }
 
 // The Python package's tests (python/tests, unittest) and the examples
