@@ -10,6 +10,7 @@ import (
 // IO is the terminal as the commands see it. Nothing else in the module
 // writes to os.Stdout or os.Stderr, so tests run commands against buffers.
 type IO struct {
+	In  io.Reader // offload env's frames; nil: none (no other command reads it)
 	Out io.Writer // results and paths
 	Err io.Writer // progress and errors
 	// ErrTerminal reports whether Err is a terminal: progress bars only then.
@@ -28,5 +29,5 @@ func (io IO) getenv(name string) string {
 
 // System is the process's own standard streams.
 func System() IO {
-	return IO{Out: os.Stdout, Err: os.Stderr, ErrTerminal: term.IsTerminal(int(os.Stderr.Fd())), Env: os.Getenv}
+	return IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, ErrTerminal: term.IsTerminal(int(os.Stderr.Fd())), Env: os.Getenv}
 }

@@ -44,7 +44,7 @@ func NewRoot(io IO) *cobra.Command {
 	for _, spec := range runner.Specs() {
 		root.AddCommand(newExperimentCmd(io, spec, nil))
 	}
-	root.AddCommand(newValidateCmd(io, nil), newModelCmd(io, nil), newReproduceCmd(io), newMergeCmd(io), newTraceCmd(io))
+	root.AddCommand(newValidateCmd(io, nil), newModelCmd(io, nil), newReproduceCmd(io), newMergeCmd(io), newTraceCmd(io), newEnvCmd(io, nil))
 	root.AddCommand(testbedCommands(io)...)
 	root.AddCommand(analysisCommands(io)...)
 	registerCompletions(root)
