@@ -60,10 +60,15 @@ func artefacts(t *testing.T) string {
 // resource or a Content-Security-Policy violation would be one), no
 // sideways scrolling of the page at a phone's width, and a PDF from the
 // print stylesheet. Screenshots at laptop and phone widths, the PDF and the
-// page are kept as artefacts.
+// page are kept as artefacts. A browser's start and the page's checks take
+// seconds to tens of seconds: it runs with OFFLOAD_BROWSER=1 or
+// OFFLOAD_LONG=1.
 func TestReportInBrowser(t *testing.T) {
 	if testing.Short() {
-		t.Skip("a browser start takes seconds: not under -short (the full test run has it)")
+		t.Skip("a browser start takes seconds: not under -short")
+	}
+	if os.Getenv("OFFLOAD_BROWSER") != "1" && os.Getenv("OFFLOAD_LONG") == "" {
+		t.Skip("long: a browser takes seconds to tens of seconds; set OFFLOAD_BROWSER=1 or OFFLOAD_LONG=1")
 	}
 	browser := findBrowser(t)
 	var buf bytes.Buffer
