@@ -69,9 +69,9 @@ func checkAgainst(t *testing.T, name string, got, se float64, reps int, want, ma
 	}
 }
 
-// runLength scales the theory tests: the full length (ten times the tasks,
-// 40 s in all) runs with OFFLOAD_LONG=1 and not under -short; otherwise the
-// runs are shorter and the confidence intervals wider accordingly.
+// runLength scales the theory tests: the full length (ten times the tasks)
+// runs with OFFLOAD_LONG=1 and not under -short; otherwise the runs are
+// shorter and the confidence intervals wider accordingly.
 // maxRel is the widest relative 99.9% half-width a check may have to count.
 func runLength() (tasks, reps int, maxRel float64) {
 	if testing.Short() || os.Getenv("OFFLOAD_LONG") == "" {

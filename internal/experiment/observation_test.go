@@ -87,8 +87,8 @@ func tQuantile9995(df int) float64 {
 // tasks, so the test allows the finite-n gap 0 … 3% plus the 99.9%
 // interval of its own run, which must be narrow (≤ 5% of the value; 15%
 // under -short). Random splits Poisson arrivals into independent M/M/1
-// queues: exact at any n, so the interval alone decides. A study of 15 s:
-// it runs with OFFLOAD_LONG=1.
+// queues: exact at any n, so the interval alone decides. A study of
+// millions of tasks: it runs with OFFLOAD_LONG=1.
 func TestPowerOfDAgainstTheSupermarketModel(t *testing.T) {
 	if os.Getenv("OFFLOAD_LONG") == "" {
 		t.Skip("long: set OFFLOAD_LONG=1")

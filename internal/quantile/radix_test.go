@@ -106,7 +106,7 @@ func sameBits(got, want []float64) int {
 
 // sortFloats leaves every input exactly as slices.Sort does, bit for bit,
 // at every size from 0 through the crossover to 2¹⁶ (and 10⁶, the exact
-// quantiles' limit, with OFFLOAD_LONG=1: 15 s); and the radix path itself
+// quantiles' limit, with OFFLOAD_LONG=1); and the radix path itself
 // sorts every input it accepts and refuses only NaN and −0, so that the
 // equality above is the radix sort's and not the fallback's.
 func TestSortFloatsIsSlicesSort(t *testing.T) {

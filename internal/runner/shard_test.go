@@ -16,8 +16,9 @@ import (
 // merges the shards, and compares every experiment's files byte for byte
 // (decision's runs.csv and summary.csv carry wall-clock decision_ns, and
 // claims.md claim 5 with them, so those are compared only for presence).
-// Three reproductions and a merge take 15 s: it runs with OFFLOAD_LONG=1
-// (cmd's TestShardedEqualsWhole checks a sharded run in the default test).
+// Three reproductions and a merge make it a long test: it runs with
+// OFFLOAD_LONG=1 (cmd's TestShardedEqualsWhole checks a sharded run in the
+// default test).
 func TestShardedReproduce(t *testing.T) {
 	if testing.Short() || os.Getenv("OFFLOAD_LONG") == "" {
 		t.Skip("long: three miniature reproductions; set OFFLOAD_LONG=1")
