@@ -17,6 +17,11 @@ type IO struct {
 	ErrTerminal bool
 	// Env reads the environment (--shard auto); nil is os.Getenv.
 	Env func(string) string
+	// onRun, if set, is told of each finished run in place of the progress
+	// bar (called serially, with done of total): the seam through which a
+	// test acts at a given point of a command (interrupts it, holds its
+	// folder) rather than at a time, which would depend on the machine.
+	onRun func(done, total int)
 }
 
 // getenv is io.Env, or the process's environment.

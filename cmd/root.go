@@ -33,6 +33,8 @@ func NewRoot(io IO) *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	// The text has no template actions: Cobra prints it as it is.
+	root.SetVersionTemplate(runner.VersionText())
 	root.SetOut(io.Out)
 	root.SetErr(io.Err)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {

@@ -14,11 +14,17 @@ import (
 // windows slide and the model memo sees realistic λ̂ changes. Oracle reads a
 // fake dispatch.Oracle with fixed completion times: its figure is the
 // policy's own cost, excluding the engine's FCFS Completion computation.
+// exec is skipped: its decision is a round trip to a user's program, which
+// needs the program and a started process, and extpolicy's
+// BenchmarkRoundTrip measures it with a minimal program.
 func BenchmarkDecide(b *testing.B) {
 	tiers := threeTiers()
 	views := benchViews(tiers)
 	for _, name := range Names() {
 		b.Run(name, func(b *testing.B) {
+			if name == NameExec {
+				b.Skip("exec is a round trip to a user's program: see BenchmarkRoundTrip in internal/extpolicy")
+			}
 			p := mustNew(b, name, tiers, DefaultParams(), 1)
 			obs, _ := p.(dispatch.Observer)
 			now := 0.0
