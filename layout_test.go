@@ -18,7 +18,7 @@ var allowed = map[string][]string{
 	"deploy":                         {},
 	"cmd":                            {"experiments", "internal/estimators", "internal/experiment", "internal/policies", "internal/report", "internal/results", "internal/runner", "internal/scenario", "internal/store", "internal/testbed", "internal/trace"},
 	"cmd/gendocs":                    {"internal/docgen", "internal/store"},
-	"internal/docgen":                {"internal/experiment", "internal/policies", "internal/report", "internal/scenario"},
+	"internal/docgen":                {"cmd", "internal/experiment", "internal/policies", "internal/report", "internal/scenario"},
 	"internal/trace":                 {},
 	"experiments":                    {},
 	"internal/claims":                {"internal/results"},

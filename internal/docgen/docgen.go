@@ -7,7 +7,8 @@
 //
 // are written by the library's own reference writers (the runs.csv
 // columns from internal/results, the policies from the registry, the
-// scenario keys and bounds from internal/scenario's types), and it checks
+// scenario keys and bounds from internal/scenario's types) and by cmd's
+// (every command's help, from the Cobra tree), and it checks
 // that every relative link of the README and the manual resolves to a file
 // and, for a #fragment, to a heading.
 //
@@ -26,6 +27,7 @@ import (
 	"regexp"
 	"slices"
 
+	"github.com/offload-sim/offload/cmd"
 	"github.com/offload-sim/offload/internal/experiment"
 	"github.com/offload-sim/offload/internal/policies"
 	"github.com/offload-sim/offload/internal/report"
@@ -50,6 +52,7 @@ func Regions(scenarioSrc fs.FS) []Region {
 		{"policies.md", "policies", policies.WriteReference},
 		{"scenario.md", "keys", func(w io.Writer) error { return scenario.WriteKeyReference(w, scenarioSrc, experiment.Catalog()) }},
 		{"scenario.md", "limits", func(w io.Writer) error { return scenario.WriteLimitReference(w, scenarioSrc) }},
+		{"commands.md", "commands", cmd.WriteCommandReference},
 	}
 }
 
