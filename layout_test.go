@@ -17,6 +17,8 @@ var allowed = map[string][]string{
 	"":                               {"cmd"},
 	"deploy":                         {},
 	"cmd":                            {"experiments", "internal/estimators", "internal/experiment", "internal/gymenv", "internal/policies", "internal/report", "internal/results", "internal/runner", "internal/scenario", "internal/store", "internal/testbed", "internal/trace"},
+	"cmd/gendocs":                    {"internal/docgen", "internal/store"},
+	"internal/docgen":                {"cmd", "internal/experiment", "internal/policies", "internal/report", "internal/scenario"},
 	"internal/trace":                 {},
 	"experiments":                    {},
 	"internal/claims":                {"internal/results"},

@@ -49,6 +49,7 @@ func NewRoot(io IO) *cobra.Command {
 	root.AddCommand(newValidateCmd(io, nil), newModelCmd(io, nil), newReproduceCmd(io), newMergeCmd(io), newTraceCmd(io), newEnvCmd(io, nil))
 	root.AddCommand(testbedCommands(io)...)
 	root.AddCommand(analysisCommands(io)...)
+	root.AddCommand(newColumnsCmd(io))
 	registerCompletions(root)
 	return root
 }

@@ -6,8 +6,8 @@ import (
 	"github.com/offload-sim/offload/internal/dispatch"
 )
 
-// BenchmarkDecide measures one decision per policy on the three-tier state
-// of the issue (local 1 server, edge 4, cloud 64). Estimator policies are
+// BenchmarkDecide measures one decision per policy on a three-tier state
+// (local 1 server, edge 4, cloud 64). Estimator policies are
 // warmed with 5000 dispatches, and each iteration advances the clock by
 // 10 ms, reports the dispatch back (as the engine does, so Dispatched is
 // included in the figure) and cycles through a few tier states, so that the
