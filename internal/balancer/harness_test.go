@@ -261,4 +261,3 @@ func (p *pool) waitArrival() int {
 	}
 	return -1
 }
-
