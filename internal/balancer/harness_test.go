@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -21,6 +22,10 @@ func binary(t *testing.T, prog Program) string {
 	t.Helper()
 	path, err := exec.LookPath(string(prog))
 	if err == nil {
+		return path
+	}
+	// Debian installs both in /usr/sbin, which a user's PATH may lack.
+	if path, err2 := exec.LookPath(filepath.Join("/usr/sbin", string(prog))); err2 == nil {
 		return path
 	}
 	if os.Getenv("OFFLOAD_LONG") != "" {

@@ -294,6 +294,26 @@ func TestRealStartFailures(t *testing.T) {
 			_, err = Start(context.Background(), c, Options{Binary: bin})
 			wantAll(t, err, label+": "+bin+" exited before it answered: exit status 1", "Address already in use", c.Listen)
 
+			// Another balancer of the same program on the port: HAProxy
+			// would share it (SO_REUSEPORT) but for noreuseport, and the
+			// kernel would split the requests between the two.
+			l.Close()
+			first, err := Start(context.Background(), c, Options{Binary: bin})
+			if err != nil {
+				t.Fatal(err)
+			}
+			second := c
+			second.Dir = t.TempDir()
+			if p, err2 := Start(context.Background(), second, Options{Binary: bin}); err2 == nil {
+				_ = p.Stop()
+			} else {
+				err = err2
+			}
+			wantAll(t, err, label+": "+bin+" exited before it answered: exit status 1", "Address already in use", c.Listen)
+			if err := first.Stop(); err != nil {
+				t.Fatal(err)
+			}
+
 			c.Listen = freeAddr(t)
 			name, text, err := Generate(c)
 			if err != nil {
@@ -333,6 +353,38 @@ func TestRealStop(t *testing.T) {
 			if conn, err := net.Dial("tcp", c.Listen); err == nil {
 				conn.Close()
 				t.Errorf("%s still accepts connections after Stop", c.Listen)
+			}
+		})
+	}
+}
+
+// A dead backend stays in the rotation and its requests fail, at once and
+// visibly: the balancer's choice is final (no retry on another server) and
+// a failure takes no server out (nginx's default would, for 10 s), as a
+// dispatcher of offload's that keeps sending to a tier that has gone.
+func TestRealDeadBackend(t *testing.T) {
+	long(t)
+	for _, label := range []string{"haproxy:roundrobin", "nginx:round_robin"} {
+		t.Run(strings.ReplaceAll(label, ":", "_"), func(t *testing.T) {
+			p := newPool(t, 2)
+			backends := append(p.backends(), Backend{Addr: freeAddr(t), Weight: 1}) // nothing listens there
+			b := run(t, label, backends)
+			c := newClient(t, b.URL())
+			failed := 0
+			for k := range 30 {
+				code, body, err := c.post("/tasks")
+				if err != nil {
+					t.Fatalf("request %d: %v", k, err)
+				}
+				if code != http.StatusOK {
+					if code != http.StatusBadGateway && code != http.StatusServiceUnavailable {
+						t.Errorf("request %d: %d %q, want 502 or 503 from the balancer", k, code, body)
+					}
+					failed++
+				}
+			}
+			if n := counts(p.sequence(), 2); failed != 10 || n[0] != 10 || n[1] != 10 {
+				t.Errorf("%d of 30 failed, %v reached the live backends; want 10 and 10, 10", failed, n)
 			}
 		})
 	}
