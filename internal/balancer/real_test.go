@@ -268,6 +268,7 @@ func TestRealPassThrough(t *testing.T) {
 			p.mu.Lock()
 			conns := slices.Clone(p.conns)
 			p.mu.Unlock()
+			t.Logf("connections per backend for 300 requests: %v", conns)
 			for i, n := range conns {
 				if n > 3 {
 					t.Errorf("backend %d: %d connections for about 100 requests one at a time: not kept alive", i, n)
