@@ -199,3 +199,31 @@ func TestWeights(t *testing.T) {
 		}
 	}
 }
+
+// The labels, and offload's policies they stand beside, as the emulation
+// names them.
+func TestAlgorithms(t *testing.T) {
+	got := map[string]string{}
+	for _, a := range Algorithms() {
+		got[a.Label] = a.Policy
+		if !strings.HasPrefix(a.Label, string(a.Program)+":") {
+			t.Errorf("%s: program %s", a.Label, a.Program)
+		}
+	}
+	want := map[string]string{
+		"haproxy:roundrobin": "round-robin", "haproxy:leastconn": "least-conn", "haproxy:random2": "p2c",
+		"nginx:round_robin": "round-robin", "nginx:least_conn": "least-conn", "nginx:random2": "p2c",
+	}
+	if len(got) != len(want) {
+		t.Errorf("labels %v, want %v", got, want)
+	}
+	for l, p := range want {
+		if got[l] != p {
+			t.Errorf("%s: policy %q, want %q", l, got[l], p)
+		}
+	}
+	Algorithms()[0].Label = "changed"
+	if Algorithms()[0].Label == "changed" {
+		t.Error("Algorithms hands out its table")
+	}
+}

@@ -222,3 +222,17 @@ func TestTail(t *testing.T) {
 		t.Error("a missing file has lines")
 	}
 }
+
+// A configuration the program finds fault with: Check quotes what it said.
+func TestCheckQuotes(t *testing.T) {
+	c, _, _ := fake(t, "fail")
+	out, err := Check(context.Background(), c, os.Args[0])
+	wantAll(t, err, "haproxy:leastconn: "+os.Args[0]+" [-c -f "+filepath.Join(c.Dir, "haproxy.cfg")+"]: exit status 1",
+		"[ALERT] helper: cannot bind socket")
+	if !strings.Contains(out, "[ALERT] helper") {
+		t.Errorf("output %q", out)
+	}
+	if _, err := Check(context.Background(), c, ""); err == nil || !strings.Contains(err.Error(), "no haproxy executable given") {
+		t.Errorf("no binary: %v", err)
+	}
+}
