@@ -21,6 +21,7 @@ var allowed = map[string][]string{
 	"internal/docgen":                {"cmd", "internal/experiment", "internal/policies", "internal/report", "internal/scenario"},
 	"internal/trace":                 {},
 	"experiments":                    {},
+	"internal/balancer":              {},
 	"internal/claims":                {"internal/results"},
 	"internal/dispatch":              {},
 	"internal/fcfs":                  {},
