@@ -83,6 +83,13 @@ func Write(w io.Writer, fsys fs.FS, o Options) error {
 	return err
 }
 
+// IsReport reports whether b is a page Write wrote (an HTML page whose
+// footer names offload), so that a file of the user's under the same name
+// can be told from it and left alone.
+func IsReport(b []byte) bool {
+	return bytes.HasPrefix(b, []byte("<!DOCTYPE html>\n")) && bytes.Contains(b, []byte("<footer>Made by offload"))
+}
+
 // page accumulates the body and its table of contents.
 type page struct {
 	b   strings.Builder

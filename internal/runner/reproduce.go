@@ -188,7 +188,7 @@ func Reproduce(ctx context.Context, ro ReproduceOptions, opts Options) ([]claims
 	}
 	// The report last, once the manifest it shows says complete; the
 	// manifest is written again to record it.
-	page, err := renderReport(root)
+	page, err := renderReport(ctx, root)
 	if err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}
