@@ -60,12 +60,12 @@ func SweepFigures(sums []results.Summary, legend Legend, param string, tiers []s
 		caption := SweepCaption
 		switch {
 		case isStable && len(left) > 0:
-			caption = "Points at or near a tier's capacity left out (a tier's mean offered load ≥ 1, or its 95% interval reaching 1): " +
+			caption = "Points at or near a tier's capacity left out (a tier's offered load shown above 1, or its 95% interval reaching 1): " +
 				leftOut(left, legend) + ". Y axis fitted to the rest. " + caption
 		case isStable:
 			caption = "No point was at or near a tier's capacity: the same as the figure with every point. " + caption
 		case anyUnstable:
-			caption += " Ringed: unstable (a tier's mean offered load ≥ 1)."
+			caption += " Ringed: unstable (a tier's offered load shown above 1)."
 		}
 		if isStable {
 			title += ", stable points only"
@@ -120,11 +120,12 @@ func SweepFigures(sums []results.Summary, legend Legend, param string, tiers []s
 }
 
 // AtCriticalLoad reports whether a summary's point is at or near a tier's
-// capacity without being unstable: some tier's mean offered load is below 1
-// but its 95% interval reaches 1 (within 1% of 1 when there is no interval,
-// as with one replicate). Such a point (edge-first at exactly the edge's
-// capacity, say) has a latency that grows with the run length like an
-// unstable one's, so the *_stable figures leave it out too.
+// capacity without that tier being shown unstable (Summary.TierUnstable):
+// its 95% interval reaches 1 (within 1% of 1 when there is no interval, as
+// with one replicate), its mean on either side of 1. Such a point
+// (edge-first at exactly the edge's capacity, say) has a latency that grows
+// with the run length like an unstable one's, so the *_stable figures
+// leave it out too.
 func AtCriticalLoad(s results.Summary) bool {
 	for i, c := range s.Cols {
 		if !strings.HasPrefix(c.Name, "util_") {
@@ -134,7 +135,7 @@ func AtCriticalLoad(s results.Summary) bool {
 		if !isFinite(ci) {
 			ci = 0.01
 		}
-		if m < 1 && m+ci >= 1 {
+		if m+ci >= 1 && !s.TierUnstable(i) {
 			return true
 		}
 	}

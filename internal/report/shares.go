@@ -30,14 +30,14 @@ const sharePanelCols = 4
 
 // SharesCaption is the note of a share figure: what its bands and rings mean.
 const SharesCaption = "One panel per policy: the share of tasks sent to each tier, stacked (the bands add up to 1), " +
-	"mean over replicates. A ring sits on a tier's band where that tier is unstable (its mean offered load ≥ 1)."
+	"mean over replicates. A ring sits on a tier's band where that tier is unstable (its offered load shown above 1)."
 
 // PlotShares draws where each policy sends its tasks against the swept
 // value: one panel per policy (in the legend's order), the tiers' shares
 // (share_<tier>) stacked bottom to top in tier order, and a ring on a
-// tier's band at every swept value where that tier's mean offered load
-// (util_<tier>) is ≥ 1, so that instability is marked on the tier that has
-// it and nowhere else. It writes dir/file.<format>; o gives the title, the
+// tier's band at every swept value where that tier's offered load
+// (util_<tier>) is shown above 1 (results.Summary.TierUnstable), so that
+// instability is marked on the tier that has it and nowhere else. It writes dir/file.<format>; o gives the title, the
 // x label, LogX and the size. It returns an error wrapping ErrNoData when
 // no summary has a swept value and every share.
 func PlotShares(dir Folder, file, format string, sums []results.Summary, legend Legend, tiers []string, o FigureOptions) error {
@@ -93,7 +93,7 @@ func shareSeries(sums []results.Summary, legend Legend, tiers []string, logX boo
 		p.X = append(p.X, s.Value)
 		for t, name := range tiers {
 			p.Share[t] = append(p.Share[t], share[t])
-			p.Unstable[t] = append(p.Unstable[t], s.Get(results.UtilCol(name)) >= 1)
+			p.Unstable[t] = append(p.Unstable[t], s.TierUnstable(results.Index(s.Cols, results.UtilCol(name))))
 		}
 	}
 	for i := range out {
@@ -146,7 +146,7 @@ func renderShares(w io.Writer, format string, panels []sharePanel, tiers []strin
 	if anyUnstable {
 		ring, _ := plotter.NewScatter(plotter.XYs{})
 		ring.GlyphStyle = unstableRing
-		entries = append(entries, legendEntry{"tier unstable (load ≥ 1)", []plot.Thumbnailer{ring}})
+		entries = append(entries, legendEntry{"tier unstable (load > 1)", []plot.Thumbnailer{ring}})
 	}
 	h := o.Height
 	if h == 0 {

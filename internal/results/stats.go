@@ -42,8 +42,11 @@ func MeanCI95(xs []float64) (mean, ci95 float64, n int) {
 
 // TQuantile975 returns the 0.975 quantile of Student's t with df degrees of
 // freedom (2.776445105 for df = 4), the multiplier of a 95% interval.
-func TQuantile975(df int) float64 {
-	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(df)}.Quantile(0.975)
+func TQuantile975(df int) float64 { return tQuantile(0.975, df) }
+
+// tQuantile returns the p quantile of Student's t with df degrees of freedom.
+func tQuantile(p float64, df int) float64 {
+	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(df)}.Quantile(p)
 }
 
 // PairedDiff returns the mean of the per-replicate differences a[i] − b[i],

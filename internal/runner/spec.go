@@ -257,8 +257,8 @@ func printTable(w io.Writer, plan *experiment.Plan, sums []results.Summary) {
 	if plan.Scenario.Sweep != nil {
 		param = plan.Scenario.Sweep.Param + "\t"
 	}
-	// The last column marks a row whose policy overloads some tier (mean
-	// offered load ≥ 1): its latency grows with the run length, so the
+	// The last column marks a row whose policy overloads some tier (its
+	// offered load shown above 1): its latency grows with the run length, so the
 	// number is not a steady state and must not be read as one.
 	fmt.Fprintf(tw, "%spolicy\truns\tmean latency (s)\t± 95%% CI\tP95 (s)\tP95 large (s)\tMAPE (%%)\t  unstable\n", param)
 	for _, s := range sums {
