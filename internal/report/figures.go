@@ -18,8 +18,12 @@ type SweepFigure struct {
 	// all-points version. The experiments still write it (their file list
 	// does not depend on the data); the report skips it.
 	Redundant bool
-	draw      func(dir Folder, file, format string, o FigureOptions) error
-	opts      FigureOptions
+	// Note says what the figure leaves out because it cannot show
+	// everything (SharesNote), for the caller to tell the user; "" when
+	// it shows all.
+	Note string
+	draw func(dir Folder, file, format string, o FigureOptions) error
+	opts FigureOptions
 }
 
 // Draw writes the figure as dir/file.<format>; withTitle draws the title
@@ -101,7 +105,11 @@ func SweepFigures(sums []results.Summary, legend Legend, param string, tiers []s
 		}
 	}
 	if len(present) > 0 {
-		figs = append(figs, SweepFigure{File: "shares", Title: "Where each policy sends its tasks vs " + name, Caption: SharesCaption,
+		caption, note := SharesCaption, SharesNote(present)
+		if note != "" {
+			caption += " " + strings.ToUpper(note[:1]) + note[1:] + "."
+		}
+		figs = append(figs, SweepFigure{File: "shares", Title: "Where each policy sends its tasks vs " + name, Caption: caption, Note: note,
 			opts: FigureOptions{XLabel: xlabel, LogX: logX},
 			draw: func(dir Folder, file, format string, o FigureOptions) error {
 				return PlotShares(dir, file, format, sums, legend, present, o)

@@ -192,7 +192,7 @@ func sweepOutputs(r *Result) ([]string, error) {
 	r.Sums = sums
 	written := []string{fmtPath(dir, "runs.csv"), fmtPath(dir, "summary.csv")}
 	if plan.Scenario.Sweep != nil {
-		plots, err := sweepPlots(r.Dir, r.Opts.Format, plan, sums)
+		plots, err := sweepPlots(r.Dir, r.Opts.Format, plan, sums, r.Opts.Err)
 		if err != nil {
 			return nil, err
 		}
@@ -209,10 +209,15 @@ func sweepOutputs(r *Result) ([]string, error) {
 
 // sweepPlots draws the sweep's figures (report.SweepFigures) into the
 // folder, each with its title in the image and its caption left to the
-// report. A figure without data (no stable point, say) is left out.
-func sweepPlots(d *store.Dir, format string, plan *experiment.Plan, sums []results.Summary) ([]string, error) {
+// report. A figure without data (no stable point, say) is left out; one
+// that cannot show everything (too many tiers for a band each) says so on
+// warn, a warning, not a failure.
+func sweepPlots(d *store.Dir, format string, plan *experiment.Plan, sums []results.Summary, warn io.Writer) ([]string, error) {
 	var paths []string
 	for _, f := range report.SweepFigures(sums, legendOf(plan), plan.Scenario.Sweep.Param, plan.Tiers()) {
+		if f.Note != "" && warn != nil {
+			fmt.Fprintf(warn, "offload: warning: %s: %s\n", fmtPath(d.Path(), f.File+"."+format), f.Note)
+		}
 		err := f.Draw(d, f.File, format, true, false)
 		if errors.Is(err, report.ErrNoData) {
 			continue
