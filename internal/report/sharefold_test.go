@@ -35,8 +35,9 @@ func TestSharesFoldManyTiers(t *testing.T) {
 			s.Mean[results.Index(cols, results.ShareCol(name))] = share
 			s.Mean[results.Index(cols, results.UtilCol(name))] = 0.5
 		}
-		if x == 20 {
-			s.Mean[results.Index(cols, results.UtilCol("t3"))] = 1.5 // one replicate: unstable
+		if x == 20 { // t3 overloaded: the cell is unstable
+			s.Mean[results.Index(cols, results.UtilCol("t3"))] = 1.5
+			s.Unstable = true
 		}
 		sums = append(sums, s)
 	}

@@ -22,59 +22,17 @@ type Summary struct {
 	Mean, CI95 []float64
 
 	// Unstable is true when some tier's offered load (a util_ column) is
-	// shown to exceed 1 (TierUnstable): the tier's queue grows without
-	// bound, so the cell's latencies depend on the run length and are not a
-	// steady state.
+	// shown to exceed 1 (see overloaded): the tier's queue grows without
+	// bound, so the cell's latencies depend on the run length and are not
+	// a steady state.
 	Unstable bool
 }
 
-// StabilityLevel is the family-wise level of the instability test: the
-// largest chance that a cell none of whose tiers is loaded beyond its
-// capacity is flagged unstable.
-const StabilityLevel = 0.05
-
-// TierUnstable reports whether the tier of util_ column j is shown to be
-// loaded beyond its capacity. The test is one-sided, Student's t over the
-// replicates' measured offered loads: the null hypothesis is a mean load
-// ≤ 1, rejected at level StabilityLevel/k, k the cell's tiers (Bonferroni,
-// so that a cell of many tiers near capacity is not flagged by the chance
-// high measure of one of them). The replicates' spread is the run length's
-// own measure of noise: a longer run measures the load more closely, and
-// a smaller excess over 1 is shown. The standard error is CI95's half-width
-// over its t multiplier with Runs − 1 degrees of freedom (a util_ value is
-// measured in every run), so that the test reads the same from summary.csv
-// as from the runs. With one replicate there is no spread to test against,
-// and a load ≥ 1 is flagged.
-func (s Summary) TierUnstable(j int) bool { return s.overloadTest()(j) }
-
-// overloadTest returns TierUnstable's test of s's columns; the t quantiles
-// it needs are computed at most once.
-func (s Summary) overloadTest() func(j int) bool {
-	k := 0
-	for _, c := range s.Cols {
-		if strings.HasPrefix(c.Name, "util_") {
-			k++
-		}
-	}
-	t975, crit := math.NaN(), math.NaN()
-	return func(j int) bool {
-		if j < 0 || j >= len(s.Cols) || !strings.HasPrefix(s.Cols[j].Name, "util_") {
-			return false
-		}
-		mean, ci := s.Mean[j], s.CI95[j]
-		switch {
-		case !(mean >= 1): // NaN too: an unknown load is not unstable
-			return false
-		case s.Runs < 2 || !isFinite(ci):
-			return true
-		case ci == 0:
-			return mean > 1
-		}
-		if math.IsNaN(crit) {
-			t975, crit = TQuantile975(s.Runs-1), tQuantile(1-StabilityLevel/float64(k), s.Runs-1)
-		}
-		return (mean-1)/(ci/t975) > crit
-	}
+// TierUnstable reports whether the tier of util_ column j is one the
+// cell's instability rests on: the cell is Unstable and the tier's mean
+// offered load is ≥ 1. It reads the same from summary.csv as from the runs.
+func (s Summary) TierUnstable(j int) bool {
+	return s.Unstable && j >= 0 && j < len(s.Cols) && strings.HasPrefix(s.Cols[j].Name, "util_") && s.Mean[j] >= 1
 }
 
 // Get returns the mean of the named column, NaN if there is none.
@@ -111,9 +69,15 @@ func Summarize(runs []Run) []Summary {
 		}
 		groups[k] = append(groups[k], r)
 	}
-	sums := make([]Summary, len(order))
+	all := make([][]Run, len(order))
 	for i, k := range order {
-		sums[i] = summarizeGroup(groups[k])
+		all[i] = groups[k]
+	}
+	noise := pooledNoise(all)
+	sums := make([]Summary, len(order))
+	for i, g := range all {
+		sums[i] = summarizeGroup(g)
+		sums[i].Unstable = overloaded(g, noise)
 	}
 	return sums
 }
@@ -143,12 +107,6 @@ func summarizeGroup(g []Run) Summary {
 	s := Summary{
 		Experiment: g[0].Experiment, Param: g[0].Param, Value: g[0].Value, Policy: g[0].Policy,
 		Runs: len(g), Cols: cols, Mean: mean, CI95: ci,
-	}
-	unstable := s.overloadTest()
-	for j := range cols {
-		if unstable(j) {
-			s.Unstable = true
-		}
 	}
 	return s
 }
