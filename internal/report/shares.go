@@ -52,9 +52,9 @@ const SharesCaption = "One panel per policy: the share of tasks sent to each tie
 // PlotShares draws where each policy sends its tasks against the swept
 // value: one panel per policy (in the legend's order), the tiers' shares
 // (share_<tier>) stacked bottom to top in tier order, and a ring on a
-// tier's band at every swept value where that tier's offered load
-// (util_<tier>) is shown above 1 (results.Summary.TierUnstable), so that
-// instability is marked on the tier that has it and nowhere else. It writes dir/file.<format>; o gives the title, the
+// tier's band at every swept value where the cell is unstable and that
+// tier's offered load (util_<tier>) is ≥ 1 (results.Summary.TierUnstable),
+// so that instability is marked on the tier that has it and nowhere else. It writes dir/file.<format>; o gives the title, the
 // x label, LogX and the size. It returns an error wrapping ErrNoData when
 // no summary has a swept value and every share.
 func PlotShares(dir Folder, file, format string, sums []results.Summary, legend Legend, tiers []string, o FigureOptions) error {
