@@ -95,6 +95,7 @@ func summarizeGroup(g []Run) Summary {
 	cols := g[0].Cols
 	mean, ci := make([]float64, len(cols)), make([]float64, len(cols))
 	col := make([]float64, len(g))
+	t975 := map[int]float64{} // by count: the columns mostly share one
 	for j := range cols {
 		for i, r := range g {
 			col[i] = math.NaN()
@@ -102,7 +103,16 @@ func summarizeGroup(g []Run) Summary {
 				col[i] = r.Values[j]
 			}
 		}
-		mean[j], ci[j], _ = MeanCI95(col)
+		m, sd, n := meanSD(col)
+		mean[j], ci[j] = m, math.NaN()
+		if n >= 2 {
+			t, ok := t975[n]
+			if !ok {
+				t = TQuantile975(n - 1)
+				t975[n] = t
+			}
+			ci[j] = t * sd / math.Sqrt(float64(n))
+		}
 	}
 	s := Summary{
 		Experiment: g[0].Experiment, Param: g[0].Param, Value: g[0].Value, Policy: g[0].Policy,
