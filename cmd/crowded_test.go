@@ -15,12 +15,8 @@ import (
 // and the sweep exited 1 after writing its CSVs).
 func TestCrowdedFigureDegrades(t *testing.T) {
 	dir := t.TempDir()
-	var tiers strings.Builder
-	for i := range 100 {
-		fmt.Fprintf(&tiers, "  - {name: t%d, kind: edge, servers: 1, speed: 10}\n", i)
-	}
 	f := writeFile(t, dir, "many.yaml", "name: many\nseed: 1\nseeds: 1\ntasks: 2000\nwarmup: 100\narrivals: {rate: 500}\n"+
-		"tiers:\n"+tiers.String()+"policies: [random]\nsweep: {param: arrivals.rate, values: [300, 500]}\n")
+		singleServerTiers(100)+"policies: [random]\nsweep: {param: arrivals.rate, values: [300, 500]}\n")
 	out := filepath.Join(dir, "out")
 	code, _, stderr := run(t, context.Background(), "run", "-f", f, "-o", out)
 	if code != 0 {
@@ -32,4 +28,15 @@ func TestCrowdedFigureDegrades(t *testing.T) {
 	if fi, err := os.Stat(filepath.Join(out, "shares.png")); err != nil || fi.Size() == 0 {
 		t.Errorf("shares.png: %v", err)
 	}
+}
+
+// singleServerTiers is a scenario's tiers key: n edge tiers of one server
+// of speed 10, t0 … t(n−1).
+func singleServerTiers(n int) string {
+	var b strings.Builder
+	b.WriteString("tiers:\n")
+	for i := range n {
+		fmt.Fprintf(&b, "  - {name: t%d, kind: edge, servers: 1, speed: 10}\n", i)
+	}
+	return b.String()
 }

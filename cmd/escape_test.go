@@ -90,39 +90,16 @@ func TestEscapedChildCannotHangOffload(t *testing.T) {
 					}
 				}()
 			}
-			type result struct {
-				code   int
-				stderr string
-			}
-			done := make(chan result, 1)
-			go func() {
-				code, _, stderr := run(t, ctx, "run", "-f", f, "-o", out, "-j", "1", "--quiet")
-				done <- result{code, stderr}
-			}()
-			var r result
-			select {
-			case r = <-done:
-			case <-time.After(2 * time.Minute): // generous: without the fix it never returns
-				t.Fatal("offload did not return: it waits on the escaped child")
-			}
-			if r.code != c.code || !strings.Contains(r.stderr, c.want) {
-				t.Fatalf("exit %d, %s; want %d and %q", r.code, r.stderr, c.code, c.want)
+			code, stderr := runBoundedCtx(t, ctx, "run", "-f", f, "-o", out, "-j", "1", "--quiet")
+			if code != c.code || !strings.Contains(stderr, c.want) {
+				t.Fatalf("exit %d, %s; want %d and %q", code, stderr, c.code, c.want)
 			}
 			if c.cancel && os.Getenv("OFFLOAD_WALLCLOCK") == "1" {
 				if took := time.Since(canceled); took > time.Second {
 					t.Errorf("exit %v after the interrupt; want within a second", took)
 				}
 			}
-			if err := os.Remove(filepath.Join(dir, "fail")); err != nil {
-				t.Fatal(err)
-			}
-			code, _, stderr := run(t, context.Background(), "run", "-f", f, "-o", out, "-j", "2", "--quiet", "--resume")
-			if code != 0 {
-				t.Fatalf("--resume: exit %d: %s", code, stderr)
-			}
-			if rows := readCSV(t, filepath.Join(out, "runs.csv")); len(rows) != 6 {
-				t.Errorf("after --resume: %d runs, want 6", len(rows))
-			}
+			resumeRest(t, dir, f, out)
 		})
 	}
 }
@@ -180,17 +157,24 @@ func TestSignalsEndEscapedRun(t *testing.T) {
 			if os.Getenv("OFFLOAD_WALLCLOCK") == "1" && took > time.Second {
 				t.Errorf("exit %v after %v; want within a second", took, sig)
 			}
-			if err := os.Remove(filepath.Join(dir, "fail")); err != nil {
-				t.Fatal(err)
-			}
-			code, _, serr := run(t, context.Background(), "run", "-f", f, "-o", out, "-j", "2", "--quiet", "--resume")
-			if code != 0 {
-				t.Fatalf("--resume: exit %d: %s", code, serr)
-			}
-			if rows := readCSV(t, filepath.Join(out, "runs.csv")); len(rows) != 6 {
-				t.Errorf("after --resume: %d runs, want 6", len(rows))
-			}
+			resumeRest(t, dir, f, out)
 		})
+	}
+}
+
+// resumeRest takes the file "fail" away, so that escaper behaves, and
+// checks that --resume finishes the six runs of the scenario f into out.
+func resumeRest(t *testing.T, dir, f, out string) {
+	t.Helper()
+	if err := os.Remove(filepath.Join(dir, "fail")); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := run(t, context.Background(), "run", "-f", f, "-o", out, "-j", "2", "--quiet", "--resume")
+	if code != 0 {
+		t.Fatalf("--resume: exit %d: %s", code, stderr)
+	}
+	if rows := readCSV(t, filepath.Join(out, "runs.csv")); len(rows) != 6 {
+		t.Errorf("after --resume: %d runs, want 6", len(rows))
 	}
 }
 

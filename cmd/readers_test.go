@@ -90,13 +90,19 @@ func snapshot(t *testing.T, dir string) []string {
 // two minutes (generous: the defects looked for never return at all).
 func runBounded(t *testing.T, args ...string) (int, string) {
 	t.Helper()
+	return runBoundedCtx(t, context.Background(), args...)
+}
+
+// runBoundedCtx is runBounded under ctx.
+func runBoundedCtx(t *testing.T, ctx context.Context, args ...string) (int, string) {
+	t.Helper()
 	type result struct {
 		code   int
 		stderr string
 	}
 	done := make(chan result, 1)
 	go func() {
-		code, _, stderr := run(t, context.Background(), args...)
+		code, _, stderr := run(t, ctx, args...)
 		done <- result{code, stderr}
 	}()
 	select {

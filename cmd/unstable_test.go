@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,12 +15,8 @@ import (
 // and stays flagged.
 func TestUnstableIsNotACoinToss(t *testing.T) {
 	dir := t.TempDir()
-	var tiers strings.Builder
-	for i := range 100 {
-		fmt.Fprintf(&tiers, "  - {name: t%d, kind: edge, servers: 1, speed: 10}\n", i)
-	}
 	f := writeFile(t, dir, "many.yaml", "name: many\nseed: 1\nseeds: 2\ntasks: 20000\nwarmup: 1000\narrivals: {rate: 900}\n"+
-		"workload:\n  size: {dist: exponential, mean: 1.0}\ntiers:\n"+tiers.String()+"policies: [random]\n")
+		"workload:\n  size: {dist: exponential, mean: 1.0}\n"+singleServerTiers(100)+"policies: [random]\n")
 	for _, c := range []struct {
 		name string
 		args []string
