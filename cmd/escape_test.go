@@ -227,3 +227,23 @@ func TestManyExecDevicesUnderMemoryCap(t *testing.T) {
 		t.Errorf("runs.csv %v, want one run of 3000 tasks", rows)
 	}
 }
+
+// A plan whose exec programs need more open files than the process may
+// hold is refused before anything is written, naming the limit (it failed
+// part-way with "too many open files"): 100 devices under ulimit -n 256.
+func TestExecPlanOverDescriptorLimit(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "policy.sh", `while read -r l; do case "$l" in *'"type":"start"'*) echo '{"feedback": false}';; *'"type":"decide"'*) echo '{"tier": 1}';; *'"type":"end"'*) exit 0;; esac; done`)
+	f := writeFile(t, dir, "s.yaml", strings.Replace(manyDevices, "devices: 1000", "devices: 100", 1))
+	out := filepath.Join(dir, "out")
+	path, args, env := offloadCommand("run", "-f", f, "-o", out, "-j", "1", "--quiet")
+	c := exec.Command("/bin/sh", append([]string{"-c", `ulimit -n 256 && exec "$0" "$@"`, path}, args...)...)
+	c.Env = env
+	b, err := c.CombinedOutput()
+	if code := c.ProcessState.ExitCode(); code != ExitUsage || !strings.Contains(string(b), "100 exec programs at once") || !strings.Contains(string(b), "limit of 256 (ulimit -n)") {
+		t.Errorf("exit %d (%v): %s; want %d naming the limit", code, err, b, ExitUsage)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("an output folder was written")
+	}
+}

@@ -90,6 +90,9 @@ func Run(ctx context.Context, spec Spec, plan *experiment.Plan, a Args, opts Opt
 	if err := checkMemory(plan, opts.Workers, opts.MaxMemory); err != nil {
 		return nil, err
 	}
+	if err := checkDescriptors(plan, opts.Workers, fdSoftLimit()); err != nil {
+		return nil, err
+	}
 	if opts.Err != nil {
 		for _, w := range PlanWarnings(plan, opts.Workers, opts.Shard) {
 			fmt.Fprintln(opts.Err, "offload: warning:", w)
