@@ -16,7 +16,9 @@ import (
 var allowed = map[string][]string{
 	"":                               {"cmd"},
 	"deploy":                         {},
-	"cmd":                            {"experiments", "internal/estimators", "internal/experiment", "internal/policies", "internal/report", "internal/results", "internal/runner", "internal/scenario", "internal/store", "internal/testbed", "internal/trace"},
+	"cmd":                            {"experiments", "internal/estimators", "internal/experiment", "internal/gymenv", "internal/policies", "internal/report", "internal/results", "internal/runner", "internal/scenario", "internal/store", "internal/testbed", "internal/trace"},
+	"cmd/gendocs":                    {"internal/docgen", "internal/store"},
+	"internal/docgen":                {"cmd", "internal/experiment", "internal/policies", "internal/report", "internal/scenario"},
 	"internal/trace":                 {},
 	"experiments":                    {},
 	"internal/claims":                {"internal/results"},
@@ -28,6 +30,7 @@ var allowed = map[string][]string{
 	"internal/estimators":            {"internal/dispatch"},
 	"internal/experiment":            {"internal/dispatch", "internal/engine", "internal/extpolicy", "internal/policies", "internal/quantile", "internal/results", "internal/scenario", "internal/workload"},
 	"internal/extpolicy":             {"internal/dispatch"},
+	"internal/gymenv":                {"internal/dispatch", "internal/engine", "internal/experiment", "internal/scenario", "internal/workload"},
 	"internal/policies":              {"internal/dispatch", "internal/estimators", "internal/extpolicy", "internal/fcfs", "internal/workload"},
 	"internal/report":                {"internal/results", "internal/store"},
 	"internal/quantile":              {},

@@ -247,3 +247,9 @@ func TestExecPlanOverDescriptorLimit(t *testing.T) {
 		t.Error("an output folder was written")
 	}
 }
+
+// offloadCommand is the test binary as offload (TestMain, env_test.go),
+// with args.
+func offloadCommand(args ...string) (path string, argv []string, env []string) {
+	return os.Args[0], args, append(os.Environ(), "OFFLOAD_TEST_AS_MAIN=1")
+}

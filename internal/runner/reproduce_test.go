@@ -42,7 +42,7 @@ func TestReproduceRunsWhatItSays(t *testing.T) {
 	dir := t.TempDir()
 	var out bytes.Buffer
 	cs, err := Reproduce(context.Background(), ReproduceOptions{Scale: "ci", Sets: []string{"seed=7", "seeds=2"}, Extra: small, Load: load},
-		Options{Dir: dir, Workers: 2, Format: "png", Out: &out, Err: &out})
+		Options{Dir: dir, Workers: 2, Format: "svg", Out: &out, Err: &out})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,12 +113,13 @@ func TestReproduceBaselines(t *testing.T) {
 		"mape":          append([]string{"sweep.values=[60]"}, tiny...),
 		"burst":         {"duration=60", "warmup_time=10", "arrivals.bursts=[{start: 20, every: 30, length: 5, factor: 2}]"},
 		"decision":      tiny,
+		"staleness":     append([]string{"sweep.values=[0, 1]"}, tiny...),
 		"exploration":   append([]string{"sweep.values=[60]"}, tiny...),
 	}
 	dir := t.TempDir()
 	var out bytes.Buffer
 	cs, err := Reproduce(context.Background(), ReproduceOptions{Scale: "ci", Sets: []string{"seeds=2"}, Extra: small, Load: load, Baselines: true},
-		Options{Dir: dir, Workers: 2, Format: "png", Out: &out, Err: &out})
+		Options{Dir: dir, Workers: 2, Format: "svg", Out: &out, Err: &out})
 	if err != nil {
 		t.Fatal(err)
 	}
