@@ -273,7 +273,7 @@ func (p *page) experiment(fsys fs.FS, id string, level int) error {
 		}
 		p.heading(level, "Summary", id+"summary")
 		p.b.WriteString("<p>Mean over replicates ± half-width of the 95% Student-t interval. ")
-		p.b.WriteString("<span class=\"flag\">unstable</span> marks a cell where some tier's offered load is shown above 1 (a one-sided t-test over the replicates, corrected for the number of tiers): its queue grows without bound, so its latencies depend on the run length.</p>\n")
+		p.b.WriteString("<span class=\"flag\">unstable</span> marks a cell where some tier's offered load is shown above 1 (a one-sided test over the replicates, its noise scaled by the tasks measured, corrected for the number of tiers): its queue grows without bound, so its latencies depend on the run length.</p>\n")
 		p.summaryTable(sums, param)
 	}
 	for _, t := range []struct{ file, title, note string }{
