@@ -456,6 +456,9 @@ func (p *Policy) ioError(task int, what string, write, late bool, err error, par
 		status := "closed its output"
 		if p.waitFor(Grace) {
 			status = describeExit(p.waitErr)
+			// What it wrote to stderr before it exited, for the message:
+			// the copy ends at end of file, once nothing holds the pipe.
+			within(p.copied, Grace)
 		}
 		e.Msg = fmt.Sprintf("the program %s before %s", status, what)
 		e.Stderr = p.stderr.first()
