@@ -17,6 +17,7 @@ func oneFolder(c *cobra.Command, args []string) error {
 
 func newReportCmd(io IO) *cobra.Command {
 	var out string
+	var force bool
 	c := &cobra.Command{
 		Use:   "report DIR",
 		Short: "Write one self-contained HTML page of a results folder",
@@ -29,15 +30,18 @@ scenario. The page loads nothing (no script, font or stylesheet from
 elsewhere): it opens offline, reads on a phone and prints.
 
 Without -o it is DIR/report.html, written like every file offload writes
-there (a report.html that is not offload's is left alone and refused).`,
+there (a report.html that is not offload's is left alone and refused).
+Elsewhere, an existing -o FILE is replaced only if it is a report offload
+wrote, or with --force.`,
 		Example: "  offload report results/sweep-load\n  offload report results/reproduce -o /tmp/repro.html",
 		Args:    oneFolder,
 		RunE: func(c *cobra.Command, args []string) error {
-			_, err := runner.WriteReport(args[0], out, io.Out)
+			_, err := runner.WriteReport(c.Context(), args[0], out, force, io.Out)
 			return err
 		},
 	}
 	c.Flags().StringVarP(&out, "out", "o", "", "the HTML `FILE` (default DIR/report.html)")
+	c.Flags().BoolVar(&force, "force", false, "replace -o FILE outside DIR even if offload did not write it")
 	return c
 }
 
@@ -74,7 +78,7 @@ logarithmic when the values span more than a factor of 10, unless --log-y or
 			if c.Flags().Changed("title") {
 				o.Title = &title
 			}
-			_, err := runner.Plot(o)
+			_, err := runner.Plot(c.Context(), o)
 			return err
 		},
 	}
@@ -113,7 +117,7 @@ mean_latency_s → diff_mean_latency.png), written into DIR, or -o OUT.
 				return badInputf("--baseline POLICY: which policy the others are compared with")
 			}
 			o.Command = cmdArgs(c.Context())
-			_, err := runner.Compare(o)
+			_, err := runner.Compare(c.Context(), o)
 			return err
 		},
 	}

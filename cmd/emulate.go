@@ -87,7 +87,7 @@ func newEmulateCmd(io IO, runF func(*emulateOptions) error) *cobra.Command {
 		Use:     "emulate",
 		Example: "  offload emulate --policy hybrid,edge-first --duration 20s -o /tmp/emu\n  offload emulate --tier edge=http://10.0.0.2:8081 --tier cloud=http://10.0.0.3:8082 --rate 60",
 		Short:   "Run the policies against real HTTP tier servers and compare with the simulator",
-		Long:    emulateLong + "\n\nPolicies (--policy selects entries by label):\n" + policies.Help(),
+		Long:    emulateLong + "\n\nPolicies (--policy selects the scenario's entries by label, any other by name):\n" + policies.Help(),
 		Args:    noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			o.args = cmdArgs(c.Context())
@@ -104,7 +104,7 @@ func newEmulateCmd(io IO, runF func(*emulateOptions) error) *cobra.Command {
 	fl.BoolVar(&o.force, "force", false, "write into a folder that holds another scenario's results")
 	fl.BoolVar(&o.quiet, "quiet", false, "no progress bar")
 	fl.StringVar(&o.format, "format", "png", "plot format: png, svg or pdf")
-	fl.StringSliceVar(&o.policies, "policy", nil, "run only these policies (`a,b`)")
+	fl.StringSliceVar(&o.policies, "policy", nil, "run only these policies: the scenario's entries by label, any registered one by name (`a,b`)")
 	durationVar(fl, &o.duration, "duration", 10*time.Second, "measured arrivals per run, wall clock")
 	durationVar(fl, &o.warmup, "warmup", 2*time.Second, "unmeasured arrivals before them, wall clock")
 	durationVar(fl, &o.timeout, "timeout", time.Minute, "client timeout per request, wall clock; a timed-out request counts as failed")
@@ -147,15 +147,10 @@ func (o *emulateOptions) loadScenario() (*scenario.Scenario, error) {
 		return nil, err
 	}
 	// --policy picks the scenario's entries by label, as run's does (an
-	// exec entry has only its label); names the scenario lacks replace its
-	// policies, as they always did.
-	if len(o.policies) > 0 && !allIn(o.policies, sc.Labels()) {
-		o.sf.sets = append(o.sf.sets, "policies=["+strings.Join(o.policies, ",")+"]")
-		if sc, err = o.sf.load("emulate", o.sf.sets); err != nil {
-			return nil, err
-		}
-	} else if len(o.policies) > 0 {
-		if err := sc.SelectLabels(o.policies); err != nil {
+	// exec entry has only its label), and any other registered policy by
+	// name.
+	if len(o.policies) > 0 {
+		if err := sc.SelectPolicies(o.policies); err != nil {
 			return nil, badInputf("--policy %s: %w", strings.Join(o.policies, ","), err)
 		}
 	}
@@ -191,14 +186,4 @@ func runEmulate(ctx context.Context, o *emulateOptions) error {
 		External: external, MaxFailures: o.maxFailures, HealthEvery: o.healthEvery, MaxInFlight: o.maxInFlight, Collect: o.collect}
 	of := outputFlags{dir: o.dir, force: o.force, quiet: o.quiet, format: o.format, jobs: 1}
 	return runner.Emulate(ctx, plan, eo, of.options(o.io, o.args))
-}
-
-// allIn reports whether every one of names is in set.
-func allIn(names, set []string) bool {
-	for _, n := range names {
-		if !slices.Contains(set, n) {
-			return false
-		}
-	}
-	return true
 }

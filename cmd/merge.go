@@ -49,7 +49,7 @@ that a shard given twice has the same bytes both times. A failed check exits
 			if o.dir == "" {
 				return badInputf("-o: empty folder name")
 			}
-			return runner.Merge(args, runner.Options{Dir: o.dir, Force: o.force, Format: o.format,
+			return runner.Merge(c.Context(), args, runner.Options{Dir: o.dir, Force: o.force, Format: o.format,
 				Command: cmdArgs(c.Context()), Out: io.Out, Err: io.Err})
 		},
 	}

@@ -115,7 +115,7 @@ func newExperimentCmd(io IO, spec runner.Spec, runF func(*runOptions) error) *co
 		Use:     spec.Name,
 		Short:   spec.Short,
 		Example: experimentExamples[spec.Name],
-		Long:    spec.Long + "\n\nPolicies (--policy selects entries by label):\n" + policies.Help(),
+		Long:    spec.Long + "\n\nPolicies (--policy selects the scenario's entries by label, any other by name):\n" + policies.Help(),
 		Args:    noArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			o.command = cmdArgs(c.Context())
@@ -139,7 +139,7 @@ func newExperimentCmd(io IO, spec runner.Spec, runF func(*runOptions) error) *co
 		secondsVar(fl, &o.args.Window, "window", 5, "time-series window width, model seconds")
 	}
 	if spec.Name != "mape" {
-		fl.StringSliceVar(&o.policies, "policy", nil, "run only these policies, by label (`a,b`)")
+		fl.StringSliceVar(&o.policies, "policy", nil, "run only these policies: the scenario's entries by label, any registered one by name (`a,b`)")
 	}
 	return c
 }
@@ -158,7 +158,7 @@ func (o *runOptions) loadPlan() (*experiment.Plan, error) {
 		return nil, err
 	}
 	if len(o.policies) > 0 {
-		if err := sc.SelectLabels(o.policies); err != nil {
+		if err := sc.SelectPolicies(o.policies); err != nil {
 			return nil, badInputf("--policy %s: %w", strings.Join(o.policies, ","), err)
 		}
 	}

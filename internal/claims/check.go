@@ -44,8 +44,8 @@ func UnstableNote(policy string) string {
 	return policy + " unstable: the difference measures the run length, not a steady state"
 }
 
-// unstableAt marks (value, policy) pairs where some tier's mean offered
-// load is ≥ 1.
+// unstableAt marks (value, policy) pairs where some tier's offered load is
+// shown above 1 (results.Summary.Unstable).
 func unstableAt(runs []results.Run) map[string]bool {
 	u := map[string]bool{}
 	for _, s := range results.Summarize(runs) {
@@ -101,7 +101,7 @@ func Exploration(runs []results.Run) []Comparison {
 }
 
 // LargeTail is claim 2, on the sweep-load runs; a load is left out when
-// either policy is unstable there (some tier's mean offered load ≥ 1).
+// either policy is unstable there (some tier's offered load shown above 1).
 func LargeTail(runs []results.Run) Claim {
 	t := index(runs, func(r results.Run) float64 { return r.Get(results.ColP95Large) })
 	unstable := map[string]bool{}

@@ -18,5 +18,9 @@
 // and argument from its caller, prints nothing and keeps no global state.
 // Each program runs in its own process group, so that Close, or the
 // cancellation of the context given to Start, ends it and anything it
-// spawned: SIGTERM, then SIGKILL after a grace.
+// spawned: SIGTERM, then SIGKILL after a grace. The timeout and the
+// cancellation also end offload's own pending read or write, so that a
+// process that left the group holding the program's pipes cannot hold the
+// run; the answer to start has a limit of its own (Handshake), so that no
+// timeout covers a program's start-up.
 package extpolicy

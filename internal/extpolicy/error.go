@@ -90,6 +90,15 @@ func (h *head) first() []byte {
 	return append([]byte{}, h.start...)
 }
 
+// note adds a line of offload's own to the log.
+func (h *head) note(msg string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.w != nil && h.werr == nil {
+		_, h.werr = fmt.Fprintf(h.w, "\n[offload: %s]\n", msg)
+	}
+}
+
 // finish notes in the log how much was dropped past MaxLog.
 func (h *head) finish() {
 	h.mu.Lock()

@@ -46,6 +46,15 @@ func helperCommand(mode string, args ...string) []string {
 //	status    exits 4 after end
 //	loud      writes 2.5 MiB to stderr first, then as round
 //	child     (the stubborn helper's child) ignores SIGTERM, sleeps
+//	escape    starts a child in a session of its own (setsid: outside
+//	          the process group) that holds its stdin, stdout and stderr
+//	          (its pid in FILE), then never answers decide
+//	escexit   as escape, but exits 3 at the first decide
+//	escdeaf   as escape, but reads nothing after start (done messages
+//	          fill the pipe)
+//	holderr   starts a child in its group that holds its stderr and
+//	          sleeps, then behaves and exits 0 after end
+//	slowstart sleeps 500 ms before reading anything, then as round
 func helper(mode string, args []string) int {
 	if mode == "child" {
 		signal.Ignore(syscall.SIGTERM)
@@ -61,6 +70,25 @@ func helper(mode string, args []string) int {
 		if err := os.WriteFile(args[0], []byte(strconv.Itoa(c.Process.Pid)), 0o644); err != nil {
 			return 9
 		}
+	}
+	if mode == "escape" || mode == "escexit" || mode == "escdeaf" || mode == "holderr" {
+		c := exec.Command(os.Args[0], "extpolicy-helper", "child")
+		c.Stderr = os.Stderr
+		if mode != "holderr" {
+			c.Stdin, c.Stdout = os.Stdin, os.Stdout
+			c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		}
+		if err := c.Start(); err != nil {
+			return 9
+		}
+		if len(args) > 0 {
+			if err := os.WriteFile(args[0], []byte(strconv.Itoa(c.Process.Pid)), 0o644); err != nil {
+				return 9
+			}
+		}
+	}
+	if mode == "slowstart" {
+		time.Sleep(500 * time.Millisecond)
 	}
 	if mode == "loud" { // more stderr than a log keeps
 		chunk := bytes.Repeat([]byte("x"), 1<<16)
@@ -115,6 +143,10 @@ func helper(mode string, args []string) int {
 		case "start":
 			ntiers = len(msg.Tiers)
 			fmt.Fprintf(out, `{"feedback": %v, "version": 1}`+"\n", mode != "nofeed")
+			if mode == "escdeaf" {
+				out.Flush()
+				time.Sleep(time.Hour)
+			}
 		case "decide":
 			switch mode {
 			case "badjson":
@@ -128,8 +160,10 @@ func helper(mode string, args []string) int {
 			case "exit":
 				fmt.Fprintln(os.Stderr, "boom: the helper gives up")
 				return 3
-			case "hang":
+			case "hang", "escape":
 				time.Sleep(time.Hour)
+			case "escexit":
+				return 3
 			case "noflush":
 				out.WriteString(`{"tier": 0}`)
 				out.Flush()

@@ -2,12 +2,14 @@ package extpolicy
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -22,9 +24,17 @@ const (
 	// Grace is how long a program has to exit after SIGTERM before it is
 	// killed (SIGKILL, with everything in its process group).
 	Grace = time.Second
+	// Handshake is the least time the answer to start is given: it comes
+	// after the program's start-up (an interpreter and its imports, which
+	// on a busy machine can take seconds), which the per-answer timeout
+	// must not have to cover.
+	Handshake = time.Minute
 	// flushAt is how many bytes of done messages wait for the next decide
 	// before they are written on their own.
 	flushAt = 1 << 16
+	// wakeLine is what a wake-up of a blocked read (answerPipe) writes: a
+	// line no answer can be, since JSON allows no NUL byte.
+	wakeLine = "\x00\n"
 )
 
 // Config is a program and what its start message tells it of the run.
@@ -59,10 +69,14 @@ type Env struct {
 // Its methods are not safe for concurrent use: the caller serialises
 // Decide, Done and Close, as the engine and the testbed's lock do.
 type Policy struct {
-	cfg      Config
-	env      Env
-	cmd      *exec.Cmd
+	cfg Config
+	env Env
+	cmd *exec.Cmd
+	// in is the program's stdin, out its stdout. in is the runtime
+	// poller's, so that a deadline ends a blocked write; out blocks (see
+	// answerPipe), and wakeOut ends a blocked read of it.
 	in, out  *os.File
+	wakeOut  func()
 	r        *bufio.Reader
 	buf      []byte // the messages not yet written
 	fields   []field
@@ -70,17 +84,23 @@ type Policy struct {
 	closed   bool
 	err      error // the first failure: every later call returns it
 	stderr   *head
+	errPipe  *os.File      // the program's stderr, our end (the poller's)
+	copied   chan struct{} // closed when the copy of its stderr has ended
+	reap     sync.Once     // starts the wait for the program's exit
 	waited   chan struct{} // closed when the process has been reaped
 	waitErr  error         // its exit, once waited is closed
 	watch    func() bool   // stops the context's watch
 	canceled atomic.Bool
-	// watchdog kills the program when an exchange outlasts the timeout;
-	// timedOut says it did. Pipes are blocking, read and written by
-	// plain system calls: a deadline on a pollable pipe costs the round
-	// trip a third more, and killing the program ends a blocked call just
-	// as well (it sees end of file, or a broken pipe).
+	// watchdog stops the program when an exchange outlasts its limit;
+	// timedOut says it did. The timer is reset and stopped around each
+	// exchange and fires only when one is late, so that a round trip
+	// costs no deadline and no poller.
 	watchdog *time.Timer
 	timedOut atomic.Bool
+	// wakeMu orders a stop (the watchdog's, the context's) against the
+	// closing of out, whose descriptor number wakeOut opens again.
+	wakeMu  sync.Mutex
+	outDone bool
 }
 
 var (
@@ -104,7 +124,8 @@ func New(cfg Config) (*Policy, error) {
 }
 
 // Start starts the program in its own process group, sends the start
-// message and reads the answer. ctx's end stops the program: a pending
+// message and reads the answer, waiting for it up to Handshake, or the
+// timeout if that is longer. ctx's end stops the program: a pending
 // Decide returns at once, and Close ends it. Close must be called after
 // Start, whatever Start returned.
 func (p *Policy) Start(ctx context.Context, env Env) error {
@@ -113,35 +134,50 @@ func (p *Policy) Start(ctx context.Context, env Env) error {
 	}
 	p.env = env
 	p.stderr = &head{w: env.Stderr}
-	inR, inW, err := pipe()
-	if err != nil {
-		return p.fail(&Error{Task: -1, Msg: fmt.Sprintf("could not make a pipe: %v", err)})
+	var files []*os.File // every end made, closed on failure
+	fail := func(what string, err error) error {
+		for _, f := range files {
+			f.Close()
+		}
+		return p.fail(&Error{Task: -1, Msg: fmt.Sprintf("%s: %v", what, err)})
 	}
-	outR, outW, err := pipe()
+	// The program's ends of its pipes block, as programs expect (os/exec
+	// hands them over in blocking mode); offload's ends of stdin and stderr
+	// are the runtime poller's.
+	inR, inW, err := os.Pipe()
 	if err != nil {
-		inR.Close()
-		inW.Close()
-		return p.fail(&Error{Task: -1, Msg: fmt.Sprintf("could not make a pipe: %v", err)})
+		return fail("could not make a pipe", err)
 	}
+	files = append(files, inR, inW)
+	outR, outW, wake, err := answerPipe()
+	if err != nil {
+		return fail("could not make a pipe", err)
+	}
+	files = append(files, outR, outW)
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		return fail("could not make a pipe", err)
+	}
+	files = append(files, errR, errW)
 	cmd := exec.Command(p.cfg.Command[0], p.cfg.Command[1:]...)
 	cmd.Dir = env.Dir
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, p.stderr
-	cmd.WaitDelay = Grace // a child holding stderr open cannot stall Wait
+	// All three are files, so that os/exec copies nothing and Wait waits
+	// for the process alone (not for a child holding its stderr).
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 	ownGroup(cmd)
-	err = cmd.Start()
+	if err := cmd.Start(); err != nil {
+		return fail(fmt.Sprintf("the program %q did not start", p.cfg.Command), err)
+	}
 	inR.Close()
 	outW.Close()
-	if err != nil {
-		inW.Close()
-		outR.Close()
-		return p.fail(&Error{Task: -1, Msg: fmt.Sprintf("the program %q did not start: %v", p.cfg.Command, err)})
-	}
-	p.cmd, p.in, p.out = cmd, inW, outR
+	errW.Close()
+	p.cmd, p.in, p.out, p.wakeOut, p.errPipe = cmd, inW, outR, wake, errR
 	p.r = bufio.NewReaderSize(outR, MaxLine)
 	p.waited = make(chan struct{})
+	p.copied = make(chan struct{})
 	go func() {
-		p.waitErr = cmd.Wait()
-		close(p.waited)
+		_, _ = io.Copy(p.stderr, errR) // ends at end of file, or when Close cuts it
+		close(p.copied)
 	}()
 	p.watchdog = time.AfterFunc(time.Hour, p.expire)
 	p.watchdog.Stop()
@@ -158,7 +194,7 @@ func (p *Policy) Start(ctx context.Context, env Env) error {
 		p.feedback, err = startAnswer(fs)
 	}
 	if err != nil {
-		return p.fail(&Error{Task: -1, Msg: "answer to start: " + err.Error(), Wrote: clip(line)})
+		return p.fail(p.explain(&Error{Task: -1, Msg: "answer to start: " + err.Error(), Wrote: clip(line)}))
 	}
 	return nil
 }
@@ -191,7 +227,7 @@ func (p *Policy) Decide(v *dispatch.View) dispatch.Decision {
 		tier, pred, hasPred, err = decision(fs, len(v.Tiers))
 	}
 	if err != nil {
-		p.err = &Error{Task: v.Task, Msg: "answer to decide: " + err.Error(), Wrote: clip(line), Log: p.env.Log}
+		p.err = p.explain(&Error{Task: v.Task, Msg: "answer to decide: " + err.Error(), Wrote: clip(line), Log: p.env.Log})
 		return dispatch.Decision{Tier: -1}
 	}
 	d := dispatch.Decision{Tier: tier}
@@ -227,8 +263,10 @@ func (p *Policy) Err() error { return p.err }
 // Close ends the program: after a clean run it sends end and waits up to
 // the timeout for the program to exit (status 0 expected); after a failure,
 // or past that wait, it sends SIGTERM to the program's process group and
-// SIGKILL after Grace. Anything left in the group is killed too. It returns
-// the run's failure, if any: the first one seen, or a non-zero exit.
+// SIGKILL after Grace (at once when the program was already killed: timed
+// out or interrupted). Anything left in the group is killed too. It
+// returns the run's failure, if any: the first one seen, or a non-zero
+// exit. It never waits on what left the program's process group.
 func (p *Policy) Close() error {
 	if p.closed {
 		return p.err
@@ -250,17 +288,19 @@ func (p *Policy) Close() error {
 		}
 	}
 	_ = p.in.Close() // end of input, for a program that reads to the end
+	killed := p.canceled.Load() || p.timedOut.Load()
 	exited := p.waitFor(wait)
-	if !exited {
+	if !exited && !killed {
 		signalGroup(p.cmd, syscall.SIGTERM)
-		if !p.waitFor(Grace) {
-			signalGroup(p.cmd, syscall.SIGKILL)
-			<-p.waited
-		}
+		exited = p.waitFor(Grace)
 	}
-	signalGroup(p.cmd, syscall.SIGKILL) // what the program left behind in its group
+	signalGroup(p.cmd, syscall.SIGKILL) // the program if need be, and what it left behind in its group
+	<-p.reaped()
+	p.wakeMu.Lock()
+	p.outDone = true
 	_ = p.out.Close()
-	p.stderr.finish()
+	p.wakeMu.Unlock()
+	p.endStderr(killed)
 	if p.err == nil {
 		switch {
 		case !exited:
@@ -273,6 +313,26 @@ func (p *Policy) Close() error {
 	return p.err
 }
 
+// endStderr waits for the copy of the program's stderr to reach its end,
+// which comes once the process group is gone; a process that left the
+// group may still hold it, and after Grace (at once after an interruption)
+// the copy is cut, with a note in the log.
+func (p *Policy) endStderr(interrupted bool) {
+	limit := Grace
+	if interrupted {
+		limit = 0
+	}
+	if !within(p.copied, limit) {
+		_ = p.errPipe.SetReadDeadline(time.Unix(1, 0))
+		<-p.copied
+		if !interrupted {
+			p.stderr.note("a process the program started, outside its process group, still held its stderr; the rest was not read")
+		}
+	}
+	_ = p.errPipe.Close()
+	p.stderr.finish()
+}
+
 // fail keeps err as the run's failure and returns it.
 func (p *Policy) fail(err error) error {
 	if p.err == nil {
@@ -281,58 +341,92 @@ func (p *Policy) fail(err error) error {
 	return p.err
 }
 
-// interrupt is the context's end: the program is killed, which ends a
-// pending read or write, whose error then says the run was interrupted.
+// interrupt is the context's end: the program is stopped, and a pending
+// read or write ends, whose error then says the run was interrupted.
 func (p *Policy) interrupt() {
 	p.canceled.Store(true)
-	signalGroup(p.cmd, syscall.SIGKILL)
+	p.stop()
 }
 
-// expire is the watchdog's: an exchange outlasted the timeout.
+// expire is the watchdog's: an exchange outlasted its limit.
 func (p *Policy) expire() {
 	p.timedOut.Store(true)
+	p.stop()
+}
+
+// stop kills the program's process group and ends a pending read or write
+// itself: killing the group ends them too, unless a process outside it
+// (started with setsid) holds the program's stdin or stdout open.
+func (p *Policy) stop() {
 	signalGroup(p.cmd, syscall.SIGKILL)
+	_ = p.in.SetWriteDeadline(time.Unix(1, 0))
+	p.wakeMu.Lock()
+	if !p.outDone {
+		p.wakeOut()
+	}
+	p.wakeMu.Unlock()
 }
 
 // write writes the pending messages within the timeout.
 func (p *Policy) write(task int, what string) error {
 	p.watchdog.Reset(p.cfg.Timeout)
 	_, err := p.in.Write(p.buf)
-	p.watchdog.Stop()
+	late := !p.watchdog.Stop()
 	p.buf = p.buf[:0]
-	if err != nil {
-		return p.ioError(task, what, true, err, nil)
+	if err != nil || late {
+		return p.ioError(task, what, true, late, err, nil)
 	}
 	return nil
 }
 
 // roundTrip writes the pending messages, the last of which asks a
-// question, and reads the answer line.
+// question, and reads the answer line: within the timeout, or the
+// handshake's limit for start.
 func (p *Policy) roundTrip(task int, what string) ([]byte, error) {
-	p.watchdog.Reset(p.cfg.Timeout)
+	p.watchdog.Reset(p.limit(task))
 	_, err := p.in.Write(p.buf)
 	p.buf = p.buf[:0]
 	if err != nil {
-		p.watchdog.Stop()
-		return nil, p.ioError(task, what, true, err, nil)
+		late := !p.watchdog.Stop()
+		return nil, p.ioError(task, what, true, late, err, nil)
 	}
 	line, err := p.r.ReadSlice('\n')
-	p.watchdog.Stop()
-	if err != nil {
-		return nil, p.ioError(task, what, false, err, line)
+	// A timer that fired stopped the program, and its wake-up may be what
+	// ended the read: the exchange failed, whatever was read.
+	if late := !p.watchdog.Stop(); err != nil || late {
+		return nil, p.ioError(task, what, false, late, err, line)
 	}
 	if p.r.Buffered() > 0 { // one question, one line: more would be read as the next answer
-		return nil, &Error{Task: task, Msg: fmt.Sprintf("more than one line in answer to %s (debug output belongs on stderr); the rest begins", what),
-			Wrote: clip(p.peek()), Log: p.env.Log}
+		return nil, p.explain(&Error{Task: task, Msg: fmt.Sprintf("more than one line in answer to %s (debug output belongs on stderr); the rest begins", what),
+			Wrote: clip(p.peek()), Log: p.env.Log})
 	}
 	return line, nil
 }
 
-// ioError explains a failed read or write: interrupted, timed out, too
-// long a line, or the program gone (with its exit status and stderr).
-// what is the message concerned; write tells a failed write of it from a
-// failed read of its answer.
-func (p *Policy) ioError(task int, what string, write bool, err error, partial []byte) error {
+// limit is the longest wait for the answer to the message about task:
+// the timeout, or for start (task −1) at least Handshake.
+func (p *Policy) limit(task int) time.Duration {
+	if task < 0 {
+		return max(Handshake, p.cfg.Timeout)
+	}
+	return p.cfg.Timeout
+}
+
+// explain returns e, a failure to read an answer, unless the run was
+// interrupted meanwhile: then the line read was the interruption's
+// wake-up, not the program's.
+func (p *Policy) explain(e *Error) error {
+	if p.canceled.Load() {
+		return &Error{Task: e.Task, Msg: "interrupted before the answer was read", Err: context.Canceled}
+	}
+	return e
+}
+
+// ioError explains a failed read or write: interrupted, timed out (late:
+// the watchdog fired), too long a line, or the program gone (with its exit
+// status and stderr). what is the message concerned; write tells a failed
+// write of it from a failed read of its answer; partial is what was read.
+func (p *Policy) ioError(task int, what string, write, late bool, err error, partial []byte) error {
 	if write {
 		what = "the " + what + " message was read"
 	} else {
@@ -341,14 +435,20 @@ func (p *Policy) ioError(task int, what string, write bool, err error, partial [
 	if p.canceled.Load() {
 		return &Error{Task: task, Msg: "interrupted before " + what, Err: context.Canceled}
 	}
+	partial = bytes.TrimSuffix(partial, []byte(wakeLine))
 	e := &Error{Task: task, Wrote: clip(partial), Log: p.env.Log}
 	switch {
-	case p.timedOut.Load() && write:
+	case (late || p.timedOut.Load()) && write:
 		e.Msg = fmt.Sprintf("the program did not read its input within the timeout of %v, and was stopped", p.cfg.Timeout)
-	case p.timedOut.Load():
-		e.Msg = fmt.Sprintf("no answer within the timeout of %v, and was stopped (an answer must end with a newline and be flushed: in Python, print(..., flush=True))", p.cfg.Timeout)
+	case late || p.timedOut.Load():
+		e.Msg = fmt.Sprintf("no answer within the timeout of %v, and was stopped (an answer must end with a newline and be flushed: in Python, print(..., flush=True))", p.limit(task))
 		if len(partial) == 0 {
-			e.Wrote = clip(p.peek())
+			e.Wrote = clip(bytes.TrimSuffix(p.peek(), []byte(wakeLine)))
+		}
+		if p.waitFor(Grace) && !killedBy(p.waitErr, syscall.SIGKILL) {
+			// It had ended on its own: what kept the pipe open was a
+			// process it started outside its group.
+			e.Msg += fmt.Sprintf("; the program had %s, and a process it started outside its process group held its stdout", describeExit(p.waitErr))
 		}
 	case errors.Is(err, bufio.ErrBufferFull):
 		e.Msg = fmt.Sprintf("%s is longer than %d bytes", what, MaxLine)
@@ -356,6 +456,9 @@ func (p *Policy) ioError(task int, what string, write bool, err error, partial [
 		status := "closed its output"
 		if p.waitFor(Grace) {
 			status = describeExit(p.waitErr)
+			// What it wrote to stderr before it exited, for the message:
+			// the copy ends at end of file, once nothing holds the pipe.
+			within(p.copied, Grace)
 		}
 		e.Msg = fmt.Sprintf("the program %s before %s", status, what)
 		e.Stderr = p.stderr.first()
@@ -371,10 +474,30 @@ func (p *Policy) peek() []byte {
 	return b
 }
 
+// reaped starts, once, the wait for the program's exit, and returns the
+// channel closed when it has exited and been reaped. The wait holds an OS
+// thread, so it starts only when an exit is expected (after end, after a
+// failure), not for the whole run: a thousand programs of a run's devices
+// would otherwise hold a thousand threads.
+func (p *Policy) reaped() <-chan struct{} {
+	p.reap.Do(func() {
+		go func() {
+			p.waitErr = p.cmd.Wait()
+			close(p.waited)
+		}()
+	})
+	return p.waited
+}
+
 // waitFor waits up to d for the program to exit.
 func (p *Policy) waitFor(d time.Duration) bool {
+	return within(p.reaped(), d)
+}
+
+// within waits up to d for c to be closed.
+func within(c <-chan struct{}, d time.Duration) bool {
 	select {
-	case <-p.waited:
+	case <-c:
 		return true
 	default:
 	}
@@ -384,11 +507,21 @@ func (p *Policy) waitFor(d time.Duration) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
-	case <-p.waited:
+	case <-c:
 		return true
 	case <-t.C:
 		return false
 	}
+}
+
+// killedBy reports whether a process's exit was by sig.
+func killedBy(err error, sig syscall.Signal) bool {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		ws, ok := ee.Sys().(syscall.WaitStatus)
+		return ok && ws.Signaled() && ws.Signal() == sig
+	}
+	return false
 }
 
 // describeExit says how a process ended.

@@ -3,7 +3,6 @@
 package extpolicy
 
 import (
-	"os"
 	"os/exec"
 	"syscall"
 )
@@ -14,6 +13,3 @@ func ownGroup(*exec.Cmd) {}
 // signalGroup kills the program itself where there are no process groups
 // (and no SIGTERM).
 func signalGroup(cmd *exec.Cmd, _ syscall.Signal) { _ = cmd.Process.Kill() }
-
-// pipe is os.Pipe where the ends cannot be made blocking.
-func pipe() (r, w *os.File, err error) { return os.Pipe() }

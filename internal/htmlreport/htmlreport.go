@@ -83,6 +83,13 @@ func Write(w io.Writer, fsys fs.FS, o Options) error {
 	return err
 }
 
+// IsReport reports whether b is a page Write wrote (an HTML page whose
+// footer names offload), so that a file of the user's under the same name
+// can be told from it and left alone.
+func IsReport(b []byte) bool {
+	return bytes.HasPrefix(b, []byte("<!DOCTYPE html>\n")) && bytes.Contains(b, []byte("<footer>Made by offload"))
+}
+
 // page accumulates the body and its table of contents.
 type page struct {
 	b   strings.Builder
@@ -266,7 +273,7 @@ func (p *page) experiment(fsys fs.FS, id string, level int) error {
 		}
 		p.heading(level, "Summary", id+"summary")
 		p.b.WriteString("<p>Mean over replicates ± half-width of the 95% Student-t interval. ")
-		p.b.WriteString("<span class=\"flag\">unstable</span> marks a cell where some tier's mean offered load is ≥ 1: its queue grows without bound, so its latencies depend on the run length.</p>\n")
+		p.b.WriteString("<span class=\"flag\">unstable</span> marks a cell where some tier's offered load is shown above 1 (a one-sided test over the replicates, its noise scaled by the tasks measured, corrected for the number of tiers): its queue grows without bound, so its latencies depend on the run length.</p>\n")
 		p.summaryTable(sums, param)
 	}
 	for _, t := range []struct{ file, title, note string }{

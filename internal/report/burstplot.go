@@ -55,7 +55,7 @@ func BurstFigures(runs []PolicyRuns, legend Legend, bursts []results.Interval, e
 		}
 	}
 	if unstable > 0 {
-		caption += "Right: the policies unstable at the base load (a tier's mean offered load ≥ 1), on an axis of their own: their latency grows through the run."
+		caption += "Right: the policies unstable at the base load (a tier's offered load shown above 1), on an axis of their own: their latency grows through the run."
 	}
 	fig := func(file, title, ylabel string, y func(results.Window) float64, logY, frac bool) SweepFigure {
 		lines := burstLines(runs, b.Start, from, to, width, y)

@@ -28,7 +28,7 @@ var keyDocs = map[string]colDoc{
 	"policy":     {"", "the policy entry's label (its `as`, else its name)"},
 	"seed":       {"", "the replicate, 0-based (runs.csv only: its streams derive from the master seed and this number)"},
 	"runs":       {"count", "replicates aggregated in the row (summary.csv only)"},
-	"unstable":   {"", "1 when some tier's mean offered load (`util_<tier>`) over the replicates is ≥ 1, else 0 (summary.csv only): the cell's latencies then grow with the run length"},
+	"unstable":   {"", "1 when some tier's offered load (`util_<tier>`) is shown above 1 by a one-sided test over the replicates, corrected for the number of tiers ([the unstable flag](#the-unstable-flag)), else 0 (summary.csv only): the cell's latencies then grow with the run length"},
 	"sent":       {"count", "requests the emulation's client sent (emulation only)"},
 	"completed":  {"count", "requests answered (emulation only)"},
 	"rejected":   {"count", "requests a full tier queue refused with 503 (emulation only)"},

@@ -18,8 +18,12 @@ type SweepFigure struct {
 	// all-points version. The experiments still write it (their file list
 	// does not depend on the data); the report skips it.
 	Redundant bool
-	draw      func(dir Folder, file, format string, o FigureOptions) error
-	opts      FigureOptions
+	// Note says what the figure leaves out because it cannot show
+	// everything (SharesNote), for the caller to tell the user; "" when
+	// it shows all.
+	Note string
+	draw func(dir Folder, file, format string, o FigureOptions) error
+	opts FigureOptions
 }
 
 // Draw writes the figure as dir/file.<format>; withTitle draws the title
@@ -60,12 +64,12 @@ func SweepFigures(sums []results.Summary, legend Legend, param string, tiers []s
 		caption := SweepCaption
 		switch {
 		case isStable && len(left) > 0:
-			caption = "Points at or near a tier's capacity left out (a tier's mean offered load ≥ 1, or its 95% interval reaching 1): " +
+			caption = "Points at or near a tier's capacity left out (a tier's offered load shown above 1, or its 95% interval reaching 1): " +
 				leftOut(left, legend) + ". Y axis fitted to the rest. " + caption
 		case isStable:
 			caption = "No point was at or near a tier's capacity: the same as the figure with every point. " + caption
 		case anyUnstable:
-			caption += " Ringed: unstable (a tier's mean offered load ≥ 1)."
+			caption += " Ringed: unstable (a tier's offered load shown above 1)."
 		}
 		if isStable {
 			title += ", stable points only"
@@ -101,7 +105,11 @@ func SweepFigures(sums []results.Summary, legend Legend, param string, tiers []s
 		}
 	}
 	if len(present) > 0 {
-		figs = append(figs, SweepFigure{File: "shares", Title: "Where each policy sends its tasks vs " + name, Caption: SharesCaption,
+		caption, note := SharesCaption, SharesNote(present)
+		if note != "" {
+			caption += " " + strings.ToUpper(note[:1]) + note[1:] + "."
+		}
+		figs = append(figs, SweepFigure{File: "shares", Title: "Where each policy sends its tasks vs " + name, Caption: caption, Note: note,
 			opts: FigureOptions{XLabel: xlabel, LogX: logX},
 			draw: func(dir Folder, file, format string, o FigureOptions) error {
 				return PlotShares(dir, file, format, sums, legend, present, o)
@@ -120,11 +128,12 @@ func SweepFigures(sums []results.Summary, legend Legend, param string, tiers []s
 }
 
 // AtCriticalLoad reports whether a summary's point is at or near a tier's
-// capacity without being unstable: some tier's mean offered load is below 1
-// but its 95% interval reaches 1 (within 1% of 1 when there is no interval,
-// as with one replicate). Such a point (edge-first at exactly the edge's
-// capacity, say) has a latency that grows with the run length like an
-// unstable one's, so the *_stable figures leave it out too.
+// capacity without that tier being shown unstable (Summary.TierUnstable):
+// its 95% interval reaches 1 (within 1% of 1 when there is no interval, as
+// with one replicate), its mean on either side of 1. Such a point
+// (edge-first at exactly the edge's capacity, say) has a latency that grows
+// with the run length like an unstable one's, so the *_stable figures
+// leave it out too.
 func AtCriticalLoad(s results.Summary) bool {
 	for i, c := range s.Cols {
 		if !strings.HasPrefix(c.Name, "util_") {
@@ -134,7 +143,7 @@ func AtCriticalLoad(s results.Summary) bool {
 		if !isFinite(ci) {
 			ci = 0.01
 		}
-		if m < 1 && m+ci >= 1 {
+		if m+ci >= 1 && !s.TierUnstable(i) {
 			return true
 		}
 	}

@@ -10,22 +10,26 @@ import (
 	"github.com/offload-sim/offload/internal/results"
 )
 
-// TestAtCriticalLoad: a point is critical when some tier's load is below 1
-// but its interval reaches 1 (1% without an interval); unstable (≥ 1) and
-// clearly stable points are not.
+// TestAtCriticalLoad: a point is critical when some tier's load interval
+// reaches 1 (1% without an interval) and the tier is not shown unstable
+// (results.Summary.TierUnstable), its mean on either side of 1; unstable
+// and clearly stable points are not.
 func TestAtCriticalLoad(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		util, ci float64
+		unstable bool
 		want     bool
 	}{
-		{"interval reaches 1", 0.9986, 0.0027, true},
-		{"interval below 1", 0.9996, 0.0003, false},
-		{"unstable", 1.2, 0.01, false},
-		{"no interval, within 1%", 0.995, math.NaN(), true},
-		{"no interval, further", 0.98, math.NaN(), false},
+		{"interval reaches 1", 0.9986, 0.0027, false, true},
+		{"interval below 1", 0.9996, 0.0003, false, false},
+		{"unstable", 1.2, 0.01, true, false},
+		{"over 1, not shown unstable", 1.01, 0.5, false, true},
+		{"no interval, within 1%", 0.995, math.NaN(), false, true},
+		{"no interval, further", 0.98, math.NaN(), false, false},
 	} {
 		s := summary("edge-first", 100, map[string]float64{"util_edge": tc.util, "util_local": 0.1}, map[string]float64{"util_edge": tc.ci, "util_local": 0})
+		s.Unstable = tc.unstable
 		if got := AtCriticalLoad(s); got != tc.want {
 			t.Errorf("%s: load %g ± %g: critical %v, want %v", tc.name, tc.util, tc.ci, got, tc.want)
 		}

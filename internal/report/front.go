@@ -31,7 +31,7 @@ type FrontPoint struct {
 // only when FigureOptions.Caption asks for it: offload energy leaves it out,
 // and the docs give it beside the figure.
 const FrontCaption = "Points: mean over replicates; bars: 95% Student-t intervals of both coordinates. " +
-	"A line joins one policy's points across its swept weight; a ring marks a point where a tier's load is ≥ 1."
+	"A line joins one policy's points across its swept weight; a ring marks a point where a tier's load is shown above 1."
 
 // frontSeries is one label's points with their x half-widths.
 type frontSeries struct {

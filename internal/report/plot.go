@@ -285,7 +285,7 @@ func (f figure) plot() (*plot.Plot, []legendEntry, error) {
 	if anyUnstable {
 		ring, _ := plotter.NewScatter(plotter.XYs{})
 		ring.GlyphStyle = unstableRing
-		entries = append(entries, legendEntry{"unstable (a tier's load ≥ 1)", []plot.Thumbnailer{ring}})
+		entries = append(entries, legendEntry{"unstable (a tier's load > 1)", []plot.Thumbnailer{ring}})
 	}
 	if f.LogX {
 		lo, hi := math.Inf(1), math.Inf(-1)

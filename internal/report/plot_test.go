@@ -31,7 +31,7 @@ func sweepSummaries() []results.Summary {
 			base := 0.05 * (1 + 0.15*float64(pi))
 			mean := base / (1 - r/(230+10*float64(pi)))
 			cloud := math.Min(0.9, 0.1+0.004*r*(1+0.1*float64(pi)))
-			mean95, utilEdge := 3*mean, r/200
+			mean95, utilEdge := 3*mean, r/220 // below capacity, and its interval too
 			unstable := pol == "edge-first" && r >= 150
 			if unstable {
 				utilEdge, mean, mean95 = r/140, 20*mean, 20*mean95

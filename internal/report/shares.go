@@ -28,16 +28,33 @@ var tierFills = []color.Color{
 // sharePanelCols is how many policy panels a share figure puts in a row.
 const sharePanelCols = 4
 
+// maxShareTiers is how many tiers a share figure draws as bands of their
+// own when there are more tiers than tierFills has colours: the others are
+// one band, "other", in tierFills' last colour (a grey), and the legend
+// stays readable.
+const maxShareTiers = 8
+
+// SharesNote says what a share figure of these tiers leaves out, or "":
+// with more tiers than it has colours, it draws those with the largest
+// shares and the rest as one band.
+func SharesNote(tiers []string) string {
+	if len(tiers) <= maxShareTiers+1 { // a colour each
+		return ""
+	}
+	return fmt.Sprintf("%d tiers are too many for a band each: the %d with the largest shares are drawn, the other %d as one band, \"other\"",
+		len(tiers), maxShareTiers, len(tiers)-maxShareTiers)
+}
+
 // SharesCaption is the note of a share figure: what its bands and rings mean.
 const SharesCaption = "One panel per policy: the share of tasks sent to each tier, stacked (the bands add up to 1), " +
-	"mean over replicates. A ring sits on a tier's band where that tier is unstable (its mean offered load ≥ 1)."
+	"mean over replicates. A ring sits on a tier's band where that tier is unstable (its offered load shown above 1)."
 
 // PlotShares draws where each policy sends its tasks against the swept
 // value: one panel per policy (in the legend's order), the tiers' shares
 // (share_<tier>) stacked bottom to top in tier order, and a ring on a
-// tier's band at every swept value where that tier's mean offered load
-// (util_<tier>) is ≥ 1, so that instability is marked on the tier that has
-// it and nowhere else. It writes dir/file.<format>; o gives the title, the
+// tier's band at every swept value where the cell is unstable and that
+// tier's offered load (util_<tier>) is ≥ 1 (results.Summary.TierUnstable),
+// so that instability is marked on the tier that has it and nowhere else. It writes dir/file.<format>; o gives the title, the
 // x label, LogX and the size. It returns an error wrapping ErrNoData when
 // no summary has a swept value and every share.
 func PlotShares(dir Folder, file, format string, sums []results.Summary, legend Legend, tiers []string, o FigureOptions) error {
@@ -47,6 +64,9 @@ func PlotShares(dir Folder, file, format string, sums []results.Summary, legend 
 	panels := shareSeries(sums, legend, tiers, o.LogX)
 	if len(panels) == 0 || len(tiers) == 0 {
 		return fmt.Errorf("plot %s: %w", file, ErrNoData)
+	}
+	if SharesNote(tiers) != "" {
+		panels, tiers = foldTiers(panels, tiers)
 	}
 	xs := positiveIf(sweptValues(sums), o.LogX)
 	return dir.WriteFile(filepath.Base(file), func(w io.Writer) error {
@@ -93,7 +113,7 @@ func shareSeries(sums []results.Summary, legend Legend, tiers []string, logX boo
 		p.X = append(p.X, s.Value)
 		for t, name := range tiers {
 			p.Share[t] = append(p.Share[t], share[t])
-			p.Unstable[t] = append(p.Unstable[t], s.Get(results.UtilCol(name)) >= 1)
+			p.Unstable[t] = append(p.Unstable[t], s.TierUnstable(results.Index(s.Cols, results.UtilCol(name))))
 		}
 	}
 	for i := range out {
@@ -101,6 +121,53 @@ func shareSeries(sums []results.Summary, legend Legend, tiers []string, logX boo
 	}
 	slices.SortStableFunc(out, func(a, b sharePanel) int { return cmp.Compare(legend.rank(a.Policy), legend.rank(b.Policy)) })
 	return out
+}
+
+// foldTiers keeps the maxShareTiers tiers whose largest share, over every
+// panel and point, is largest (ties in tier order), in tier order, and adds
+// the others up into one last band, "other (N tiers)", unstable where any
+// of them is.
+func foldTiers(panels []sharePanel, tiers []string) ([]sharePanel, []string) {
+	peak := make([]float64, len(tiers))
+	for _, p := range panels {
+		for t := range tiers {
+			for _, x := range p.Share[t] {
+				peak[t] = max(peak[t], x)
+			}
+		}
+	}
+	order := make([]int, len(tiers))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(peak[b], peak[a]) })
+	keep := slices.Clone(order[:maxShareTiers])
+	slices.Sort(keep)
+	names := make([]string, 0, maxShareTiers+1)
+	for _, t := range keep {
+		names = append(names, tiers[t])
+	}
+	names = append(names, fmt.Sprintf("other (%d tiers)", len(tiers)-maxShareTiers))
+	out := make([]sharePanel, len(panels))
+	for i, p := range panels {
+		q := sharePanel{Policy: p.Policy, X: p.X}
+		for _, t := range keep {
+			q.Share, q.Unstable = append(q.Share, p.Share[t]), append(q.Unstable, p.Unstable[t])
+		}
+		rest, restUnstable := make([]float64, len(p.X)), make([]bool, len(p.X))
+		for t := range tiers {
+			if slices.Contains(keep, t) {
+				continue
+			}
+			for j := range p.X {
+				rest[j] += p.Share[t][j]
+				restUnstable[j] = restUnstable[j] || p.Unstable[t][j]
+			}
+		}
+		q.Share, q.Unstable = append(q.Share, rest), append(q.Unstable, restUnstable)
+		out[i] = q
+	}
+	return out, names
 }
 
 func (p *sharePanel) sortByX() {
@@ -146,7 +213,7 @@ func renderShares(w io.Writer, format string, panels []sharePanel, tiers []strin
 	if anyUnstable {
 		ring, _ := plotter.NewScatter(plotter.XYs{})
 		ring.GlyphStyle = unstableRing
-		entries = append(entries, legendEntry{"tier unstable (load ≥ 1)", []plot.Thumbnailer{ring}})
+		entries = append(entries, legendEntry{"tier unstable (load > 1)", []plot.Thumbnailer{ring}})
 	}
 	h := o.Height
 	if h == 0 {

@@ -13,6 +13,16 @@ import (
 // half-width is NaN when fewer than two are (a single replicate says nothing
 // about spread).
 func MeanCI95(xs []float64) (mean, ci95 float64, n int) {
+	mean, sd, n := meanSD(xs)
+	if n < 2 {
+		return mean, math.NaN(), n
+	}
+	return mean, TQuantile975(n-1) * sd / math.Sqrt(float64(n)), n
+}
+
+// meanSD returns the mean and the sample standard deviation (NaN with
+// fewer than two values) of the finite values of xs, and their count.
+func meanSD(xs []float64) (mean, sd float64, n int) {
 	var sum float64
 	for _, x := range xs {
 		if isFinite(x) {
@@ -36,14 +46,16 @@ func MeanCI95(xs []float64) (mean, ci95 float64, n int) {
 			ss += d * d
 		}
 	}
-	sd := math.Sqrt(ss / float64(n-1))
-	return mean, TQuantile975(n-1) * sd / math.Sqrt(float64(n)), n
+	return mean, math.Sqrt(ss / float64(n-1)), n
 }
 
 // TQuantile975 returns the 0.975 quantile of Student's t with df degrees of
 // freedom (2.776445105 for df = 4), the multiplier of a 95% interval.
-func TQuantile975(df int) float64 {
-	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(df)}.Quantile(0.975)
+func TQuantile975(df int) float64 { return tQuantile(0.975, df) }
+
+// tQuantile returns the p quantile of Student's t with df degrees of freedom.
+func tQuantile(p float64, df int) float64 {
+	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(df)}.Quantile(p)
 }
 
 // PairedDiff returns the mean of the per-replicate differences a[i] − b[i],

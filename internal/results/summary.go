@@ -21,10 +21,18 @@ type Summary struct {
 	Cols       []Column
 	Mean, CI95 []float64
 
-	// Unstable is true when some tier's mean offered load (a util_ column)
-	// is ≥ 1: the tier's queue grows without bound, so the cell's latencies
-	// depend on the run length and are not a steady state.
+	// Unstable is true when some tier's offered load (a util_ column) is
+	// shown to exceed 1 (see overloaded): the tier's queue grows without
+	// bound, so the cell's latencies depend on the run length and are not
+	// a steady state.
 	Unstable bool
+}
+
+// TierUnstable reports whether the tier of util_ column j is one the
+// cell's instability rests on: the cell is Unstable and the tier's mean
+// offered load is ≥ 1. It reads the same from summary.csv as from the runs.
+func (s Summary) TierUnstable(j int) bool {
+	return s.Unstable && j >= 0 && j < len(s.Cols) && strings.HasPrefix(s.Cols[j].Name, "util_") && s.Mean[j] >= 1
 }
 
 // Get returns the mean of the named column, NaN if there is none.
@@ -61,9 +69,15 @@ func Summarize(runs []Run) []Summary {
 		}
 		groups[k] = append(groups[k], r)
 	}
-	sums := make([]Summary, len(order))
+	all := make([][]Run, len(order))
 	for i, k := range order {
-		sums[i] = summarizeGroup(groups[k])
+		all[i] = groups[k]
+	}
+	noise := pooledNoise(all)
+	sums := make([]Summary, len(order))
+	for i, g := range all {
+		sums[i] = summarizeGroup(g)
+		sums[i].Unstable = overloaded(g, noise)
 	}
 	return sums
 }
@@ -81,6 +95,7 @@ func summarizeGroup(g []Run) Summary {
 	cols := g[0].Cols
 	mean, ci := make([]float64, len(cols)), make([]float64, len(cols))
 	col := make([]float64, len(g))
+	t975 := map[int]float64{} // by count: the columns mostly share one
 	for j := range cols {
 		for i, r := range g {
 			col[i] = math.NaN()
@@ -88,16 +103,20 @@ func summarizeGroup(g []Run) Summary {
 				col[i] = r.Values[j]
 			}
 		}
-		mean[j], ci[j], _ = MeanCI95(col)
+		m, sd, n := meanSD(col)
+		mean[j], ci[j] = m, math.NaN()
+		if n >= 2 {
+			t, ok := t975[n]
+			if !ok {
+				t = TQuantile975(n - 1)
+				t975[n] = t
+			}
+			ci[j] = t * sd / math.Sqrt(float64(n))
+		}
 	}
 	s := Summary{
 		Experiment: g[0].Experiment, Param: g[0].Param, Value: g[0].Value, Policy: g[0].Policy,
 		Runs: len(g), Cols: cols, Mean: mean, CI95: ci,
-	}
-	for j, c := range cols {
-		if strings.HasPrefix(c.Name, "util_") && mean[j] >= 1 { // NaN compares false: an unknown load is not unstable
-			s.Unstable = true
-		}
 	}
 	return s
 }

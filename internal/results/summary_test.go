@@ -103,8 +103,11 @@ func TestSummarizeUnstable(t *testing.T) {
 		utils [][]float64
 		want  bool
 	}{
+		// Without shares there are no task counts, and so no test: the
+		// point estimate (unstable_test.go tests the test).
 		{"below one", [][]float64{{0.5, 0.99}, {0.5, 0.99}}, false},
-		{"mean exactly one", [][]float64{{0.5, 0.9}, {0.5, 1.1}}, true},
+		{"mean exactly one, no task counts", [][]float64{{0.5, 0.9}, {0.5, 1.1}}, true},
+		{"one replicate at one", [][]float64{{0.5, 1}}, true},
 		{"one replicate over, mean under", [][]float64{{0.5, 0.8}, {0.5, 1.1}}, false},
 		{"missing util", [][]float64{{math.NaN()}, {math.NaN()}}, false},
 	}

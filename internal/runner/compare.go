@@ -2,6 +2,7 @@ package runner
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -30,10 +31,6 @@ type CompareOptions struct {
 	Stdout   io.Writer // the table and the paths written
 }
 
-// maxResultFile bounds the read of a results file (runs.csv of a
-// paper-scale sweep is about 300 kB; a trace is never read here).
-const maxResultFile = 1 << 30
-
 // Compare pairs, in every cell of dir's runs.csv, each policy's replicates
 // with the baseline's (common random numbers make them comparable pair by
 // pair) and writes compare_<stem>.csv and the difference plot
@@ -41,7 +38,7 @@ const maxResultFile = 1 << 30
 // folder, or into Out, through internal/store: only files offload owns are
 // replaced there. It prints a table of the differences. Unknown metrics and
 // baselines are bad input, with the allowed values in the message.
-func Compare(o CompareOptions) ([]results.Difference, error) {
+func Compare(ctx context.Context, o CompareOptions) ([]results.Difference, error) {
 	if o.Metric == "" {
 		o.Metric = results.ColMeanLatency
 	}
@@ -51,7 +48,7 @@ func Compare(o CompareOptions) ([]results.Difference, error) {
 	if !slices.Contains(report.Formats, o.Format) {
 		return nil, badInputf("--format %q: allowed: %s", o.Format, strings.Join(report.Formats, ", "))
 	}
-	runs, legend, param, err := readRunsFolder(o.Dir)
+	runs, legend, param, err := readRunsFolder(ctx, o.Dir)
 	if err != nil {
 		return nil, err
 	}
@@ -135,11 +132,11 @@ func diffFigure(metric, baseline, param string) report.FigureOptions {
 // readRunsFolder reads a results folder's runs.csv (emulated runs marked
 // invalid are left out, as in the emulation's own summary) and its legend
 // from scenario.yaml (the runs' order of policies without one).
-func readRunsFolder(dir string) ([]results.Run, report.Legend, string, error) {
+func readRunsFolder(ctx context.Context, dir string) ([]results.Run, report.Legend, string, error) {
 	if fi, err := os.Stat(dir); err == nil && fi.Mode().IsRegular() {
 		return nil, report.Legend{}, "", badInputf("%s is a regular file, not a results folder", dir)
 	}
-	b, err := store.ReadRegular(filepath.Join(dir, "runs.csv"), maxResultFile)
+	b, err := readResult(ctx, filepath.Join(dir, "runs.csv"))
 	if errors.Is(err, fs.ErrNotExist) {
 		hint := ""
 		if _, e := os.Stat(filepath.Join(dir, "claims.md")); e == nil {
@@ -163,7 +160,11 @@ func readRunsFolder(dir string) ([]results.Run, report.Legend, string, error) {
 	}
 	var legend report.Legend
 	param := ""
-	if y, err := store.ReadRegular(filepath.Join(dir, "scenario.yaml"), maxResultFile); err == nil {
+	y, err := readResult(ctx, filepath.Join(dir, "scenario.yaml"))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, report.Legend{}, "", err
+	}
+	if err == nil {
 		if legend, param, err = report.ScenarioLegend(y); err != nil {
 			return nil, report.Legend{}, "", badInputf("%s: %w", dir, err)
 		}

@@ -1,12 +1,11 @@
 package runner
 
 import (
-	"encoding/json"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -89,38 +88,59 @@ func openDirExtending(dir, hash, extends, experiment string, force, resume, trac
 	return d, nil
 }
 
-// ReadManifest reads dir's manifest.
+// ReadManifest reads dir's manifest (store.ReadManifest: a regular file
+// of bounded size, offload's); a refused file is bad input.
 func ReadManifest(dir string) (Manifest, error) {
-	var m Manifest
-	b, err := os.ReadFile(filepath.Join(dir, ManifestFile))
-	if err != nil {
-		return m, err
+	m, _, err := store.ReadManifest(dir)
+	return m, refused(err)
+}
+
+// maxResultFile bounds the read of a results file (runs.csv of a
+// paper-scale sweep is about 300 kB; a trace is never read here).
+const maxResultFile = 1 << 30
+
+// readResult reads a file of a results folder as the scenario reader reads
+// a scenario (store.ReadRegularContext): only a regular file of at most
+// maxResultFile bytes, so that a link to /dev/zero, a FIFO or a huge file
+// is refused at once (bad input), and the read ends once ctx is done.
+func readResult(ctx context.Context, path string) ([]byte, error) {
+	b, err := store.ReadRegularContext(ctx, path, maxResultFile)
+	return b, refused(err)
+}
+
+// refused marks as bad input the refusals of store's regular-file readers:
+// not a regular file, or over its size limit.
+func refused(err error) error {
+	var big *store.TooLargeError
+	if errors.Is(err, store.ErrNotRegular) || errors.As(err, &big) {
+		return BadInput(err)
 	}
-	return m, json.Unmarshal(b, &m)
+	return err
 }
 
 // readIfExists opens name in the folder and hands it to read; a missing
 // file is not an error (nothing to resume) and read is not called.
-func readIfExists(d *store.Dir, name string, read func(io.Reader) error) error {
+func readIfExists(ctx context.Context, d *store.Dir, name string, read func(io.Reader) error) error {
 	if !d.Owns(name) {
 		return nil // nothing of ours to resume from
 	}
-	return readPath(filepath.Join(d.Path(), name), read)
+	return readPath(ctx, filepath.Join(d.Path(), name), read)
 }
 
 // readPath hands the file at path to read, naming the path in read's
-// error; a missing file is no error, and read is not called.
-func readPath(path string, read func(io.Reader) error) error {
-	f, err := os.Open(path)
+// error; a missing file is no error, and read is not called. The file is
+// opened as readResult reads one.
+func readPath(ctx context.Context, path string, read func(io.Reader) error) error {
+	f, err := store.OpenRegular(ctx, path, maxResultFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	if err != nil {
-		return err
+		return refused(err)
 	}
 	defer f.Close()
 	if err := read(f); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return refused(fmt.Errorf("%s: %w", path, err))
 	}
 	return nil
 }
@@ -132,13 +152,15 @@ func readPath(path string, read func(io.Reader) error) error {
 type reader func(name string, read func(io.Reader) error) error
 
 // dirReader reads the files offload owns in an open folder.
-func dirReader(d *store.Dir) reader {
-	return func(name string, read func(io.Reader) error) error { return readIfExists(d, name, read) }
+func dirReader(ctx context.Context, d *store.Dir) reader {
+	return func(name string, read func(io.Reader) error) error { return readIfExists(ctx, d, name, read) }
 }
 
 // folderReader reads the files of a folder that merge does not write.
-func folderReader(dir string) reader {
-	return func(name string, read func(io.Reader) error) error { return readPath(filepath.Join(dir, name), read) }
+func folderReader(ctx context.Context, dir string) reader {
+	return func(name string, read func(io.Reader) error) error {
+		return readPath(ctx, filepath.Join(dir, name), read)
+	}
 }
 
 // OpenFolder opens an output folder for a command that is not a Spec (the

@@ -2,11 +2,16 @@ package runner
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
 
 	"github.com/offload-sim/offload/internal/htmlreport"
 	"github.com/offload-sim/offload/internal/report"
@@ -15,36 +20,148 @@ import (
 // ReportFile is the report's name inside a results folder.
 const ReportFile = "report.html"
 
-// renderReport makes the HTML report of the results folder dir.
-func renderReport(dir string) ([]byte, error) {
+// renderReport makes the HTML report of the results folder dir. Whatever
+// stops it in the folder's files (a file refused by readResult, a corrupt
+// or incomplete CSV) is bad input.
+func renderReport(ctx context.Context, dir string) ([]byte, error) {
 	if fi, err := os.Stat(dir); err == nil && fi.Mode().IsRegular() {
 		// os.DirFS of a file fails on its first read with "not a
 		// directory" about manifest.json, which hides the slip.
 		return nil, badInputf("%s is a regular file, not a results folder", dir)
 	}
 	var b bytes.Buffer
-	err := htmlreport.Write(&b, os.DirFS(dir), htmlreport.Options{Generator: "offload " + Version()})
-	if errors.Is(err, htmlreport.ErrNotResults) || errors.Is(err, fs.ErrNotExist) {
-		return nil, badInputf("%s: %w", dir, err)
+	fsys := &resultsFS{ctx: ctx, dir: dir, refusal: new(refusal)}
+	err := htmlreport.Write(&b, fsys, htmlreport.Options{Generator: "offload " + Version()})
+	if rerr := fsys.refusal.get(); rerr != nil {
+		// htmlreport leaves out an optional file it cannot read; one that
+		// is not a regular file, or too large, is refused all the same.
+		return nil, rerr
 	}
-	return b.Bytes(), err
+	switch {
+	case err == nil:
+		return b.Bytes(), nil
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	}
+	return nil, badInputf("%s: %w", dir, err)
+}
+
+// resultsFS is a results folder as htmlreport reads it: os.DirFS, except
+// that a file is read as readResult reads one (a regular file of bounded
+// size, the read ending with ctx) and opened without blocking, so that a
+// FIFO cannot hang the open. The first refusal is kept in refusal, shared
+// by its subfolders, since htmlreport treats an unreadable optional file as
+// absent.
+type resultsFS struct {
+	ctx     context.Context
+	dir     string
+	refusal *refusal
+}
+
+// refusal is the first file a resultsFS refused.
+type refusal struct {
+	mu  sync.Mutex
+	err error
+}
+
+func (r *refusal) keep(err error) error {
+	if errors.Is(err, ErrBadInput) {
+		r.mu.Lock()
+		if r.err == nil {
+			r.err = err
+		}
+		r.mu.Unlock()
+	}
+	return err
+}
+
+func (r *refusal) get() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.err
+}
+
+var (
+	_ fs.ReadFileFS = (*resultsFS)(nil)
+	_ fs.ReadDirFS  = (*resultsFS)(nil)
+	_ fs.StatFS     = (*resultsFS)(nil)
+	_ fs.SubFS      = (*resultsFS)(nil)
+)
+
+// path is name in the folder, after fs.ValidPath's check.
+func (r *resultsFS) path(op, name string) (string, error) {
+	if !fs.ValidPath(name) {
+		return "", &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
+	}
+	return filepath.Join(r.dir, filepath.FromSlash(name)), nil
+}
+
+func (r *resultsFS) Open(name string) (fs.File, error) {
+	p, err := r.path("open", name)
+	if err != nil {
+		return nil, err
+	}
+	return os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+}
+
+func (r *resultsFS) ReadFile(name string) ([]byte, error) {
+	p, err := r.path("read", name)
+	if err != nil {
+		return nil, err
+	}
+	b, err := readResult(r.ctx, p)
+	return b, r.refusal.keep(err)
+}
+
+func (r *resultsFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	p, err := r.path("readdir", name)
+	if err != nil {
+		return nil, err
+	}
+	return os.ReadDir(p)
+}
+
+func (r *resultsFS) Stat(name string) (fs.FileInfo, error) {
+	p, err := r.path("stat", name)
+	if err != nil {
+		return nil, err
+	}
+	return os.Stat(p)
+}
+
+func (r *resultsFS) Sub(dir string) (fs.FS, error) {
+	if !fs.ValidPath(dir) {
+		return nil, &fs.PathError{Op: "sub", Path: dir, Err: fs.ErrInvalid}
+	}
+	return &resultsFS{ctx: r.ctx, dir: filepath.Join(r.dir, filepath.FromSlash(path.Clean(dir))), refusal: r.refusal}, nil
 }
 
 // WriteReport writes the HTML report of the results folder dir to out and
 // returns the path written. Without out, or with out inside dir, it goes
 // into the folder through internal/store, like every file offload writes
-// there (refused if a report.html of the user's stands in the way); anywhere
-// else it is one atomic file.
-func WriteReport(dir, out string, w io.Writer) (string, error) {
+// there (refused if a report.html of the user's stands in the way; a name
+// there must end in .html, so that no result file is replaced by a page);
+// anywhere else it is one atomic file, which replaces an existing file only
+// if that is a report offload wrote, or with force.
+func WriteReport(ctx context.Context, dir, out string, force bool, w io.Writer) (string, error) {
 	if out == "" {
 		out = filepath.Join(dir, ReportFile)
 	}
-	page, err := renderReport(dir)
+	inside, _ := sameDir(filepath.Dir(out), dir)
+	if inside && !strings.HasSuffix(out, ".html") {
+		return "", badInputf("-o %s: a report inside the results folder is a .html file (the other names there are results)", out)
+	}
+	if !inside {
+		if err := mayReplace(ctx, out, force); err != nil {
+			return "", err
+		}
+	}
+	page, err := renderReport(ctx, dir)
 	if err != nil {
 		return "", err
 	}
 	write := func(w io.Writer) error { _, err := w.Write(page); return err }
-	if same, _ := sameDir(filepath.Dir(out), dir); !same {
+	if !inside {
 		if err := report.WriteFileAtomic(filepath.Dir(out), filepath.Base(out), write); err != nil {
 			return "", err
 		}
@@ -65,6 +182,30 @@ func WriteReport(dir, out string, w io.Writer) (string, error) {
 	}
 	noteWritten(w, out)
 	return out, nil
+}
+
+// mayReplace refuses, as bad input, an existing out that is not a report
+// offload wrote, unless force: a file of the user's is never lost. Something
+// other than a regular file there is refused even with force.
+func mayReplace(ctx context.Context, out string, force bool) error {
+	fi, err := os.Lstat(out)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if !fi.Mode().IsRegular() {
+		return badInputf("-o %s exists and is not a regular file: give another name", out)
+	}
+	if force {
+		return nil
+	}
+	b, err := readResult(ctx, out)
+	if err == nil && htmlreport.IsReport(b) {
+		return nil
+	}
+	return badInputf("-o %s exists and is not a report offload wrote: give another name, or --force to replace it", out)
 }
 
 // sameDir reports whether a and b name the same folder.

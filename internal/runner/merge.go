@@ -2,17 +2,21 @@ package runner
 
 import (
 	"bytes"
+	"cmp"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/offload-sim/offload/internal/experiment"
@@ -48,16 +52,22 @@ func (s shardDir) shard() experiment.Shard {
 // names the missing ones, and the sbatch line that reruns just them); that
 // each shard holds exactly its runs of the plan rebuilt from scenario.yaml;
 // and that a shard given twice (a retry) has the same bytes both times.
-// Every failed check is bad input with nothing written.
-func Merge(dirs []string, opts Options) error {
+// Every failed check is bad input with nothing written, and so is an
+// output folder that is one of the shards. Reading ends once ctx is done.
+func Merge(ctx context.Context, dirs []string, opts Options) error {
+	for _, dir := range dirs {
+		if same, _ := sameDir(opts.Dir, dir); same {
+			return badInputf("merge: -o %s is the shard folder %s: merging into it would replace the shard's own files; give -o a new folder", opts.Dir, dir)
+		}
+	}
 	sds, err := readShards(dirs)
 	if err != nil {
 		return err
 	}
 	if sds[0].info.Spec == reproduceName {
-		return mergeReproduce(sds, opts)
+		return mergeReproduce(ctx, sds, opts)
 	}
-	job, err := prepareMerge(sds)
+	job, err := prepareMerge(ctx, sds)
 	if err != nil {
 		return err
 	}
@@ -72,13 +82,15 @@ func readShards(dirs []string) ([]shardDir, error) {
 	}
 	var sds []shardDir
 	for _, dir := range dirs {
-		b, err := os.ReadFile(filepath.Join(dir, ManifestFile))
-		if err != nil {
+		m, b, err := store.ReadManifest(dir)
+		var big *store.TooLargeError
+		switch {
+		case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
 			return nil, badInputf("merge: %s is not a results folder: %w", dir, err)
-		}
-		var m Manifest
-		if err := json.Unmarshal(b, &m); err != nil || m.Tool != store.Tool {
-			return nil, badInputf("merge: %s: manifest.json is not offload's", dir)
+		case errors.Is(err, store.ErrNotRegular) || errors.As(err, &big):
+			return nil, badInputf("merge: %s: %w", dir, err)
+		case err != nil:
+			return nil, badInputf("merge: %s: manifest.json is not offload's (%v)", dir, err)
 		}
 		info, sharded, err := readShardInfo(m)
 		if err != nil {
@@ -97,7 +109,7 @@ func readShards(dirs []string) ([]shardDir, error) {
 // completeness, duplicates, missing shards) and returns one folder per
 // shard, in shard order. runFiles, if given, are the files a duplicated
 // shard must repeat byte for byte.
-func checkShards(sds []shardDir, runFiles []string) ([]shardDir, error) {
+func checkShards(ctx context.Context, sds []shardDir, runFiles []string) ([]shardDir, error) {
 	first := sds[0]
 	K := first.info.Shard.Count
 	for _, s := range sds {
@@ -138,8 +150,11 @@ func checkShards(sds []shardDir, runFiles []string) ([]shardDir, error) {
 		k := s.info.Shard.K
 		if prev := byShard[k]; prev != nil {
 			for _, f := range runFiles {
-				a, errA := os.ReadFile(filepath.Join(prev.dir, f))
-				b, errB := os.ReadFile(filepath.Join(s.dir, f))
+				a, errA := readResult(ctx, filepath.Join(prev.dir, f))
+				b, errB := readResult(ctx, filepath.Join(s.dir, f))
+				if err := cmp.Or(errA, errB); errors.Is(err, ErrBadInput) || ctx.Err() != nil {
+					return nil, err
+				}
 				if errA != nil || errB != nil || !bytes.Equal(a, b) {
 					return nil, badInputf("merge: shard %s is given twice, as %s and %s, and their %s differ: a retried shard may repeat runs only byte for byte; keep one of the two",
 						s.shard(), prev.dir, s.dir, f)
@@ -180,7 +195,7 @@ type mergeJob struct {
 }
 
 // prepareMerge checks the shards of one experiment and reads their runs.
-func prepareMerge(all []shardDir) (*mergeJob, error) {
+func prepareMerge(ctx context.Context, all []shardDir) (*mergeJob, error) {
 	first := all[0]
 	spec, ok := specNamed(first.info.Spec)
 	if !ok {
@@ -190,16 +205,20 @@ func prepareMerge(all []shardDir) (*mergeJob, error) {
 	if spec.side != nil {
 		side = spec.side(first.info.Args)
 	}
-	sds, err := checkShards(all, spec.runFiles(side))
+	sds, err := checkShards(ctx, all, spec.runFiles(side))
 	if err != nil {
 		return nil, err
 	}
-	resolved, err := os.ReadFile(filepath.Join(first.dir, "scenario.yaml"))
+	resolved, err := readResult(ctx, filepath.Join(first.dir, "scenario.yaml"))
 	if err != nil {
 		return nil, badInputf("merge: %s: %w", first.dir, err)
 	}
 	for _, s := range sds {
-		if b, err := os.ReadFile(filepath.Join(s.dir, "scenario.yaml")); err != nil || !bytes.Equal(b, resolved) {
+		b, err := readResult(ctx, filepath.Join(s.dir, "scenario.yaml"))
+		if errors.Is(err, ErrBadInput) || ctx.Err() != nil {
+			return nil, err
+		}
+		if err != nil || !bytes.Equal(b, resolved) {
 			return nil, badInputf("merge: %s: scenario.yaml is missing or differs from %s's", s.dir, first.dir)
 		}
 	}
@@ -234,7 +253,7 @@ func prepareMerge(all []shardDir) (*mergeJob, error) {
 		if !slices.Equal(s.info.Indices, want) {
 			return nil, badInputf("merge: %s: its manifest lists runs %v, not shard %s's runs of this plan %v", s.dir, s.info.Indices, s.shard(), want)
 		}
-		runs, extras, err := readRunFiles(folderReader(s.dir), plan, side)
+		runs, extras, err := readRunFiles(folderReader(ctx, s.dir), plan, side)
 		if err != nil {
 			return nil, badInputf("merge: %w", err)
 		}
@@ -428,8 +447,8 @@ func shellQuote(s string) string {
 // experiment's subfolder is merged as an experiment's shards are (all of
 // them checked before anything is written), then claims.md is judged on the
 // merged runs. The emulation (claim 6) cannot be sharded, so it is NOT RUN.
-func mergeReproduce(all []shardDir, opts Options) error {
-	roots, err := checkShards(all, nil)
+func mergeReproduce(ctx context.Context, all []shardDir, opts Options) error {
+	roots, err := checkShards(ctx, all, nil)
 	if err != nil {
 		return err
 	}
@@ -453,7 +472,7 @@ func mergeReproduce(all []shardDir, opts Options) error {
 				return badInputf("merge: %s is not shard %s of reproduce's %s", s.dir, roots[0].shard(), e.spec.Name)
 			}
 		}
-		job, err := prepareMerge(sds)
+		job, err := prepareMerge(ctx, sds)
 		if err != nil {
 			return err
 		}

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -16,7 +17,6 @@ import (
 
 	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/results"
-	"github.com/offload-sim/offload/internal/store"
 )
 
 // PlotOptions are `offload plot`'s settings.
@@ -40,7 +40,7 @@ type PlotOptions struct {
 // folder (only offload's own files are replaced there), atomically
 // anywhere else. Unknown metrics and policies are bad input, with what is
 // allowed.
-func Plot(o PlotOptions) (string, error) {
+func Plot(ctx context.Context, o PlotOptions) (string, error) {
 	if !slices.Contains(report.Formats, o.Format) {
 		return "", badInputf("--format %q: allowed: %s", o.Format, strings.Join(report.Formats, ", "))
 	}
@@ -54,7 +54,7 @@ func Plot(o PlotOptions) (string, error) {
 	if err != nil {
 		return "", badInputf("--size %q: %v", o.Size, err)
 	}
-	b, err := store.ReadRegular(filepath.Join(o.Dir, "summary.csv"), maxResultFile)
+	b, err := readResult(ctx, filepath.Join(o.Dir, "summary.csv"))
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", badInputf("%s has no summary.csv (a reproduction: plot one of its experiment folders)", o.Dir)
 	}
@@ -73,7 +73,11 @@ func Plot(o PlotOptions) (string, error) {
 		return "", badInputf("--y %q: not a column of %s (allowed: %s)", o.Y, filepath.Join(o.Dir, "summary.csv"), strings.Join(names, ", "))
 	}
 	legend, param := report.Legend{}, ""
-	if y, err := store.ReadRegular(filepath.Join(o.Dir, "scenario.yaml"), maxResultFile); err == nil {
+	y, err := readResult(ctx, filepath.Join(o.Dir, "scenario.yaml"))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return "", err
+	}
+	if err == nil {
 		if legend, param, err = report.ScenarioLegend(y); err != nil {
 			return "", badInputf("%s: %w", o.Dir, err)
 		}

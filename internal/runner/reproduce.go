@@ -188,7 +188,7 @@ func Reproduce(ctx context.Context, ro ReproduceOptions, opts Options) ([]claims
 	}
 	// The report last, once the manifest it shows says complete; the
 	// manifest is written again to record it.
-	page, err := renderReport(root)
+	page, err := renderReport(ctx, root)
 	if err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}
@@ -336,7 +336,7 @@ func burstClaim(plan *experiment.Plan, outs []experiment.Outcome) claims.Claim {
 			continue
 		}
 		if s.Unstable {
-			notes = append(notes, fmt.Sprintf("%s is left out: a tier's offered load is ≥ 1 even outside the bursts, so its latency has no level to recover to.", s.Policy))
+			notes = append(notes, fmt.Sprintf("%s is left out: a tier's offered load is above 1 even outside the bursts, so its latency has no level to recover to.", s.Policy))
 			continue
 		}
 		static = append(static, s.Policy)

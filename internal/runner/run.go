@@ -70,7 +70,7 @@ func execute(ctx context.Context, o *Options, d *store.Dir, spec Spec, a Args, p
 	have := map[runKey]experiment.Outcome{}
 	if o.Resume {
 		var err error
-		if have, err = readHave(dirReader(d), plan, side); err != nil {
+		if have, err = readHave(dirReader(ctx, d), plan, side); err != nil {
 			return nil, err
 		}
 	}

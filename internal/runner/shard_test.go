@@ -54,7 +54,7 @@ func TestShardedReproduce(t *testing.T) {
 	}
 	merged := filepath.Join(dir, "merged")
 	var buf bytes.Buffer
-	if err := Merge(shards, Options{Dir: merged, Format: "png", Out: &buf, Err: &buf}); err != nil {
+	if err := Merge(context.Background(), shards, Options{Dir: merged, Format: "png", Out: &buf, Err: &buf}); err != nil {
 		t.Fatal(err)
 	}
 	for _, e := range reproduceExperiments() {
@@ -95,7 +95,7 @@ func TestShardedReproduce(t *testing.T) {
 		}
 	}
 	old := filepath.Join(dir, "merged-old")
-	if err := Merge(shards, Options{Dir: old, Format: "png", Out: &buf, Err: &buf}); err != nil {
+	if err := Merge(context.Background(), shards, Options{Dir: old, Format: "png", Out: &buf, Err: &buf}); err != nil {
 		t.Fatalf("shards without %s: %v", explorationName, err)
 	}
 	if md, err := os.ReadFile(filepath.Join(old, "claims.md")); err != nil || bytes.Contains(md, []byte("hybrid-eps0")) {

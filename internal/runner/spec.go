@@ -90,6 +90,9 @@ func Run(ctx context.Context, spec Spec, plan *experiment.Plan, a Args, opts Opt
 	if err := checkMemory(plan, opts.Workers, opts.MaxMemory); err != nil {
 		return nil, err
 	}
+	if err := checkDescriptors(plan, opts.Workers, fdSoftLimit()); err != nil {
+		return nil, err
+	}
 	if opts.Err != nil {
 		for _, w := range PlanWarnings(plan, opts.Workers, opts.Shard) {
 			fmt.Fprintln(opts.Err, "offload: warning:", w)
@@ -192,7 +195,7 @@ func sweepOutputs(r *Result) ([]string, error) {
 	r.Sums = sums
 	written := []string{fmtPath(dir, "runs.csv"), fmtPath(dir, "summary.csv")}
 	if plan.Scenario.Sweep != nil {
-		plots, err := sweepPlots(r.Dir, r.Opts.Format, plan, sums)
+		plots, err := sweepPlots(r.Dir, r.Opts.Format, plan, sums, r.Opts.Err)
 		if err != nil {
 			return nil, err
 		}
@@ -209,10 +212,15 @@ func sweepOutputs(r *Result) ([]string, error) {
 
 // sweepPlots draws the sweep's figures (report.SweepFigures) into the
 // folder, each with its title in the image and its caption left to the
-// report. A figure without data (no stable point, say) is left out.
-func sweepPlots(d *store.Dir, format string, plan *experiment.Plan, sums []results.Summary) ([]string, error) {
+// report. A figure without data (no stable point, say) is left out; one
+// that cannot show everything (too many tiers for a band each) says so on
+// warn, a warning, not a failure.
+func sweepPlots(d *store.Dir, format string, plan *experiment.Plan, sums []results.Summary, warn io.Writer) ([]string, error) {
 	var paths []string
 	for _, f := range report.SweepFigures(sums, legendOf(plan), plan.Scenario.Sweep.Param, plan.Tiers()) {
+		if f.Note != "" && warn != nil {
+			fmt.Fprintf(warn, "offload: warning: %s: %s\n", fmtPath(d.Path(), f.File+"."+format), f.Note)
+		}
 		err := f.Draw(d, f.File, format, true, false)
 		if errors.Is(err, report.ErrNoData) {
 			continue
@@ -257,8 +265,8 @@ func printTable(w io.Writer, plan *experiment.Plan, sums []results.Summary) {
 	if plan.Scenario.Sweep != nil {
 		param = plan.Scenario.Sweep.Param + "\t"
 	}
-	// The last column marks a row whose policy overloads some tier (mean
-	// offered load ≥ 1): its latency grows with the run length, so the
+	// The last column marks a row whose policy overloads some tier (its
+	// offered load shown above 1): its latency grows with the run length, so the
 	// number is not a steady state and must not be read as one.
 	fmt.Fprintf(tw, "%spolicy\truns\tmean latency (s)\t± 95%% CI\tP95 (s)\tP95 large (s)\tMAPE (%%)\t  unstable\n", param)
 	for _, s := range sums {

@@ -382,21 +382,32 @@ func clonePolicies(es []PolicyEntry) []PolicyEntry {
 	return c
 }
 
-// SelectLabels narrows the policies to the entries with these labels, in
-// the order given (--policy); a label the scenario does not have is an
-// error listing the ones it has.
-func (s *Scenario) SelectLabels(labels []string) error {
+// SelectPolicies makes the policies those named, in the order given
+// (--policy): a label of one of the scenario's entries names that entry
+// (labels win where a label is also a policy's name), any other name of
+// the catalog a plain entry of that policy with its default options. A
+// name that is neither is an error listing both; the new list is
+// validated as a file's would be (a policy that needs an edge tier, say).
+func (s *Scenario) SelectPolicies(names []string) error {
 	var keep []PolicyEntry
 	have := s.Labels()
-	for _, l := range labels {
-		i := slices.Index(have, l)
-		if i < 0 {
-			return fmt.Errorf("the scenario has no policy labelled %q (it has: %s)", l, strings.Join(have, ", "))
+	for _, n := range names {
+		if slices.ContainsFunc(keep, func(e PolicyEntry) bool { return e.Label() == n }) {
+			continue
 		}
-		if !slices.ContainsFunc(keep, func(e PolicyEntry) bool { return e.Label() == l }) {
+		switch i := slices.Index(have, n); {
+		case i >= 0:
 			keep = append(keep, s.Policies[i])
+		case s.pols != nil && slices.Contains(s.pols.Names(), n):
+			keep = append(keep, PolicyEntry{Name: n})
+		default:
+			known := "no catalog"
+			if s.pols != nil {
+				known = strings.Join(s.pols.Names(), ", ")
+			}
+			return fmt.Errorf("%q is neither a label of the scenario's policies (%s) nor a policy (%s)", n, strings.Join(have, ", "), known)
 		}
 	}
 	s.Policies = keep
-	return nil
+	return s.Validate()
 }

@@ -61,8 +61,11 @@ func (s *Scenario) cell(v float64) (*Scenario, *FieldError) {
 }
 
 // sweep checks the sweep last, when the rest of the scenario's errors are
-// known: a cell reports only what the base scenario does not already, and the
-// swept field's own value in the file is not checked, since no cell uses it.
+// known: a cell reports only what the base scenario does not already. A
+// swept field needs no value of its own (each cell's is checked), but one
+// it is given is checked like any other: no cell runs it, but what reads
+// the base scenario (the plan's estimates and warnings, validate's output)
+// does.
 func (c *checker) sweep() {
 	sw := c.s.Sweep
 	if sw == nil {
@@ -70,7 +73,9 @@ func (c *checker) sweep() {
 	}
 	swept, ok := c.sweepParam(sw.Param)
 	if swept != nil {
-		c.errs = slices.DeleteFunc(c.errs, func(e *FieldError) bool { return slices.Equal(e.segs, swept) })
+		if tgt, ferr := resolve(c.s.Clone(), sw.Param); ferr == nil && tgt.v.IsValid() && tgt.v.IsZero() {
+			c.errs = slices.DeleteFunc(c.errs, func(e *FieldError) bool { return slices.Equal(e.segs, swept) })
+		}
 	}
 	if len(sw.Values) == 0 {
 		c.add(path("sweep", "values"), "none given: list at least one value")

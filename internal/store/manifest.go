@@ -142,3 +142,19 @@ func legacyFiles(dir string) ([]string, error) {
 	}
 	return names, nil
 }
+
+// ReadManifest reads dir's manifest.json with ReadRegular's checks (a
+// regular file of at most 64 MiB) and returns it with its bytes; a file
+// that is not an offload manifest is an error.
+func ReadManifest(dir string) (Manifest, []byte, error) {
+	name := filepath.Join(dir, ManifestName)
+	b, err := ReadRegular(name, maxManifest)
+	if err != nil {
+		return Manifest{}, nil, err
+	}
+	m, err := parseManifest(b)
+	if err != nil {
+		return Manifest{}, nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return m, b, nil
+}

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -34,6 +35,26 @@ func (e *TooLargeError) Error() string {
 // through a limit of max+1 bytes, so that a file that grows after the check
 // is still caught and never read whole.
 func ReadRegular(path string, max int64) ([]byte, error) {
+	return ReadRegularContext(context.Background(), path, max)
+}
+
+// ReadRegularContext is ReadRegular whose read ends with ctx's error once
+// ctx is done.
+func ReadRegularContext(ctx context.Context, path string, max int64) ([]byte, error) {
+	f, err := OpenRegular(ctx, path, max)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
+}
+
+// OpenRegular opens the file at path for reading, with ReadRegular's checks:
+// only a regular file of at most max bytes. Its reads fail with a
+// *TooLargeError once more than max bytes have been read (a file that grew
+// after the check), and with ctx's error once ctx is done, so that a long
+// read can be interrupted. Errors name the path.
+func OpenRegular(ctx context.Context, path string, max int64) (io.ReadCloser, error) {
 	if max < 0 {
 		return nil, fmt.Errorf("%s: negative size limit %d", path, max)
 	}
@@ -41,12 +62,13 @@ func ReadRegular(path string, max int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
+		f.Close()
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() {
+		f.Close()
 		what := ""
 		switch {
 		case fi.IsDir():
@@ -61,17 +83,38 @@ func ReadRegular(path string, max int64) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %w%s", path, ErrNotRegular, what)
 	}
 	if fi.Size() > max {
+		f.Close()
 		return nil, &TooLargeError{Path: path, Size: fi.Size(), Max: max}
 	}
-	b, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if int64(len(b)) > max {
-		return nil, &TooLargeError{Path: path, Size: int64(len(b)), Max: max}
-	}
-	return b, nil
+	return &regularFile{ctx: ctx, f: f, path: path, max: max}, nil
 }
+
+// regularFile is OpenRegular's reader.
+type regularFile struct {
+	ctx  context.Context
+	f    *os.File
+	path string
+	max  int64
+	n    int64 // bytes read so far
+}
+
+func (r *regularFile) Read(b []byte) (int, error) {
+	if err := r.ctx.Err(); err != nil {
+		return 0, err
+	}
+	// One byte past the limit is enough to tell a file that grew.
+	n, err := r.f.Read(b[:min(int64(len(b)), r.max-r.n+1)])
+	r.n += int64(n)
+	if r.n > r.max {
+		return 0, &TooLargeError{Path: r.path, Size: r.n, Max: r.max}
+	}
+	if err != nil && err != io.EOF {
+		err = fmt.Errorf("%s: %w", r.path, err)
+	}
+	return n, err
+}
+
+func (r *regularFile) Close() error { return r.f.Close() }
 
 // FormatSize writes n bytes in binary units with at most one decimal
 // ("5 MiB", "1.5 KiB", "17 bytes"), as a user reads a limit.

@@ -1,7 +1,9 @@
 package store
 
 import (
+	"context"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -63,5 +65,50 @@ func TestFormatSize(t *testing.T) {
 		if got := FormatSize(n); got != want {
 			t.Errorf("FormatSize(%d) = %q, want %q", n, got, want)
 		}
+	}
+}
+
+// A read through OpenRegular ends with the context's error once it is done
+// (an interrupted command stops reading a large file), and a file that has
+// grown past the limit since it was opened is caught by the read itself.
+func TestOpenRegularStopsAndBounds(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "runs.csv")
+	if err := os.WriteFile(name, make([]byte, 1<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	f, err := OpenRegular(ctx, name, 2<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 1<<10)
+	if _, err := f.Read(buf); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	if _, err := f.Read(buf); !errors.Is(err, context.Canceled) {
+		t.Errorf("read after cancel: %v, want context.Canceled", err)
+	}
+	f.Close()
+	if _, err := ReadRegularContext(ctx, name, 2<<20); !errors.Is(err, context.Canceled) {
+		t.Errorf("ReadRegularContext after cancel: %v, want context.Canceled", err)
+	}
+
+	f, err = OpenRegular(context.Background(), name, 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	w, err := os.OpenFile(name, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Write([]byte("grown")); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	var tl *TooLargeError
+	if b, err := io.ReadAll(f); !errors.As(err, &tl) || tl.Max != 1<<20 || len(b) > 1<<20 {
+		t.Errorf("read %d bytes of a grown file, error %v; want a TooLargeError at 1 MiB", len(b), err)
 	}
 }

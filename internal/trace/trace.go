@@ -170,19 +170,96 @@ func kept(rec []string, idx []int, o Options, line int) ([]string, error) {
 	return raw, nil
 }
 
+// Limits of an input, so that neither a small gzip file that expands
+// without end nor one endless line can exhaust memory.
+const (
+	// MaxDecompressed bounds what a gzip-compressed input expands to,
+	// bytes: 1 GiB, the cap on an input read whole.
+	MaxDecompressed = 1 << 30
+	// MaxLine bounds one line of an input, and one CSV field, bytes.
+	MaxLine = 1 << 20
+	// MaxRows bounds the rows of an input: a row takes about 40 bytes
+	// once read, so a gigabyte of short lines would take ten times its
+	// size in memory.
+	MaxRows = 10_000_000
+)
+
+// tooManyRows is the error of an input past MaxRows.
+func tooManyRows(o Options, line int) error {
+	return &Error{File: o.File, Line: line, Msg: fmt.Sprintf("more than %d rows, the limit of an input", MaxRows)}
+}
+
 // Decompress returns r, or a gzip reader over it when r starts with gzip's
-// magic bytes, so that a .gz log needs no flag.
+// magic bytes, so that a .gz log needs no flag. What it returns fails with
+// an *Error past MaxDecompressed bytes (compressed input) or on a line
+// longer than MaxLine.
 func Decompress(r io.Reader, file string) (io.Reader, error) {
 	br := bufio.NewReader(r)
 	magic, _ := br.Peek(2)
 	if !bytes.Equal(magic, []byte{0x1f, 0x8b}) {
-		return br, nil
+		return &lineCap{r: br, file: file}, nil
 	}
 	zr, err := gzip.NewReader(br)
 	if err != nil {
 		return nil, &Error{File: file, Msg: "gzip: " + err.Error()}
 	}
-	return zr, nil
+	return &lineCap{r: &expansionCap{r: zr, file: file, left: MaxDecompressed}, file: file}, nil
+}
+
+// expansionCap is a decompressed input that fails past its limit.
+type expansionCap struct {
+	r    io.Reader
+	file string
+	left int64
+}
+
+func (c *expansionCap) Read(p []byte) (int, error) {
+	if c.left < 0 {
+		return 0, c.err()
+	}
+	// One byte past the limit tells an input that exceeds it.
+	n, err := c.r.Read(p[:min(int64(len(p)), c.left+1)])
+	if c.left -= int64(n); c.left < 0 {
+		return 0, c.err()
+	}
+	return n, err
+}
+
+func (c *expansionCap) err() error {
+	return &Error{File: c.file, Msg: fmt.Sprintf("gzip: it expands to more than %d bytes (1 GiB), the limit of an input", MaxDecompressed)}
+}
+
+// lineCap is an input that fails on a line longer than MaxLine.
+type lineCap struct {
+	r     io.Reader
+	file  string
+	line  int // lines ended so far
+	run   int // bytes of the current line so far
+	fault error
+}
+
+func (c *lineCap) Read(p []byte) (int, error) {
+	if c.fault != nil {
+		return 0, c.fault
+	}
+	n, err := c.r.Read(p)
+	for b := p[:n]; ; {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			c.run += len(b)
+			break
+		}
+		c.run += i
+		if c.run > MaxLine {
+			break
+		}
+		c.line, c.run, b = c.line+1, 0, b[i+1:]
+	}
+	if c.run > MaxLine {
+		c.fault = &Error{File: c.file, Line: c.line + 1, Msg: fmt.Sprintf("the line is longer than %d bytes (1 MiB), the limit of one line", MaxLine)}
+		return 0, c.fault
+	}
+	return n, err
 }
 
 // row is one task of an input: its time (s, any origin) and size.
@@ -226,6 +303,10 @@ func header(cr *csv.Reader, o Options, names ...string) ([]int, error) {
 }
 
 func csvError(err error, o Options) error {
+	var te *Error
+	if errors.As(err, &te) { // a limit of the input's (Decompress)
+		return te
+	}
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
 		return &Error{File: o.File, Line: pe.Line, Column: strconv.Itoa(pe.Column), Msg: pe.Err.Error()}
@@ -242,14 +323,56 @@ func newCSV(r io.Reader) *csv.Reader {
 
 // number parses a finite non-negative number of column col.
 func number(s string, o Options, line int, col string) (float64, error) {
-	x, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	x, err := parseDecimal(strings.TrimSpace(s))
 	switch {
 	case err != nil || math.IsNaN(x) || math.IsInf(x, 0):
-		return 0, &Error{File: o.File, Line: line, Column: col, Msg: fmt.Sprintf("%q is not a finite number", s)}
+		return 0, &Error{File: o.File, Line: line, Column: col, Msg: fmt.Sprintf("%q is not a finite number (allowed: decimal numbers such as 1000, 0.25 or 2.5e-3)", s)}
 	case x < 0:
 		return 0, &Error{File: o.File, Line: line, Column: col, Msg: fmt.Sprintf("%v is negative: must be ≥ 0", x)}
 	}
 	return x, nil
+}
+
+// errSyntax is parseDecimal's refusal.
+var errSyntax = errors.New("not a decimal number")
+
+// parseDecimal reads a decimal number as a CSV or log writes one,
+// [+-]digits[.digits][(e|E)[+-]digits], with digits on at least one side of
+// the point. strconv.ParseFloat also takes Go's own syntax (1_000, 0x1p-2,
+// inf), which no recorder writes: in a trace it is a corrupt field.
+func parseDecimal(s string) (float64, error) {
+	i := 0
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	digits := func() int {
+		j := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		return i - j
+	}
+	n := digits()
+	if i < len(s) && s[i] == '.' {
+		i++
+		n += digits()
+	}
+	if n == 0 {
+		return 0, errSyntax
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return 0, errSyntax
+		}
+	}
+	if i != len(s) {
+		return 0, errSyntax
+	}
+	return strconv.ParseFloat(s, 64)
 }
 
 // azureLayout is the TIMESTAMP format of the Azure LLM inference trace
@@ -381,7 +504,7 @@ func readSWF(r io.Reader, o Options) (rows []row, skipped int, err error) {
 		}
 	}
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	sc.Buffer(make([]byte, 0, 64<<10), MaxLine+1) // a longer line fails in Decompress's reader first
 	line := 0
 	for sc.Scan() {
 		line++
@@ -394,13 +517,13 @@ func readSWF(r io.Reader, o Options) (rows []row, skipped int, err error) {
 			skipped++
 			continue
 		}
-		submit, err := strconv.ParseFloat(f[1], 64)
+		submit, err := parseDecimal(f[1])
 		if err != nil || math.IsNaN(submit) || math.IsInf(submit, 0) {
-			return nil, 0, &Error{File: o.File, Line: line, Column: "2 (submit time)", Msg: fmt.Sprintf("%q is not a finite number", f[1])}
+			return nil, 0, &Error{File: o.File, Line: line, Column: "2 (submit time)", Msg: fmt.Sprintf("%q is not a finite number (allowed: decimal numbers such as 1000, 0.25 or 2.5e-3)", f[1])}
 		}
-		run, err := strconv.ParseFloat(f[3], 64)
+		run, err := parseDecimal(f[3])
 		if err != nil || math.IsNaN(run) || math.IsInf(run, 0) {
-			return nil, 0, &Error{File: o.File, Line: line, Column: "4 (run time)", Msg: fmt.Sprintf("%q is not a finite number", f[3])}
+			return nil, 0, &Error{File: o.File, Line: line, Column: "4 (run time)", Msg: fmt.Sprintf("%q is not a finite number (allowed: decimal numbers such as 1000, 0.25 or 2.5e-3)", f[3])}
 		}
 		if submit < 0 || run <= 0 {
 			skipped++
@@ -408,7 +531,7 @@ func readSWF(r io.Reader, o Options) (rows []row, skipped int, err error) {
 		}
 		size := run
 		if pick == "work" {
-			p, err := strconv.ParseFloat(f[4], 64)
+			p, err := parseDecimal(f[4])
 			if err != nil || !(p > 0) || math.IsInf(p, 0) {
 				skipped++
 				continue
@@ -427,12 +550,19 @@ func readSWF(r io.Reader, o Options) (rows []row, skipped int, err error) {
 			skipped++
 			continue
 		}
+		if len(rows) == MaxRows {
+			return nil, 0, tooManyRows(o, line)
+		}
 		rows = append(rows, row{t: submit, size: size, raw: raw})
 		if err := sorted(rows, o, line, "2 (submit time)"); err != nil {
 			return nil, 0, err
 		}
 	}
 	if err := sc.Err(); err != nil {
+		var te *Error
+		if errors.As(err, &te) { // a limit of the input's
+			return nil, 0, te
+		}
 		return nil, 0, &Error{File: o.File, Line: line + 1, Msg: err.Error()}
 	}
 	return rows, skipped, nil
@@ -538,7 +668,7 @@ func ReadColumn(r io.Reader, file, column string) ([]float64, error) {
 // records calls f on every record after the header, with its line, and
 // stops at the first error.
 func records(cr *csv.Reader, o Options, f func(rec []string, line int) error) error {
-	for {
+	for n := 0; ; n++ {
 		rec, err := cr.Read()
 		if errors.Is(err, io.EOF) {
 			return nil
@@ -547,6 +677,15 @@ func records(cr *csv.Reader, o Options, f func(rec []string, line int) error) er
 			return csvError(err, o)
 		}
 		line, _ := cr.FieldPos(0)
+		if n == MaxRows {
+			return tooManyRows(o, line)
+		}
+		for i, field := range rec { // a quoted field may span lines
+			if len(field) > MaxLine {
+				at, _ := cr.FieldPos(i)
+				return &Error{File: o.File, Line: at, Column: strconv.Itoa(i + 1), Msg: fmt.Sprintf("the field is longer than %d bytes (1 MiB), the limit of one field", MaxLine)}
+			}
+		}
 		if err := f(rec, line); err != nil {
 			return err
 		}
