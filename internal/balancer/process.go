@@ -175,8 +175,8 @@ func (p *Process) launch() error {
 
 // waitReady polls ReadyPath until the balancer answers with its token, the
 // program exits, the timeout passes or ctx ends.
-func (p *Process) waitReady(ctx context.Context, timeout time.Duration) error {
-	ctx, cancel := context.WithTimeoutCause(ctx, timeout, errStartTimeout)
+func (p *Process) waitReady(parent context.Context, timeout time.Duration) error {
+	ctx, cancel := context.WithTimeoutCause(parent, timeout, errStartTimeout)
 	defer cancel()
 	tr := &http.Transport{DisableKeepAlives: true, Proxy: nil}
 	defer tr.CloseIdleConnections()
@@ -184,7 +184,10 @@ func (p *Process) waitReady(ctx context.Context, timeout time.Duration) error {
 	url, token := "http://"+p.cfg.Listen+ReadyPath, Token(p.cfg)
 	var last error
 	for pause := 5 * time.Millisecond; ; pause = min(2*pause, 200*time.Millisecond) {
-		if last = probe(ctx, client, url, token); last == nil {
+		// A probe runs under the caller's context alone, so that the
+		// timeout error always carries a whole answer (or refusal) from
+		// the port, however slowly a loaded machine runs the first one.
+		if last = probe(parent, client, url, token); last == nil {
 			return nil
 		}
 		t := time.NewTimer(pause)
