@@ -35,17 +35,17 @@ func PairedT(a, b []float64) Paired {
 }
 
 func pairedT(d []float64) Paired {
-	p := Paired{Estimate: MeanCI(d), T: math.NaN(), P: math.NaN()}
+	mean, sd, n := meanSD(d)
+	p := Paired{Estimate: tInterval(mean, sd, n), T: math.NaN(), P: math.NaN()}
 	switch {
-	case p.N < 2:
-	case p.Half == 0 && p.Center == 0:
+	case n < 2:
+	case sd == 0 && mean == 0:
 		p.T, p.P = 0, 1
-	case p.Half == 0:
-		p.T, p.P = math.Copysign(math.Inf(1), p.Center), 0
+	case sd == 0:
+		p.T, p.P = math.Copysign(math.Inf(1), mean), 0
 	default:
-		se := p.Half / TQuantile(p.N-1)
-		p.T = p.Center / se
-		p.P = 2 * distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(p.N - 1)}.Survival(math.Abs(p.T))
+		p.T = mean / (sd / math.Sqrt(float64(n)))
+		p.P = 2 * distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Survival(math.Abs(p.T))
 	}
 	return p
 }

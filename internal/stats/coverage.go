@@ -15,6 +15,15 @@ type Coverage struct {
 	// the rule's Min).
 	MinReplicates, MaxReplicates int
 	MeanReplicates, MeanLooks    float64
+	// FirstLook is the runs that stopped at their first test, on Min
+	// replicates, and FirstLookCovered those of them that covered: where
+	// the bias of sequential stopping lives (Rule).
+	FirstLook, FirstLookCovered int
+	// FixedCovered counts the runs whose interval on their first Min
+	// replicates covers, stopped or not: the coverage of a fixed number of
+	// replicates on the same values, which sets the sequential rule's
+	// apart from that of the replicates themselves.
+	FixedCovered int
 }
 
 // Rate returns Covered/Runs.
@@ -39,10 +48,11 @@ func StudyCoverage(rule Rule, runs int, exact float64, replicate func(run, rep i
 	for r := range runs {
 		values = values[:0]
 		var d Decision
+		runLooks := 0
 		for {
 			d = rule.Decide([][]float64{values})
 			if d.N >= rule.Min {
-				looks++
+				runLooks++
 			}
 			if d.Stop {
 				break
@@ -51,8 +61,19 @@ func StudyCoverage(rule Rule, runs int, exact float64, replicate func(run, rep i
 				values = append(values, replicate(r, i))
 			}
 		}
-		if rule.On.Estimate(values).Covers(exact) {
+		looks += runLooks
+		if len(values) >= rule.Min && rule.On.Estimate(values[:rule.Min]).Covers(exact) {
+			c.FixedCovered++
+		}
+		covered := rule.On.Estimate(values).Covers(exact)
+		if covered {
 			c.Covered++
+		}
+		if runLooks == 1 {
+			c.FirstLook++
+			if covered {
+				c.FirstLookCovered++
+			}
 		}
 		if d.Met {
 			c.Met++

@@ -58,30 +58,45 @@ func TQuantile(df int) float64 {
 // does, so that Half/Center here is summary.csv's ci95/mean to the bit.
 // Center is NaN without a finite value, the interval NaN below two.
 func MeanCI(xs []float64) Estimate {
+	mean, sd, n := meanSD(xs)
+	return tInterval(mean, sd, n)
+}
+
+// meanSD returns the mean and the standard deviation (n − 1 in the
+// denominator) of the finite values of xs, and their count; NaN where
+// they are undefined.
+func meanSD(xs []float64) (mean, sd float64, n int) {
 	var sum float64
-	n := 0
 	for _, x := range xs {
 		if isFinite(x) {
 			sum += x
 			n++
 		}
 	}
-	e := Estimate{Center: math.NaN(), Lower: math.NaN(), Upper: math.NaN(), Half: math.NaN(), N: n}
 	if n == 0 {
-		return e
+		return math.NaN(), math.NaN(), 0
 	}
-	e.Center = sum / float64(n)
+	mean = sum / float64(n)
 	if n < 2 {
-		return e
+		return mean, math.NaN(), n
 	}
 	var ss float64
 	for _, x := range xs {
 		if isFinite(x) {
-			d := x - e.Center
+			d := x - mean
 			ss += d * d
 		}
 	}
-	sd := math.Sqrt(ss / float64(n-1))
+	return mean, math.Sqrt(ss / float64(n-1)), n
+}
+
+// tInterval is the Student-t interval of a mean from n values of
+// standard deviation sd.
+func tInterval(mean, sd float64, n int) Estimate {
+	e := Estimate{Center: mean, Lower: math.NaN(), Upper: math.NaN(), Half: math.NaN(), N: n}
+	if n < 2 {
+		return e
+	}
 	e.Half = TQuantile(n-1) * sd / math.Sqrt(float64(n))
 	e.Lower, e.Upper = e.Center-e.Half, e.Center+e.Half
 	return e

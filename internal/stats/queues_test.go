@@ -3,6 +3,7 @@ package stats
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 )
 
 // The queues below are the tests' own, independent of the engine: a
@@ -87,12 +88,15 @@ func mmcMeanWait(r *rand.Rand, c int, lambda float64, warm, n int) float64 {
 	for i := range free {
 		free[i] = math.Inf(1)
 	}
-	var queue []float64 // arrival times of the waiting tasks, first first
+	// The waiting tasks' arrival times, first first: a slice used as a
+	// queue, its head at queue[head].
+	var queue []float64
+	head := 0
 	nextArrival := r.ExpFloat64() / lambda
 	started := 0
 	var sum float64
 	record := func(wait float64) {
-		if started >= warm && started < warm+n {
+		if started >= warm {
 			sum += wait
 		}
 		started++
@@ -107,13 +111,7 @@ func mmcMeanWait(r *rand.Rand, c int, lambda float64, warm, n int) float64 {
 		if nextArrival < free[s] { // an arrival
 			now := nextArrival
 			nextArrival = now + r.ExpFloat64()/lambda
-			idle := -1
-			for i := range free {
-				if math.IsInf(free[i], 1) {
-					idle = i
-					break
-				}
-			}
+			idle := slices.IndexFunc(free, func(f float64) bool { return math.IsInf(f, 1) })
 			if idle >= 0 {
 				record(0)
 				free[idle] = now + r.ExpFloat64()
@@ -124,13 +122,49 @@ func mmcMeanWait(r *rand.Rand, c int, lambda float64, warm, n int) float64 {
 		}
 		now := free[s] // a departure
 		free[s] = math.Inf(1)
-		if len(queue) > 0 {
-			record(now - queue[0])
-			queue = queue[1:]
+		if head < len(queue) {
+			record(now - queue[head])
+			head++
 			free[s] = now + r.ExpFloat64()
+			if head == len(queue) {
+				queue, head = queue[:0], 0
+			}
 		}
 	}
 	return sum / float64(n)
+}
+
+// nearestRank returns the p-quantile of xs by nearest rank, x₍⌈p·n⌉₎,
+// reordering xs (Hoare's selection, expected linear time).
+func nearestRank(xs []float64, p float64) float64 {
+	k := int(math.Ceil(p*float64(len(xs)))) - 1
+	lo, hi := 0, len(xs)-1
+	for lo < hi {
+		pivot := xs[lo+(hi-lo)/2]
+		i, j := lo, hi
+		for i <= j {
+			for xs[i] < pivot {
+				i++
+			}
+			for xs[j] > pivot {
+				j--
+			}
+			if i <= j {
+				xs[i], xs[j] = xs[j], xs[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return xs[k]
+		}
+	}
+	return xs[k]
 }
 
 func meanOf(xs []float64) float64 {

@@ -84,7 +84,7 @@ func TestDecideWaitsForTheMinimum(t *testing.T) {
 // policy waits for an imprecise one.
 func TestDecideNeedsEveryPolicy(t *testing.T) {
 	r := mustRule(t, 0.02, 10, 10000, Mean)
-	precise := normals(1, 0, 20, 100, 1)  // relative half-width ≈ 2.09·1/√20/100 ≈ 0.005
+	precise := normals(1, 0, 20, 100, 1)    // relative half-width ≈ 2.09·1/√20/100 ≈ 0.005
 	imprecise := normals(1, 1, 20, 100, 20) // ≈ 0.09
 	d := r.Decide([][]float64{precise, imprecise})
 	if d.Stop || d.Met || d.Worst != 1 || !(d.Precision[0] <= 0.02) || !(d.Precision[1] > 0.02) || d.Next <= 20 {
