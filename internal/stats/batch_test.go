@@ -53,6 +53,7 @@ func TestBatchMeansByHand(t *testing.T) {
 // 0.0515 (30); k = 10 and 30 run with OFFLOAD_LONG=1 only (each t
 // quantile of the intervals costs tens of microseconds).
 func TestYoungCUnderIndependence(t *testing.T) {
+	study(t)
 	const trials = 10000
 	ks := []int{8, 20}
 	if os.Getenv("OFFLOAD_LONG") != "" {
@@ -137,6 +138,7 @@ func ar1BatchLag1(phi float64, b int) float64 {
 // of 10 (0.525) in most, and batches of 2,000 (0.0024) at about the
 // test's 5%.
 func TestBatchLag1OnAR1(t *testing.T) {
+	study(t)
 	const phi, b, k, series = 0.8, 10, 1000, 200
 	want := ar1BatchLag1(phi, b)
 	y := make([]float64, b*k)
@@ -181,6 +183,7 @@ func TestBatchLag1OnAR1(t *testing.T) {
 // series the interval must hold the true mean 0 at 95% within 4 binomial
 // standard deviations (±0.028).
 func TestBatchMeansCoverage(t *testing.T) {
+	study(t)
 	const series = 1000
 	y := make([]float64, 10000)
 	covered := 0
@@ -195,6 +198,7 @@ func TestBatchMeansCoverage(t *testing.T) {
 		}
 	}
 	rate := float64(covered) / series
+	t.Logf("coverage %d/%d = %.3f", covered, series, rate)
 	if sd := math.Sqrt(0.95 * 0.05 / series); math.Abs(rate-0.95) > 4*sd {
 		t.Errorf("coverage %.3f over %d series, want 0.95 ± %.3f", rate, series, 4*sd)
 	}

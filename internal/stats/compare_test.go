@@ -177,6 +177,7 @@ func TestHolmProperties(t *testing.T) {
 // far more than 5% of the cells; with Holm in at most 5%, up to 4
 // binomial standard deviations (0.028).
 func TestHolmControlsTheFamilyWiseError(t *testing.T) {
+	study(t)
 	const cells, pols, reps = 1000, 6, 10
 	rawAny, holmAny := 0, 0
 	values := make([][]float64, pols)
@@ -331,4 +332,30 @@ func ExampleCompare() {
 	// 0−2: -0.404, Holm p 1.2e-08, significant true
 	// 1−2: -0.399, Holm p 1.9e-07, significant true
 	// ranks [1 1 2]
+}
+
+// TestRanksUseTheAdjustedPValues: four policies on 10 replicates. b is a
+// plus 0.833 ± 1 (t = 2.50 on 9 degrees of freedom, raw p = 0.034), c and
+// d are 20 above both, 0.1 apart from each other with a spread of 2.
+// Sorted, the four far pairs come first; a−b is fifth of six, so Holm
+// multiplies its p by 2: 0.068, not significant. So a and b share rank 1,
+// c and d rank 2; on raw p-values b would rank 2 and c, d 3.
+func TestRanksUseTheAdjustedPValues(t *testing.T) {
+	const n = 10
+	a, b, c, d := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	for i := range n {
+		sign := float64(1 - 2*(i%2))
+		a[i] = 10 + float64(i%3)
+		b[i] = a[i] + 0.833 + sign
+		c[i] = a[i] + 20 + 0.1*float64(i%4)
+		d[i] = c[i] + 0.1 + 2*sign
+	}
+	cmp := Compare([][]float64{a, b, c, d}, Lower)
+	ab := cmp.Pairs[0]
+	if !(ab.P < Alpha) || ab.Significant || !near(ab.PHolm, 2*ab.P, 1e-12) {
+		t.Fatalf("a−b: raw p %v, Holm %v, significant %v; want raw below 0.05, Holm twice it and not significant", ab.P, ab.PHolm, ab.Significant)
+	}
+	if want := []int{1, 1, 2, 2}; !slices.Equal(cmp.Rank, want) {
+		t.Errorf("ranks %v, want %v; pairs:\n%s", cmp.Rank, want, pairsTable(cmp))
+	}
 }

@@ -19,4 +19,22 @@
 // Each formula's doc comment gives it and its source; docs/correctness.md
 // ("Precision, warm-up and rankings: the statistics") gathers the methods,
 // their citations and the measured coverage.
+//
+// # Wiring
+//
+// What each command-line feature calls:
+//
+//   - --precision R with --max-seeds N and --precision-on: NewRule(R, seeds,
+//     N, Mean) for the mean latency, Median for p95 or p99. For each cell,
+//     Decide(values) with values[policy][replicate] the runs' values so far;
+//     run the cell's replicates up to Decision.Next and look again, until
+//     Stop. A cell's precision column is Decision.Precision[policy], its
+//     precision_met Decision.Met; Capped marks a cell stopped by the cap.
+//   - warmup: auto: MSER5(a run's latencies, in the order the run measures
+//     them).Discard is the run's warmup_tasks; TooShort says the run is too
+//     short to show its steady state.
+//   - --batches K: BatchMeans(a run's latencies after its warm-up, K): the
+//     interval, Lag1, and Correlated when the batches are too short.
+//   - compare and the report: Compare(values, Lower) for latencies: the
+//     pairs with their Holm-adjusted p-values, and the ranks.
 package stats

@@ -158,6 +158,7 @@ func TestMedianCICoverage(t *testing.T) {
 		}
 	}
 	rate := float64(covered) / trials
+	t.Logf("coverage %d/%d = %.4f, exact %.4f", covered, trials, rate, want)
 	if sd := math.Sqrt(want * (1 - want) / trials); math.Abs(rate-want) > 4*sd {
 		t.Errorf("coverage %.4f over %d intervals, want %.4f ± %.4f", rate, trials, want, 4*sd)
 	}

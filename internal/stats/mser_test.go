@@ -176,6 +176,7 @@ func mm1FromEmpty(rho float64, n, M int) []float64 {
 // discard something, stop before the transient has died out to 0.1%, and
 // remove at least half of the bias.
 func TestMSERAtHighLoadStartedEmpty(t *testing.T) {
+	study(t)
 	const n, runs, rho = 20000, 300, 0.9
 	exact := mm1FromEmpty(rho, n, 3000)
 	if math.Abs(exact[n-1]-9) > 1e-9 {

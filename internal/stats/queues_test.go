@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"testing"
 )
 
 // The queues below are the tests' own, independent of the engine: a
@@ -173,4 +174,13 @@ func meanOf(xs []float64) float64 {
 		s += x
 	}
 	return s / float64(len(xs))
+}
+
+// study skips a statistical study under -short: it runs many simulated
+// series in one goroutine, where the race detector has nothing to find.
+func study(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("a statistical study: skipped under -short")
+	}
 }

@@ -159,6 +159,7 @@ func lawKeltonNext(xs []float64, R float64, cap int) int {
 // for Law & Kelton's approximate number of replicates n*(R), here computed
 // by brute force, over many samples and targets.
 func TestNextIsLawKeltonsProjection(t *testing.T) {
+	study(t)
 	capped := 0
 	for run := range 60 {
 		n := 10 + run%40
