@@ -67,14 +67,17 @@ const MinReplicates = 10
 // The bias: the number of replicates is random and depends on the same
 // values as the interval. The rule stops as soon as the sample variance
 // happens to be small, so the final interval is too short more often than
-// a fixed-n interval, and its coverage falls below 95%; the effect is
-// worst when the rule may stop on few replicates, whose variance estimate
-// is the noisiest. Asymptotically (R → 0) the coverage is the nominal one
-// (Chow & Robbins, Ann. Math. Statist. 36, 1965; Nádas, ibid. 40, 1969);
-// at finite R, Law, Kelton & Koenig found it close to nominal with n₀ ≥ 10
-// and γ ≤ 0.15, which is why the first test waits for Min ≥ MinReplicates
-// replicates. The coverage study (StudyCoverage; docs/correctness.md)
-// measures it.
+// a fixed-n interval, and its coverage falls below 95%. The selection
+// acts at every look that can go either way (also the look a projection
+// brings near the need, where about half the runs stop: those with the
+// smaller variance), and it is worst when the rule may stop on few
+// replicates, whose variance estimate is the noisiest. Asymptotically
+// (R → 0) the coverage is the nominal one (Chow & Robbins, Ann. Math.
+// Statist. 36, 1965; Nádas, ibid. 40, 1969); at finite R Law & Kelton,
+// from the experiments of Law, Kelton & Koenig, recommend n₀ ≥ 10 and
+// γ ≤ 0.15, which is why the first test waits for Min ≥ MinReplicates
+// replicates. The coverage study (StudyCoverage) measures the shortfall;
+// docs/correctness.md gives the figures.
 type Rule struct {
 	Target float64   // R: the largest relative half-width accepted, in (0, 1)
 	Min    int       // replicates before the first test: max(seeds, MinReplicates), at most Max
