@@ -38,6 +38,7 @@ var allowed = map[string][]string{
 	"internal/results":               {"internal/quantile"},
 	"internal/runner":                {"experiments", "internal/claims", "internal/estimators", "internal/dispatch", "internal/engine", "internal/experiment", "internal/htmlreport", "internal/policies", "internal/report", "internal/results", "internal/scenario", "internal/store", "internal/testbed", "internal/trace", "internal/workload"},
 	"internal/scenario":              {"internal/quantile"},
+	"internal/stats":                 {},
 	"internal/store":                 {},
 	"internal/testbed":               {"internal/dispatch", "internal/fcfs", "internal/quantile", "internal/results"},
 	"internal/workload":              {},
