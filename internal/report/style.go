@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"image/color"
 	"math"
 	"slices"
@@ -203,6 +204,52 @@ func (logTicks) Ticks(min, max float64) []plot.Tick {
 			ticks = append(ticks, t)
 		}
 	}
+	return labelEnds(ticks, min, max)
+}
+
+// labelEnds labels, at an end of a log axis left without a label over
+// more than half a decade, the tick at 2 or 5 × 10^k nearest that end
+// (adding it if the minor ticks are off), so that the first and last
+// decades of the data can be read off the axis too.
+func labelEnds(ticks []plot.Tick, min, max float64) []plot.Tick {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, t := range ticks {
+		if t.Label != "" {
+			lo, hi = math.Min(lo, t.Value), math.Max(hi, t.Value)
+		}
+	}
+	if math.IsInf(lo, 1) {
+		return ticks
+	}
+	half := math.Sqrt(10)
+	for _, end := range []struct {
+		gap  bool
+		from float64 // the decade to look in: 10^k ≤ v < 10^(k+1)
+		best func(a, b float64) bool
+	}{
+		{hi*half < max, math.Pow(10, math.Floor(math.Log10(max))), func(a, b float64) bool { return a > b }},
+		{lo > min*half, math.Pow(10, math.Floor(math.Log10(min))), func(a, b float64) bool { return a < b }},
+	} {
+		if !end.gap {
+			continue
+		}
+		pick := math.NaN()
+		for _, m := range []float64{2, 5} {
+			if v := m * end.from; v >= min && v <= max && (math.IsNaN(pick) || end.best(v, pick)) {
+				pick = v
+			}
+		}
+		if math.IsNaN(pick) {
+			continue
+		}
+		label := strconv.FormatFloat(pick, 'g', 4, 64)
+		if i := slices.IndexFunc(ticks, func(t plot.Tick) bool { return math.Abs(t.Value-pick) <= 1e-12*pick }); i >= 0 {
+			ticks[i].Label = label
+		} else {
+			ticks = append(ticks, plot.Tick{Value: pick, Label: label})
+		}
+	}
+	slices.SortFunc(ticks, func(a, b plot.Tick) int { return cmp.Compare(a.Value, b.Value) })
 	return ticks
 }
 

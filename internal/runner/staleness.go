@@ -43,7 +43,8 @@ func stalenessOutputs(r *Result) ([]string, error) {
 		return nil, err
 	}
 	r.Sums = sums
-	xlabel := staleLabel(plan.Scenario.Sweep.Param)
+	param := plan.Scenario.Sweep.Param
+	xlabel := report.ParamLabel(param)
 	written := []string{fmtPath(dir, "runs.csv"), fmtPath(dir, "summary.csv")}
 	var stable []results.Summary
 	for _, s := range sums {
@@ -66,12 +67,16 @@ func stalenessOutputs(r *Result) ([]string, error) {
 		{"p95_latency", results.ColP95Latency, "P95 latency", "P95 latency (s)", stable},
 		{"mape", results.ColMAPE, "Prediction error of the estimator policies", "MAPE (%)", predicting},
 	} {
-		title := p.title + " vs " + strings.TrimSuffix(xlabel, " (s)")
-		if p.file == "mean_latency_stable" {
-			title += ", stable points only"
-		}
+		title := p.title + " vs " + report.ParamName(param)
 		o := report.FigureOptions{Title: title, XLabel: xlabel, YLabel: p.ylabel,
 			LogX: true, LogY: report.SuggestLogY(p.sums, p.metric), FitY: p.file == "mean_latency_stable"}
+		if p.file == "mean_latency_stable" {
+			// As the sweeps' *_stable figures: the points near a tier's
+			// capacity and far above the rest are drawn at the top.
+			o.Title += ", stable points only"
+			_, rest := report.SetApart(p.sums, p.metric)
+			o.SetApart, o.LogY = true, report.SuggestLogY(rest, p.metric)
+		}
 		err := report.PlotMetricWith(r.Dir, p.file, format, p.sums, legendOf(plan), p.metric, o)
 		if err == nil {
 			written = append(written, fmtPath(dir, p.file+"."+format))
@@ -85,14 +90,6 @@ func stalenessOutputs(r *Result) ([]string, error) {
 	}
 	printTable(r.Opts.Out, plan, sums)
 	return append(written, fmtPath(dir, "stale.md")), nil
-}
-
-// staleLabel names the swept observation field with its unit.
-func staleLabel(param string) string {
-	if param == "observation.period" {
-		return "observation period T (s)"
-	}
-	return param
 }
 
 // StaleReport is the section "Where the hybrid earns its keep": for each
