@@ -105,12 +105,38 @@ func drawPlot(p *plot.Plot, c draw.Canvas) {
 		p.Draw(c)
 		return
 	}
+	sty := p.Y.Label.TextStyle
 	p.Y.Label.Text = " "
+	// A label longer than the axis (a paper-size figure) breaks into two
+	// lines, and shrinks if one is still too long.
+	if h := p.DataCanvas(c).Size().Y; sty.Width(label) > h {
+		label = splitLine(label)
+		p.Y.Label.Text = " \n "
+		if w := sty.Width(label); w > h {
+			sty.Font.Size = sty.Font.Size * h / w
+		}
+	}
 	p.Draw(c)
 	data := p.DataCanvas(c)
 	p.Y.Label.Text = label
-	sty := p.Y.Label.TextStyle
 	x := c.Min.X + sty.Height(label) - sty.FontExtents().Descent
 	sty.Rotation += math.Pi / 2
 	c.FillText(sty, vg.Point{X: x, Y: data.Center().Y}, label)
 }
+
+// splitLine breaks s into two lines at the space nearest its middle
+// (s itself when it has none).
+func splitLine(s string) string {
+	best := -1
+	for i, r := range s {
+		if r == ' ' && (best < 0 || abs(i-len(s)/2) < abs(best-len(s)/2)) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return s
+	}
+	return s[:best] + "\n" + s[best+1:]
+}
+
+func abs(n int) int { return max(n, -n) }

@@ -317,6 +317,7 @@ func (f figure) plot() (*plot.Plot, []legendEntry, error) {
 	if anyUnstable {
 		ring, _ := plotter.NewScatter(plotter.XYs{})
 		ring.GlyphStyle = unstableRing
+		ring.GlyphStyle.Radius = pt(7, sc)
 		entries = append(entries, legendEntry{"unstable (a tier's load ≥ 1)", []plot.Thumbnailer{ring}})
 	}
 	if f.LogX {
@@ -347,7 +348,7 @@ func (f figure) plot() (*plot.Plot, []legendEntry, error) {
 	// Headroom above the highest bar keeps its marker off the frame.
 	switch {
 	case f.LogY:
-		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, logTicks{}
+		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, logTicks{MinorDecades: f.minorDecades()}
 		p.Y.Min, p.Y.Max = floor, math.Max(1.2*p.Y.Max, 2*floor)
 	case f.SymY > 0:
 		// 4% of the axis's length beyond the data at each end, counted
@@ -378,6 +379,16 @@ func (f figure) plot() (*plot.Plot, []legendEntry, error) {
 		p.Y.Max += 0.04 * (p.Y.Max - p.Y.Min)
 	}
 	return p, entries, nil
+}
+
+// minorDecades is how many decades the Y axis may span and keep its
+// minor ticks: 5 on the default 4.6 in plot, fewer on a shorter one
+// (about one decade per 0.9 in), where they would blur into a bar.
+func (f figure) minorDecades() float64 {
+	if f.Height <= 0 || f.Height >= plotH+vg.Inch {
+		return 5
+	}
+	return 5 * float64(f.Height/(plotH+vg.Inch))
 }
 
 // xSeries is the series as the X axis can show them, with the axis's map
@@ -513,11 +524,7 @@ func addSeries(p *plot.Plot, s series, sty style, markEvery, phase int, band boo
 		return legendEntry{}, nil, err
 	}
 	if markEvery > 1 {
-		var sparse plotter.XYs
-		for i := phase % markEvery; i < len(s.XYs); i += markEvery {
-			sparse = append(sparse, s.XYs[i])
-		}
-		points.XYs = sparse
+		points.XYs = marked(s.XYs, markEvery, phase)
 	}
 	line.Color, line.Width, line.Dashes = sty.Color, vg.Points(1.5), sty.Dash
 	points.GlyphStyle = draw.GlyphStyle{Color: sty.Color, Radius: pt(3.5, sc), Shape: sty.Shape}
@@ -570,6 +577,17 @@ func addSeries(p *plot.Plot, s series, sty style, markEvery, phase int, band boo
 		marks = append(marks, rings)
 	}
 	return legendEntry{s.Name, []plot.Thumbnailer{line, points}}, marks, nil
+}
+
+// marked are the points of xys that carry a marker when only every
+// every-th does: those at indices phase mod every, phase + every, …, so
+// that series given the phases 0 … every−1 never mark the same point.
+func marked(xys plotter.XYs, every, phase int) plotter.XYs {
+	var out plotter.XYs
+	for i := phase % every; i < len(xys); i += every {
+		out = append(out, xys[i])
+	}
+	return out
 }
 
 // note explains the marks, so that a figure read alone is not misread.

@@ -173,12 +173,13 @@ func fillPolygon(c *draw.Canvas, at vg.Point, pts []vg.Point) {
 // labels only powers of ten, which leaves an axis spanning less than a
 // decade without a single label; here a span under three decades is
 // labelled at 1, 2 and 5 × 10^k, a wider one at powers of ten, with
-// unlabelled minor ticks at the other integers × 10^k up to five decades.
-type logTicks struct{}
+// unlabelled minor ticks at the other integers × 10^k up to five decades
+// (MinorDecades, if set: a short axis blurs its minor ticks sooner).
+type logTicks struct{ MinorDecades float64 }
 
 // Ticks implements plot.Ticker. min and max must be positive, which the
 // plot guarantees by setting the axis range itself.
-func (logTicks) Ticks(min, max float64) []plot.Tick {
+func (lt logTicks) Ticks(min, max float64) []plot.Tick {
 	if !(min > 0) || !(max >= min) || math.IsInf(max, 0) { // a degenerate axis: no ticks rather than no end
 		return nil
 	}
@@ -187,7 +188,11 @@ func (logTicks) Ticks(min, max float64) []plot.Tick {
 	if decades < 3 {
 		labelled[2], labelled[5] = true, true
 	}
-	minors := decades < 5 // beyond, minor ticks blur into a solid bar
+	most := lt.MinorDecades
+	if most == 0 {
+		most = 5
+	}
+	minors := decades < most // beyond, minor ticks blur into a solid bar
 	var ticks []plot.Tick
 	for k := math.Floor(math.Log10(min)); math.Pow(10, k) <= max; k++ {
 		for m := 1; m < 10; m++ {
