@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -326,5 +327,57 @@ func TestShardAutoFromEnvironment(t *testing.T) {
 	}
 	if _, err := os.Stat(no); err == nil {
 		t.Error("a refused --shard auto wrote its folder")
+	}
+}
+
+// TestMergedProvenance: a merged folder records the shards' own command
+// (without the flags that concern one shard) as what made it, the merge
+// beside it, and every path relative to itself: nothing of the merging
+// machine's layout, so that the folder can be shared as it is.
+func TestMergedProvenance(t *testing.T) {
+	dir := t.TempDir()
+	var shards []string
+	for k := range 2 {
+		s := filepath.Join(dir, "runs", fmt.Sprintf("shard-%d", k))
+		mustRun(t, append(tinyArgs, "-o", s, "--shard", fmt.Sprintf("%d/2", k), "--resume")...)
+		shards = append(shards, s)
+	}
+	merged := filepath.Join(dir, "study", "merged")
+	if code, _, stderr := run(t, context.Background(), append([]string{"merge", "-o", merged}, shards...)...); code != 0 {
+		t.Fatalf("merge: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := run(t, context.Background(), "report", merged); code != 0 {
+		t.Fatalf("report: exit %d: %s", code, stderr)
+	}
+	var m struct {
+		Command []string `json:"command"`
+		Extra   struct {
+			MergeCommand []string `json:"merge_command"`
+			Shards       []struct {
+				Dir string `json:"dir"`
+			} `json:"shards"`
+		} `json:"extra"`
+	}
+	b := readFile(t, filepath.Join(merged, "manifest.json"))
+	if err := json.Unmarshal([]byte(b), &m); err != nil {
+		t.Fatal(err)
+	}
+	if want := append(append([]string{"offload"}, tinyArgs...), "--quiet", "-j", "2"); !slices.Equal(m.Command, want) {
+		t.Errorf("command %q, want the shards' own %q", m.Command, want)
+	}
+	if want := []string{"offload", "merge", "-o", ".", "../../runs/shard-0", "../../runs/shard-1"}; !slices.Equal(m.Extra.MergeCommand, want) {
+		t.Errorf("merge_command %q, want %q", m.Extra.MergeCommand, want)
+	}
+	if len(m.Extra.Shards) != 2 || m.Extra.Shards[1].Dir != "../../runs/shard-1" {
+		t.Errorf("shards %+v, want their folders relative to the merged one", m.Extra.Shards)
+	}
+	page := readFile(t, filepath.Join(merged, "report.html"))
+	for name, s := range map[string]string{"manifest.json": b, "report.html": page} {
+		if strings.Contains(s, dir) {
+			t.Errorf("%s holds the merging machine's path %s", name, dir)
+		}
+	}
+	if !strings.Contains(page, "from 2 shards by offload merge -o . ../../runs/shard-0 ../../runs/shard-1") {
+		t.Error("report.html does not say how the folder was merged")
 	}
 }

@@ -126,6 +126,15 @@ type manifest struct {
 	Runs          int       `json:"runs"`
 	RunsDone      int       `json:"runs_done"`
 	TimeDecisions bool      `json:"time_decisions"`
+	Extra         struct {
+		// A merged folder's: the merge's command, and the shards.
+		MergeCommand []string `json:"merge_command"`
+		MergedBy     string   `json:"merged_by"`
+		Shards       []struct {
+			Shard string `json:"shard"`
+			Dir   string `json:"dir"`
+		} `json:"shards"`
+	} `json:"extra"`
 }
 
 func readManifest(fsys fs.FS) (manifest, error) {
@@ -215,6 +224,17 @@ func (p *page) provenance(m manifest) {
 		{"offload version", m.Version},
 		{"experiment", m.Experiment},
 	}
+	if x := m.Extra; len(x.Shards) > 0 {
+		// A merged folder: the command above is the shards' own.
+		how := fmt.Sprintf("from %d shards", len(x.Shards))
+		if len(x.MergeCommand) > 0 {
+			how += " by " + strings.Join(x.MergeCommand, " ")
+		}
+		if x.MergedBy != "" && x.MergedBy != m.Version {
+			how += " (offload " + x.MergedBy + ")"
+		}
+		rows = append(rows, [2]string{"merged", how})
+	}
 	if m.Seeds > 0 {
 		rows = append(rows, [2]string{"master seed, replicates", fmt.Sprintf("%d, %d", m.Seed, m.Seeds)})
 	}
@@ -239,7 +259,7 @@ func (p *page) provenance(m manifest) {
 	p.b.WriteString("<dl class=\"prov\">\n")
 	for _, r := range rows {
 		cls := ""
-		if r[0] == "command" || r[0] == "scenario sha256" {
+		if r[0] == "command" || r[0] == "scenario sha256" || r[0] == "merged" {
 			cls = " class=\"mono\""
 		}
 		fmt.Fprintf(&p.b, "<dt>%s</dt><dd%s>%s</dd>\n", html.EscapeString(r[0]), cls, html.EscapeString(r[1]))
