@@ -87,8 +87,10 @@ inside the image unless --caption; it wraps to the image's width.`,
 		},
 	}
 	fl := c.Flags()
-	fl.StringVar(&o.Y, "y", "", "the summary.csv `METRIC` to plot (required)")
-	fl.StringVar(&o.X, "x", "", "plot against this `PARAM`: the swept parameter (default) or another summary.csv column")
+	// -y and -x as shorthands too: cobra's completion looks a one-letter
+	// flag name up as a shorthand, so --y completes only with one.
+	fl.StringVarP(&o.Y, "y", "y", "", "the summary.csv `METRIC` to plot (required)")
+	fl.StringVarP(&o.X, "x", "x", "", "plot against this `PARAM`: the swept parameter (default) or another summary.csv column")
 	fl.StringSliceVar(&o.Policies, "policy", nil, "only these policies, by label (`a,b`)")
 	fl.StringVar(&o.Format, "format", "", "png, svg or pdf (default: the one -o's extension names; if given, it must agree)")
 	fl.StringVar(&o.Size, "size", "", "image size `WxH` in inches, or with a unit: 18x12cm, 2100x1380px (at 300 dpi; default 7 in wide)")
