@@ -381,3 +381,61 @@ func TestMergedProvenance(t *testing.T) {
 		t.Error("report.html does not say how the folder was merged")
 	}
 }
+
+// TestMergeStudyWithItsTrace: the shards of a study that replays a trace
+// of the user's, beside its scenario file, merge into the whole run's
+// runs.csv, merge reading the trace where the shards did; a trace changed
+// since is refused (its digest is in the scenario hash).
+func TestMergeStudyWithItsTrace(t *testing.T) {
+	dir := t.TempDir()
+	study := filepath.Join(dir, "study")
+	if err := os.MkdirAll(study, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var tr strings.Builder
+	tr.WriteString("arrival_s,size\n")
+	for i := range 400 {
+		fmt.Fprintf(&tr, "%g,%g\n", 0.02*float64(i), 0.5+float64(i%7)/6)
+	}
+	sc := `name: study
+seed: 3
+seeds: 2
+warmup: 50
+trace: {file: trace.csv, rate: 40}
+workload: {large_quantile: 0.9}
+tiers:
+  - {name: local, kind: local, servers: 1, speed: 10}
+  - {name: edge, kind: edge, servers: 2, speed: 25, delay: {mean: 0.005, cv: 0.2}}
+policies: [hybrid, jsq]
+`
+	for name, body := range map[string]string{"trace.csv": tr.String(), "scenario.yaml": sc} {
+		if err := os.WriteFile(filepath.Join(study, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	file := filepath.Join(study, "scenario.yaml")
+	whole := filepath.Join(dir, "whole")
+	mustRun(t, "run", "-f", file, "-o", whole)
+	var shards []string
+	for k := range 2 {
+		s := filepath.Join(dir, fmt.Sprintf("shard-%d", k))
+		mustRun(t, "run", "-f", file, "-o", s, "--shard", fmt.Sprintf("%d/2", k))
+		shards = append(shards, s)
+	}
+	merged := filepath.Join(dir, "merged")
+	if code, _, stderr := run(t, context.Background(), append([]string{"merge", "-o", merged}, shards...)...); code != 0 {
+		t.Fatalf("merge: exit %d: %s", code, stderr)
+	}
+	if a, b := readFile(t, filepath.Join(whole, "runs.csv")), readFile(t, filepath.Join(merged, "runs.csv")); a != b {
+		t.Error("the merged runs.csv differs from the whole run's")
+	}
+	// The same number of rows, other sizes.
+	changed := strings.ReplaceAll(tr.String(), ",0.5\n", ",0.6\n")
+	if err := os.WriteFile(filepath.Join(study, "trace.csv"), []byte(changed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := run(t, context.Background(), append([]string{"merge", "-o", filepath.Join(dir, "again")}, shards...)...)
+	if code != ExitUsage || !strings.Contains(stderr, "sha256") {
+		t.Errorf("merge over a changed trace: exit %d, %q; want %d and the hash that differs", code, stderr, ExitUsage)
+	}
+}

@@ -207,7 +207,7 @@ func prepareMerge(all []shardDir) (*mergeJob, error) {
 	if err != nil {
 		return nil, badInputf("merge: %w", err)
 	}
-	if err := attachMergedTrace(sc); err != nil {
+	if err := attachMergedTrace(sc, first.m.Command); err != nil {
 		return nil, err
 	}
 	// After attaching: the hash covers the replayed data too.
