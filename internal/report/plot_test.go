@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -15,6 +16,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 
 	"github.com/offload-sim/offload/internal/results"
 )
@@ -228,5 +231,30 @@ func TestPNGSaysItsResolution(t *testing.T) {
 		if string(b[37:41]) != "pHYs" {
 			t.Errorf("%v in: the chunk after IHDR is %q, want pHYs", w/vg.Inch, b[37:41])
 		}
+	}
+}
+
+// BenchmarkFigurePNG draws and encodes one sweep figure as a PNG at 150
+// and at PNGDPI dpi: what the resolution costs each figure an experiment
+// writes (docs/design.md §5.7 gives the ratio).
+func BenchmarkFigurePNG(b *testing.B) {
+	f := figure{Legend: testLegend, FigureOptions: FigureOptions{LogY: true},
+		Series: buildSeries(sweepSummaries(), testLegend, pickColumn(results.ColMeanLatency), true)}
+	for _, dpi := range []int{150, PNGDPI} {
+		b.Run(fmt.Sprintf("dpi=%d", dpi), func(b *testing.B) {
+			for b.Loop() {
+				p, entries, err := f.plot()
+				if err != nil {
+					b.Fatal(err)
+				}
+				c := dpiPNG{vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(figWidth, plotH+vg.Inch), vgimg.UseDPI(dpi))}, dpi}
+				dc := draw.New(c)
+				drawPlot(p, draw.Crop(dc, 0, 0, vg.Inch, 0))
+				drawLegend(legendArea(dc, vg.Inch), entries, "")
+				if _, err := c.WriteTo(io.Discard); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
