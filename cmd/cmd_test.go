@@ -437,12 +437,22 @@ func TestEveryCommandHasAnExample(t *testing.T) {
 }
 
 // TestCompletion: shell completion offers policy names for --policy (the
-// last item of a list), the scales for --scale and folders for report.
+// last item of a list), the scales for --scale, folders for report, and
+// for plot --y the columns of the folder's summary.csv (before the folder
+// is given, those every run has).
 func TestCompletion(t *testing.T) {
+	dir := t.TempDir()
+	head := "experiment,param,value,policy,runs,mean_latency_s,mean_latency_s_ci95,share_fog,share_fog_ci95,unstable\n"
+	if err := os.WriteFile(filepath.Join(dir, "summary.csv"), []byte(head), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		args      []string
 		want, not []string
 	}{
+		{[]string{"__complete", "plot", dir, "--y", "sh"}, []string{"share_fog\n"}, []string{"mean_latency_s\n", "share_fog_ci95"}},
+		{[]string{"__complete", "plot", dir, "--y", ""}, []string{"mean_latency_s\n", "share_fog\n"}, []string{"unstable", "_ci95"}},
+		{[]string{"__complete", "plot", "--y", "p9"}, []string{"p95_latency_s\n", "p99_latency_s\n"}, nil},
 		{[]string{"__complete", "sweep-load", "--policy", "hybrid,j"}, []string{"hybrid,jsq\n", "hybrid,jsq-s\n"}, []string{"hybrid,hybrid"}},
 		{[]string{"__complete", "emulate", "--policy", "edge"}, []string{"edge-first\n"}, nil},
 		{[]string{"__complete", "mape", "--router", ""}, []string{"hybrid\n", "oracle\n"}, nil},
@@ -457,7 +467,7 @@ func TestCompletion(t *testing.T) {
 		}
 		for _, w := range c.not {
 			if strings.Contains(stdout, w) {
-				t.Errorf("%v: completions %q offer %q again", c.args, stdout, w)
+				t.Errorf("%v: completions %q offer %q", c.args, stdout, w)
 			}
 		}
 	}
@@ -500,36 +510,5 @@ func TestWarnsOfShortRuns(t *testing.T) {
 	code, _, stderr := run(t, context.Background(), "run", "--tasks", "500", "--seeds", "1", "--quiet", "-o", t.TempDir())
 	if code != 0 || !strings.Contains(stderr, "offload: warning: default: 500 measured tasks per run: fewer than 1000") {
 		t.Errorf("exit %d, stderr %q; want 0 and the short-run warning", code, stderr)
-	}
-}
-
-// TestCompletePlotColumns: plot --y completes with the columns of the
-// folder's summary.csv, and before the folder is given with those every
-// run has.
-func TestCompletePlotColumns(t *testing.T) {
-	dir := t.TempDir()
-	head := "experiment,param,value,policy,runs,mean_latency_s,mean_latency_s_ci95,share_fog,share_fog_ci95,unstable\n"
-	if err := os.WriteFile(filepath.Join(dir, "summary.csv"), []byte(head), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct {
-		args      []string
-		want, not []string
-	}{
-		{[]string{"__complete", "plot", dir, "--y", "sh"}, []string{"share_fog\n"}, []string{"mean_latency_s\n", "share_fog_ci95"}},
-		{[]string{"__complete", "plot", dir, "--y", ""}, []string{"mean_latency_s\n", "share_fog\n"}, []string{"unstable", "_ci95"}},
-		{[]string{"__complete", "plot", "--y", "p9"}, []string{"p95_latency_s\n", "p99_latency_s\n"}, nil},
-	} {
-		code, stdout, stderr := run(t, context.Background(), c.args...)
-		for _, w := range c.want {
-			if code != 0 || !strings.Contains(stdout, w) {
-				t.Errorf("%v: exit %d, completions %q (%s); want %q", c.args, code, stdout, stderr, w)
-			}
-		}
-		for _, w := range c.not {
-			if strings.Contains(stdout, w) {
-				t.Errorf("%v: completions %q offer %q", c.args, stdout, w)
-			}
-		}
 	}
 }
