@@ -225,7 +225,7 @@ func TestInterruptAndResume(t *testing.T) {
 	f := writeFile(t, dir, "s.yaml", body)
 	full := filepath.Join(dir, "full")
 	began := time.Now()
-	if code, _, stderr := run(t, context.Background(), "run", "-f", f, "-o", full, "-j", "2"); code != 0 {
+	if code, _, stderr := run(t, context.Background(), "run", "-f", f, "-o", full, "-j", "2", "--format", "svg"); code != 0 {
 		t.Fatal(stderr)
 	}
 	// Interrupt at a quarter of what the whole run took on this machine,
@@ -238,7 +238,7 @@ func TestInterruptAndResume(t *testing.T) {
 		part = filepath.Join(dir, "part"+strconv.Itoa(attempt))
 		ctx, cancel := context.WithCancel(context.Background())
 		time.AfterFunc(whole/time.Duration(4<<attempt), cancel)
-		code, _, _ := run(t, ctx, "run", "-f", f, "-o", part, "-j", "2")
+		code, _, _ := run(t, ctx, "run", "-f", f, "-o", part, "-j", "2", "--format", "svg")
 		cancel()
 		if code == ExitInterrupted {
 			break
@@ -253,7 +253,7 @@ func TestInterruptAndResume(t *testing.T) {
 	if m, err := runner.ReadManifest(part); err != nil || m.Complete || m.RunsDone >= m.Runs {
 		t.Errorf("manifest after interruption: %+v, %v", m, err)
 	}
-	if code, _, stderr := run(t, context.Background(), "run", "-f", f, "-o", part, "-j", "1", "--resume"); code != 0 {
+	if code, _, stderr := run(t, context.Background(), "run", "-f", f, "-o", part, "-j", "1", "--resume", "--format", "svg"); code != 0 {
 		t.Fatalf("resume exited %d: %s", code, stderr)
 	}
 	for _, name := range []string{"runs.csv", "summary.csv", "scenario.yaml"} {

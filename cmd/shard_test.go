@@ -91,7 +91,9 @@ var shardCases = []shardCase{
 // mustRun runs the CLI and fails the test unless it exits 0.
 func mustRun(t *testing.T, args ...string) string {
 	t.Helper()
-	code, stdout, stderr := run(t, context.Background(), append(args, "--quiet", "-j", "2")...)
+	// SVG figures: what is compared is the same drawing, without
+	// rasterising and compressing 3 Mpx per figure.
+	code, stdout, stderr := run(t, context.Background(), append(args, "--quiet", "-j", "2", "--format", "svg")...)
 	if code != 0 {
 		t.Fatalf("%v: exit %d: %s", args, code, stderr)
 	}
@@ -156,7 +158,7 @@ func TestShardedEqualsWhole(t *testing.T) {
 			}
 			merged := filepath.Join(dir, "merged")
 			// The shards in another order: merge orders them itself.
-			code, _, stderr := run(t, context.Background(), "merge", "-o", merged, shards[2], shards[0], shards[1])
+			code, _, stderr := run(t, context.Background(), "merge", "--format", "svg", "-o", merged, shards[2], shards[0], shards[1])
 			if code != 0 {
 				t.Fatalf("merge exit %d: %s", code, stderr)
 			}
@@ -188,7 +190,7 @@ func TestMoreShardsThanRuns(t *testing.T) {
 		t.Errorf("shard 9/11 of 8 runs: runs.csv %q, want the header alone", body)
 	}
 	merged := filepath.Join(dir, "merged")
-	if code, _, stderr := run(t, context.Background(), append([]string{"merge", "-o", merged}, shards...)...); code != 0 {
+	if code, _, stderr := run(t, context.Background(), append([]string{"merge", "--format", "svg", "-o", merged}, shards...)...); code != 0 {
 		t.Fatalf("merge exit %d: %s", code, stderr)
 	}
 	sameFiles(t, whole, merged)
@@ -274,7 +276,7 @@ func TestMergeRefuses(t *testing.T) {
 		})
 	}
 	merged := filepath.Join(dir, "merged")
-	if code, _, stderr := run(t, context.Background(), "merge", "-o", merged, shards[0], shards[1], retried, shards[2]); code != 0 {
+	if code, _, stderr := run(t, context.Background(), "merge", "--format", "svg", "-o", merged, shards[0], shards[1], retried, shards[2]); code != 0 {
 		t.Fatalf("a shard repeated byte for byte was refused: %s", stderr)
 	}
 	sameFiles(t, whole, merged)
@@ -362,7 +364,7 @@ func TestMergedProvenance(t *testing.T) {
 	if err := json.Unmarshal([]byte(b), &m); err != nil {
 		t.Fatal(err)
 	}
-	if want := append(append([]string{"offload"}, tinyArgs...), "--quiet", "-j", "2"); !slices.Equal(m.Command, want) {
+	if want := append(append([]string{"offload"}, tinyArgs...), "--quiet", "-j", "2", "--format", "svg"); !slices.Equal(m.Command, want) {
 		t.Errorf("command %q, want the shards' own %q", m.Command, want)
 	}
 	if want := []string{"offload", "merge", "-o", ".", "../../runs/shard-0", "../../runs/shard-1"}; !slices.Equal(m.Extra.MergeCommand, want) {

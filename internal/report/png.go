@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
+	"image/png"
 	"io"
 	"math"
 
@@ -21,10 +22,12 @@ type dpiPNG struct {
 	dpi int
 }
 
-// WriteTo implements io.WriterTo.
+// WriteTo implements io.WriterTo. It encodes with zlib's fastest level:
+// at 300 dpi the encoder is two thirds of a figure's cost, and the fastest
+// level takes a third less time for files 8% larger (BenchmarkFigurePNG).
 func (c dpiPNG) WriteTo(w io.Writer) (int64, error) {
 	var buf bytes.Buffer
-	if _, err := c.PngCanvas.WriteTo(&buf); err != nil {
+	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, c.Image()); err != nil {
 		return 0, err
 	}
 	b, err := withPHYs(buf.Bytes(), c.dpi)

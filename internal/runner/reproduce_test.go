@@ -43,7 +43,7 @@ func TestReproduceRunsWhatItSays(t *testing.T) {
 	dir := t.TempDir()
 	var out bytes.Buffer
 	cs, err := Reproduce(context.Background(), ReproduceOptions{Scale: "ci", Sets: []string{"seed=7", "seeds=2"}, Extra: small, Load: load},
-		Options{Dir: dir, Workers: 2, Format: "png", Out: &out, Err: &out})
+		Options{Dir: dir, Workers: 2, Format: "svg", Out: &out, Err: &out})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +124,7 @@ func TestReproduceBaselines(t *testing.T) {
 	dir := t.TempDir()
 	var out bytes.Buffer
 	cs, err := Reproduce(context.Background(), ReproduceOptions{Scale: "ci", Sets: []string{"seeds=2"}, Extra: small, Load: load, Baselines: true},
-		Options{Dir: dir, Workers: 2, Format: "png", Out: &out, Err: &out})
+		Options{Dir: dir, Workers: 2, Format: "svg", Out: &out, Err: &out})
 	if err != nil {
 		t.Fatal(err)
 	}
