@@ -9,6 +9,9 @@ import (
 // newProgress returns the runner's progress callback: a bar with ETA on
 // stderr when stderr is a terminal and --quiet is off, else nothing.
 func newProgress(io IO, quiet bool, desc string, total int) (update func(done, total int), finish func()) {
+	if io.onRun != nil {
+		return io.onRun, func() {}
+	}
 	if quiet || !io.ErrTerminal || total == 0 {
 		return nil, func() {}
 	}

@@ -33,6 +33,8 @@ func NewRoot(io IO) *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	// The text has no template actions: Cobra prints it as it is.
+	root.SetVersionTemplate(runner.VersionText())
 	root.SetOut(io.Out)
 	root.SetErr(io.Err)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
@@ -44,9 +46,10 @@ func NewRoot(io IO) *cobra.Command {
 	for _, spec := range runner.Specs() {
 		root.AddCommand(newExperimentCmd(io, spec, nil))
 	}
-	root.AddCommand(newValidateCmd(io, nil), newModelCmd(io, nil), newReproduceCmd(io), newMergeCmd(io), newTraceCmd(io))
+	root.AddCommand(newValidateCmd(io, nil), newModelCmd(io, nil), newReproduceCmd(io), newMergeCmd(io), newTraceCmd(io), newEnvCmd(io, nil))
 	root.AddCommand(testbedCommands(io)...)
 	root.AddCommand(analysisCommands(io)...)
+	root.AddCommand(newColumnsCmd(io))
 	registerCompletions(root)
 	return root
 }

@@ -132,14 +132,14 @@ func sameFiles(t *testing.T, whole, merged string) {
 }
 
 // TestShardedEqualsWhole runs every experiment whole and as shards 0/3,
-// 1/3, 2/3, merges the shards, and compares every file byte for byte. With
-// -short (the race detector's pass) only mape runs: it has a sidecar, and
-// the concurrency is the same in every experiment.
+// 1/3, 2/3, merges the shards, and compares every file byte for byte. Only
+// mape runs unless OFFLOAD_LONG=1 (and never under -short): it has a
+// sidecar, and the concurrency is the same in every experiment.
 func TestShardedEqualsWhole(t *testing.T) {
 	for _, c := range shardCases {
 		t.Run(c.name, func(t *testing.T) {
-			if testing.Short() && c.name != "mape" {
-				t.Skip("-short: mape stands for the experiments")
+			if (testing.Short() || os.Getenv("OFFLOAD_LONG") == "") && c.name != "mape" {
+				t.Skip("long: mape stands for the experiments; set OFFLOAD_LONG=1")
 			}
 			dir := t.TempDir()
 			whole := filepath.Join(dir, "whole")

@@ -22,8 +22,8 @@ func records(t *testing.T, cfg *Config, rep int) []TaskRecord {
 	return out
 }
 
-// TestDeterministicDataAddsDataOverBandwidth is the M/D/1-style check of
-// issue 11 item 7: a deterministic data size D over bandwidth B adds
+// TestDeterministicDataAddsDataOverBandwidth is an M/D/1-style check of
+// transfer time: a deterministic data size D over bandwidth B adds
 // exactly D/B to every task's delay and latency, and nothing else moves
 // (the propagation draws, the sizes and the arrivals are the same stream
 // with and without data). The queue is M/D/1 with a lognormal propagation

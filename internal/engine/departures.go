@@ -8,7 +8,7 @@ import "math"
 // servers, and every tier under Delayed, keeps its own (a smaller tier,
 // and every tier of a run whose decisions read none, reads its count from
 // its workload vector: present). The loop does not
-// visit departures (issue 17: a third of its steps were departures): a
+// visit departures (each would be a step of its own): a
 // tier's count changes only its own state, so it is brought up to date
 // (drain) just before something reads it — a decision reading
 // the views, a posting on the board, the window opening or closing — and
@@ -84,9 +84,9 @@ func (f *finishes) pop() {
 // read from its workload vector (present): a comparison per server per
 // read, against, for a larger tier, a push and a pop in its heap of
 // finishes per task and a branch per read on whether a finish is due.
-// Measured on 3 tiers under random dispatch (issue 17): the two cost the
-// same at 16 servers a tier, the scan is ahead at 4 and 8 (and at ρ = 0.99,
-// where the heap grows with the queue), and behind at 32 and beyond.
+// On 3 tiers under random dispatch the two cost about the same at 16
+// servers a tier; the scan is ahead below that (and at high load, where the
+// heap grows with the queue), the heap above.
 const kwServers = 16
 
 // present is tier ts's tasks present, waiting or in service, at t, for t
@@ -98,8 +98,8 @@ const kwServers = 16
 // is either a server's free time (the last task given to it) or the start
 // of the task given to the same server next, which waits. So the count is
 // the heap's, without the heap: no finish kept, nothing to take off, and a
-// read costs a comparison per server without a branch on the data (issue
-// 17 suggested it). The delayed model needs every change at its instant
+// read costs a comparison per server without a branch on the data. The
+// delayed model needs every change at its instant
 // for its history, so its tiers keep the heap (fin), like larger tiers.
 //
 // A small tier keeps its last count until its next departure, and a task
@@ -136,7 +136,7 @@ func (s *sim) count(ts *tierState, t float64) int {
 // present) still spend there: Σ (finish − t) over them. The window's
 // time-integral of tasks present is the sojourns of the tasks that reach
 // the tier in it, plus R(t₀), less R(T) — no change of the count need be
-// visited (issue 17).
+// visited.
 func (s *sim) residual(ts *tierState, t float64) float64 {
 	if ts.kw {
 		return ts.free.Residual(t) + ts.waits.Residual(t)
@@ -163,8 +163,7 @@ func (s *sim) drain(ts *tierState, t float64) {
 
 // depart takes off tier ts the tasks that finished by t, in finish order,
 // each a change of the tier at its own instant. It, drain and remember
-// take the tier rather than its index, which each would look up again
-// (issue 17).
+// take the tier rather than its index, which each would look up again.
 func (s *sim) depart(ts *tierState, t float64) {
 	for ts.fin.len() > 0 && ts.fin.next() <= t {
 		d := ts.fin.next()

@@ -61,8 +61,8 @@ const timedSlices = 8
 // cfg, each on the next replicate's streams and each followed by the floor
 // over its tasks, and the two sums are compared: a shared machine's drift
 // then falls on both alike, where with one run of each it fell mostly on
-// the longer, the engine's (the standard deviation of 20 ratios of
-// BenchmarkEngine went from 0.15 to 0.04, issue 17). Every slice's result
+// the longer, the engine's (docs/performance.md gives the spread of the
+// ratio either way). Every slice's result
 // is kept to the end, so that no slice reuses the latency arrays another
 // freed. A slice starts empty, so a benchmark whose cost depends on the
 // queues' steady state keeps one run (slices = 1).

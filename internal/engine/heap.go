@@ -38,7 +38,7 @@ func (h *eventHeap) len() int { return len(h.ev) }
 // event, and writes them straight into the heap's slot: an event passed by
 // value is spilled to the stack field by field and then copied in 16-byte
 // moves, which stall on those narrower stores (store-to-load forwarding
-// fails); that copy was most of push's time (issue 17).
+// fails).
 func (h *eventHeap) push(t float64, slot, tier int32, kind eventKind) {
 	seq := h.seq
 	h.seq++

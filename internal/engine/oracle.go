@@ -35,13 +35,13 @@ func (o *oracle) Completion(i int) float64 {
 // reachedBy is how many of tier ts's tasks in transit reach it no later
 // than t. Its list is kept in the order the events deliver them, by reach
 // and, at equal reaches, by dispatch (the later after): so they are a
-// prefix of it, in the order the replay needs, where a scan and a sort of
-// the list cost a third of the oracle's time at 10,000 servers (issue 17).
+// prefix of it, in the order the replay needs, with no scan or sort of the
+// list at each decision.
 // A dispatched task is put where reachedBy says for its own reach, after
 // every task that reaches no later than it does. The count is searched
 // from the list's end: the tasks dispatched before mostly reach before
-// (when the tier's delays are alike), so few are passed over, where a
-// binary search cost the usual list of one or two tasks 5% of a whole run.
+// (when the tier's delays are alike), so few are passed over, which costs
+// the usual list of one or two tasks less than a binary search would.
 func (s *sim) reachedBy(ts *tierState, t float64) int {
 	n := len(ts.transit)
 	for n > 0 && s.slots[ts.transit[n-1]].reach > t {

@@ -11,9 +11,9 @@ import (
 	"github.com/offload-sim/offload/internal/workload"
 )
 
-// costPolicies are the policies whose cost per task the README tables: a
-// constant-time choice, a scan of the tiers, the estimator path the
-// reproduction mostly runs, and the clairvoyant replay.
+// costPolicies are the policies whose cost per task docs/performance.md
+// tables: a constant-time choice, a scan of the tiers, the estimator path
+// the reproduction mostly runs, and the clairvoyant replay.
 var costPolicies = []string{policies.NameRandom, policies.NameJSQS, policies.NameHybrid, policies.NameOracle}
 
 // makePolicy builds a registry policy for cfg with its own stream.
@@ -73,8 +73,8 @@ func costConfig(b *testing.B, n, c int, rho float64) *engine.Config {
 
 // BenchmarkCost is the cost per task against the number of tiers (4
 // servers each, ρ = 0.5), the servers per tier (3 tiers, ρ = 0.5) and the
-// load (3 tiers of 4 servers), for each of costPolicies: the README's cost
-// tables. Each cell is one run, not slices: its cost depends on how far
+// load (3 tiers of 4 servers), for each of costPolicies: the cost tables
+// of docs/performance.md. Each cell is one run, not slices: its cost depends on how far
 // the run gets towards its queues' steady state.
 func BenchmarkCost(b *testing.B) {
 	for _, name := range costPolicies {

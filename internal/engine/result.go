@@ -54,8 +54,8 @@ type Result struct {
 	Shadow         []ShadowResult
 
 	// invMu is 1/μ of each scenario tier, the quotient record's errors
-	// take on every predicted task: computed once, the same value (a
-	// division per task was a fifth of record's time, issue 17).
+	// take on every predicted task: computed once, the same value, so
+	// that record divides nothing per task.
 	invMu []float64
 }
 
@@ -99,7 +99,7 @@ func (r *Result) record(cfg *Config, i int, x *transit, wait, latency float64) {
 // recordShadows adds the shadows' errors on measured task x, run at
 // scenario tier i with this wait and latency (s): shPred holds their
 // predicted waits. Apart from record, so that a run without shadows
-// carries none of it on the per-task path (issue 17).
+// carries none of it on the per-task path.
 func (r *Result) recordShadows(cfg *Config, i int, x *transit, wait, latency float64, shPred []float64) {
 	inv, d := r.invMu[i], cfg.Tiers[i].MeanDelay
 	for j, w := range shPred {

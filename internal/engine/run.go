@@ -63,7 +63,7 @@ type tierState struct {
 	// The Little's-law sums of TierResult for this physical tier, added
 	// into the result when the window closes: kept here, next to the
 	// tier's other hot fields, rather than through the result on every
-	// task (issue 17). A tier of one copy gets exactly its sums. areaN
+	// task. A tier of one copy gets exactly its sums. areaN
 	// holds the residual at the window's start until then (stopMeasuring).
 	areaN, sojourn float64
 	reached        int
@@ -82,7 +82,7 @@ type device struct {
 	phys      []int // view tier → physical tier
 	// seen is phys as pointers to the tiers' states, which the fresh
 	// view reads at every decision: no bounds check and no index
-	// arithmetic per tier (issue 17).
+	// arithmetic per tier.
 	seen []*tierState
 	rng  *rand.Rand // the observation draws of this device
 	// count: the device's fresh view is counted at each of its
@@ -414,7 +414,7 @@ func (s *sim) loop() error {
 			// first) — it reaches now, without a trip through the event
 			// heap; else it is scheduled as before (the same relative
 			// order of sequence numbers). The same steps in the same
-			// order, for a push and a pop less on most tasks (issue 17).
+			// order, for a push and a pop less on most tasks.
 			s.held = -1
 			x := &s.slots[h]
 			if more && x.reach <= next && (s.events.len() == 0 || x.reach < s.events.ev[0].t) {
@@ -518,8 +518,7 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 	// Field by field into the slot, every field: a composite literal is
 	// built on the stack first and then copied in 16-byte moves, which
 	// stall on the narrower stores just made (store-to-load forwarding
-	// fails); in a profile that copy was a third of arrive's own time
-	// (issue 17).
+	// fails).
 	x.id, x.arrival, x.size = k, t, s.task.Size
 	x.delay = s.task.Delays[i]
 	x.reach = t + x.delay
@@ -557,9 +556,8 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 // tier i for the measured task in slot, and notes whether the tier had an
 // idle server in the view. It and the two functions after it are arrive's
 // parts that only some runs need, out of line, so that a run without them
-// carries none of their code on its per-task path (with reach's and
-// loop's likewise, BenchmarkEngine's task runs 687 instructions of the
-// engine's own under valgrind, from 717; issue 17).
+// carries none of their code on its per-task path (reach's and loop's
+// likewise).
 func (s *sim) predictShadows(dv *device, slot int32, i int) {
 	x := &s.slots[slot]
 	x.idle = dv.view.States[i].Busy < s.tiers[x.tier].servers // the tier's c, from the hot state rather than the view's Tier

@@ -3,6 +3,7 @@ package engine
 import (
 	"math"
 	"math/rand/v2"
+	"os"
 	"strconv"
 	"testing"
 
@@ -68,11 +69,12 @@ func checkAgainst(t *testing.T, name string, got, se float64, reps int, want, ma
 	}
 }
 
-// runLength scales the theory tests: -short (used with -race in CI) shortens
-// them; the confidence intervals widen accordingly.
+// runLength scales the theory tests: the full length (ten times the tasks)
+// runs with OFFLOAD_LONG=1 and not under -short; otherwise the runs are
+// shorter and the confidence intervals wider accordingly.
 // maxRel is the widest relative 99.9% half-width a check may have to count.
 func runLength() (tasks, reps int, maxRel float64) {
-	if testing.Short() {
+	if testing.Short() || os.Getenv("OFFLOAD_LONG") == "" {
 		return 40000, 10, 0.25
 	}
 	return 200000, 20, 0.10

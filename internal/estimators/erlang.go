@@ -33,11 +33,11 @@ func ErlangB(c int, a float64) float64 {
 }
 
 // recursionServers is the most servers for which ErlangB runs the
-// recursion, one dependent multiply-add a server: 20 µs at 10⁴ servers on
-// every memo miss of an Estimator, the hybrid policy's cost at scale,
-// where the sums take 0.06 to 2 µs from ρ = 0.5 to 0.99 (BenchmarkErlangB,
-// issue 17). Up to it, which covers every shipped scenario (16 servers at
-// most), the results are the recursion's to the bit.
+// recursion, one dependent multiply-add a server, on every memo miss of an
+// Estimator: linear in the servers, where the sums beyond it take about
+// √c terms at most (BenchmarkErlangB; docs/performance.md). Up to it, which
+// covers every shipped scenario (16 servers at most), the results are the
+// recursion's to the bit.
 const recursionServers = 256
 
 // invErlangBLarge is 1/B(c, a) for c ≥ 1, a > 0, without a step per

@@ -56,7 +56,7 @@ const memoSize = 16
 // memoEntry is what a window count and span give: λ̂ = count/span, ρ̂ =
 // λ̂/(cμ) and W^model at λ̂ and C_a², each a function of its key alone, so
 // that a hit returns exactly what computing them would (and saves two
-// divisions and the model on every decision for every tier, issue 17).
+// divisions and the model on every decision for every tier).
 type memoEntry struct {
 	count     int     // key: the window count
 	span, ca2 float64 // and span (NaN when empty) and C_a²
@@ -182,8 +182,7 @@ func (e *Estimator) Ca2() Ca2Mode { return e.cfg.Ca2 }
 func (e *Estimator) Observe(now float64, tier int) {
 	t := &e.tiers[tier]
 	// RateWindow.Add's two steps, each inlined here: Add itself is just
-	// over the inliner's budget, and a call less on every dispatch was 1%
-	// of the hybrid path (paired runs, issue 17).
+	// over the inliner's budget, and this saves a call on every dispatch.
 	t.window.advance(now)
 	t.window.count()
 	if e.cfg.Ca2 == Ca2Online {
@@ -233,9 +232,7 @@ func (e *Estimator) Scores(v *dispatch.View, score, wait []float64) {
 // blend itself by Hybrid's own function, blend, so that a compiler fusing
 // multiply-adds fuses the same product in both). The results are eval's,
 // bit for bit (TestScoresAgreeWithComponents, also run with GOAMD64=v3 by
-// CI); with the hybrid's argmin in one call (policies' minIndex), the
-// hybrid path of a run costs 4.5 to 6% less (issue 17: the README has how
-// it was measured).
+// CI).
 func (e *Estimator) scores(now float64, states []dispatch.State, score, wait []float64) {
 	tiers := e.tiers
 	states, score, wait = states[:len(tiers)], score[:len(tiers)], wait[:len(tiers)]
@@ -270,9 +267,8 @@ func (e *Estimator) scores(now float64, states []dispatch.State, score, wait []f
 // tier i's routing score into score[i−lo], its Ŵ into wait[i−lo] and, if
 // comps is not nil, every component into comps[i−lo]. A decision scores
 // every tier: one call for all of them rather than a chain of three calls
-// a tier (its score, its parts, its rate), one function where there were
-// four (issue 17; the README has what it measured: little). Scores, Wait
-// and Components all run it, so that they agree bit for bit.
+// a tier (its score, its parts, its rate). Scores, Wait and Components all
+// run it, so that they agree bit for bit.
 func (e *Estimator) eval(v *dispatch.View, lo, hi int, score, wait []float64, comps []Components) {
 	now := v.Now
 	for tier := lo; tier < hi; tier++ {

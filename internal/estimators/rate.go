@@ -34,7 +34,7 @@ type RateWindow struct {
 	invH   float64  // buckets per second, B/w
 	counts []uint32 // ring of B bucket counts
 	cur    int64    // absolute index ⌈t/h⌉ of the newest bucket
-	at     int      // slot(cur), kept as it moves: a modulo is an integer division, two a call of slot, and Add and advance ran one every decision (issue 17)
+	at     int      // slot(cur), kept as it moves: a modulo is an integer division, two a call of slot, and Add and advance ran one every decision
 	total  int      // sum of counts
 }
 
@@ -87,7 +87,7 @@ func rateOf(count int, span float64) float64 { return float64(count) / span }
 // span is the denominator max(min(w, now), 1 s). The builtins, not
 // math.Max and math.Min: the same results for every operand (NaN and
 // signed zeros included, by the language spec), but compiled inline,
-// where the math functions are calls on every decision (issue 17).
+// where the math functions are calls on every decision.
 func (r *RateWindow) span(now float64) float64 {
 	return max(min(r.w, now), 1)
 }
@@ -97,7 +97,7 @@ func (r *RateWindow) span(now float64) float64 {
 // ⌈x⌉ ≤ cur exactly when x ≤ cur, cur being an integer; and float64(cur) is
 // exact, since cur only ever takes the value of an integral float64. So the
 // usual call, within the newest bucket, is told by that test, inlined,
-// without math.Ceil, a call (issue 17). A NaN fails it and takes the long
+// without math.Ceil, a call. A NaN fails it and takes the long
 // way, as before.
 func (r *RateWindow) advance(now float64) {
 	if now*r.invH <= float64(r.cur) {

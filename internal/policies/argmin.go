@@ -32,7 +32,7 @@ func (m *argmin) offer(i int, x float64, rng *rand.Rand) {
 // rule: ties uniformly at random by reservoir sampling, a random number
 // drawn only on a tie, NaN never chosen over a number. One call for the
 // whole slice, where offer is a call an index (it does not inline): the
-// hybrid's decision, whose scores are a slice already (issue 17).
+// hybrid's decision, whose scores are a slice already.
 func minIndex(xs []float64, rng *rand.Rand) int {
 	best, val, ties := 0, xs[0], 1
 	for i := 1; i < len(xs); i++ {

@@ -6,19 +6,25 @@ import (
 	"github.com/offload-sim/offload/internal/dispatch"
 )
 
-// BenchmarkDecide measures one decision per policy on the three-tier state
-// of the issue (local 1 server, edge 4, cloud 64). Estimator policies are
+// BenchmarkDecide measures one decision per policy on a three-tier state
+// (local 1 server, edge 4, cloud 64). Estimator policies are
 // warmed with 5000 dispatches, and each iteration advances the clock by
 // 10 ms, reports the dispatch back (as the engine does, so Dispatched is
 // included in the figure) and cycles through a few tier states, so that the
 // windows slide and the model memo sees realistic λ̂ changes. Oracle reads a
 // fake dispatch.Oracle with fixed completion times: its figure is the
 // policy's own cost, excluding the engine's FCFS Completion computation.
+// exec is skipped: its decision is a round trip to a user's program, which
+// needs the program and a started process, and extpolicy's
+// BenchmarkRoundTrip measures it with a minimal program.
 func BenchmarkDecide(b *testing.B) {
 	tiers := threeTiers()
 	views := benchViews(tiers)
 	for _, name := range Names() {
 		b.Run(name, func(b *testing.B) {
+			if name == NameExec {
+				b.Skip("exec is a round trip to a user's program: see BenchmarkRoundTrip in internal/extpolicy")
+			}
 			p := mustNew(b, name, tiers, DefaultParams(), 1)
 			obs, _ := p.(dispatch.Observer)
 			now := 0.0

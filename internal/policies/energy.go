@@ -15,7 +15,7 @@ const MaxEnergyWeight = 1e6
 func energySpec() Spec {
 	s := estimatorSpec(NameHybridEnergy, "ours: hybrid's score + energy_weight × the task's expected energy at the tier (dynamic compute, its data's tx, the mean reply's rx)", modeHybrid)
 	s.Paper = false
-	s.Options = append(s.Options, Option{Name: "energy_weight", Doc: "s/J: seconds of routing score per joule of expected energy; 0 decides as hybrid",
+	s.Options = append(s.Options, Option{Name: "energy_weight", Doc: "s/J: seconds of routing score per joule of expected energy; 0 (the default) decides as hybrid",
 		Check: number(func(x float64) bool { return x >= 0 && x <= MaxEnergyWeight }, "in [0, 1e6] (s/J)")})
 	build := s.New
 	s.New = func(b Build) (dispatch.Policy, error) {

@@ -32,7 +32,7 @@ func execSpec() Spec {
 		Summary: "an external program deciding over line-delimited JSON (docs/policy-protocol.md); needs command",
 		Options: []Option{
 			{Name: "command", Doc: "the program and its arguments, run in the scenario file's folder, e.g. [python3, my_policy.py]", Check: checkCommand},
-			{Name: "timeout", Doc: "the longest wait for one answer, e.g. 10s (default) or 500ms", Check: checkTimeout},
+			{Name: "timeout", Doc: "the longest wait for one answer, e.g. 10s (the default) or 500ms; at most 1h", Check: checkTimeout},
 		},
 		New: newExec}
 }

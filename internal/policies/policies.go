@@ -82,14 +82,14 @@ func ageSpec() Spec {
 // the scenario's estimator block (the same checks as the block's).
 func estimatorOptions() []Option {
 	return []Option{
-		{Name: "epsilon", Doc: "ε-greedy exploration probability", Check: number(func(x float64) bool { return x >= 0 && x <= 1 }, "in [0, 1] (a probability)")},
-		{Name: "window", Doc: "s, sliding window of the arrival-rate estimate", Check: number(func(x float64) bool { return x > 0 && x <= 1e6 }, "in (0, 1e6] (s)")},
-		{Name: "rho_max", Doc: "cap on ρ̂ in the model component", Check: number(func(x float64) bool { return x > 0 && x < 1 }, "in (0, 1)")},
-		{Name: "penalty", Doc: "utilisation penalty {threshold, k}", Check: mapping(
+		{Name: "epsilon", Doc: "ε-greedy exploration probability; default: the scenario's estimator.epsilon", Check: number(func(x float64) bool { return x >= 0 && x <= 1 }, "in [0, 1] (a probability)")},
+		{Name: "window", Doc: "s, sliding window of the arrival-rate estimate; default: estimator.window", Check: number(func(x float64) bool { return x > 0 && x <= 1e6 }, "in (0, 1e6] (s)")},
+		{Name: "rho_max", Doc: "cap on ρ̂ in the model component; default: estimator.rho_max", Check: number(func(x float64) bool { return x > 0 && x < 1 }, "in (0, 1)")},
+		{Name: "penalty", Doc: "utilisation penalty {threshold, k}; default: estimator.penalty", Check: mapping(
 			Option{Name: "threshold", Check: number(func(x float64) bool { return x >= 0 && x < 1 }, "in [0, 1)")},
 			Option{Name: "k", Check: number(func(x float64) bool { return x >= 0 && x <= 1e6 }, "in [0, 1e6] (0 switches the penalty off)")},
 		)},
-		{Name: "ca2", Doc: "C_a² of the model component: poisson (1) or online (per-tier inter-dispatch SCV)", Check: oneOf("poisson", "online")},
+		{Name: "ca2", Doc: "C_a² of the model component: poisson (1) or online (per-tier inter-dispatch SCV); default: estimator.ca2, else poisson", Check: oneOf("poisson", "online")},
 	}
 }
 

@@ -69,8 +69,8 @@ const (
 func powerOfDSpec() Spec {
 	return Spec{Name: NamePowerOfD, Summary: "best of d sampled tiers on the observed state: shortest expected delay, or fewest present (index: count)",
 		Options: []Option{
-			{Name: "d", Doc: "tiers sampled per decision", Check: integer(1, 1000)},
-			{Name: "index", Doc: "sed (D̄ + (q+b+1)/(cμ)) or count (q + b)", Check: oneOf("sed", "count")},
+			{Name: "d", Doc: "tiers sampled per decision (default 2)", Check: integer(1, 1000)},
+			{Name: "index", Doc: "sed (D̄ + (q+b+1)/(cμ), the default) or count (q + b)", Check: oneOf("sed", "count")},
 		},
 		New: newPowerOfD}
 }

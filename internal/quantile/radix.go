@@ -6,10 +6,10 @@ import (
 )
 
 // The exact quantiles and the mean read a run's latencies sorted, once per
-// run: at paper scale about 200,000 values a run, and slices.Sort of them
-// was 15% of a whole reproduction's CPU (issue 17). A least-significant-digit
+// run: at paper scale about 200,000 values a run, where slices.Sort is a
+// large share of a whole reproduction's CPU. A least-significant-digit
 // radix sort on the floats' bit patterns does the same in a few linear
-// passes. It is written here by hand because no well-kept library fits: the
+// passes (BenchmarkSort; docs/performance.md). It is written here by hand because no well-kept library fits: the
 // one Go radix sort of floats we know (shawnsmithdev/zermelo/v2) is not
 // served by the module proxy this project builds from, reinterprets slices
 // through unsafe, and orders NaNs and ±0 its own way, which would need the
@@ -27,9 +27,8 @@ import (
 
 // radixMin is the length below which sortFloats leaves the work to
 // slices.Sort: below it the radix sort's fixed cost, clearing and summing
-// its digit counts, outweighs the comparison sort (BenchmarkSortCrossover,
-// four runs: at 1,536 lognormal values the two within 12% of each other
-// either way, at 1,792 the radix sort 13-27% faster, at 1,024 18-25% slower).
+// its digit counts, outweighs the comparison sort (BenchmarkSortCrossover
+// measures both on either side of it).
 const radixMin = 1792
 
 const (

@@ -29,18 +29,11 @@ import "math"
 //
 // Why by hand. It replaces sketches-go's DDSketch (CubicallyInterpolatedMapping
 // and DenseStore), which cost the engine's hot path more than any other
-// single item past the exact limit (issue 17). `go test -run XXX -bench
-// SketchAdd -benchmem -count 3 ./internal/quantile/` measured 13.7 ns per
-// Sample.Add with sketches-go (main at afaafbc) and 4.1 ns with this sketch,
-// 0 allocations both, on the 2-core AMD EPYC these figures come from; of the
-// 4.1 ns, 3.8 are Sample.Add's own count, sum and maximum (the same
-// benchmark with the sketch's increment removed). The library computes an
-// interpolated log₂ per value and reaches its counts through an interface;
-// here an add is a shift, a subtraction, one bounds check and an integer
-// increment, inlined into Sample.Add. In the engine past the exact limit
-// (`go test -run XXX -bench '^BenchmarkEngine$' -benchtime 3500000x
-// -benchmem -count 3 ./internal/engine/`, 2.5·10⁶ of the 3.5·10⁶ tasks
-// sketched) a task went from 326-336 ns to 316-323 ns.
+// single item past the exact limit: the library computes an interpolated
+// log₂ per value and reaches its counts through an interface, where here
+// an add is a shift, a subtraction, one bounds check and an integer
+// increment, inlined into Sample.Add (BenchmarkSketchAdd;
+// docs/performance.md).
 //
 // Memory. Bins are a dense slice of uint64 counts over the indices seen,
 // grown by a quarter of its length (at least one binade) on the side that

@@ -102,19 +102,13 @@ func checkGolden(t *testing.T, name string, got []byte) {
 	}
 }
 
-func TestRunsHeaderIsTheDesignedOne(t *testing.T) {
-	want := "experiment,param,value,policy,seed,tasks,mean_latency_s,p50_latency_s,p95_latency_s,p99_latency_s," +
-		"max_latency_s,mean_wait_s,mean_large_s,p95_large_s,mape,decision_ns,share_edge,share_cloud,util_edge,util_cloud"
-	if got := strings.Join(RunsHeader(results.RunColumns(results.Layout{Tiers: []string{"edge", "cloud"}})), ","); got != want {
-		t.Errorf("RunsHeader = %s\nwant          %s", got, want)
-	}
-	sh := SummaryHeader(results.RunColumns(results.Layout{Tiers: []string{"edge"}}))
-	if got := strings.Join(sh[:8], ","); got != "experiment,param,value,policy,runs,tasks,tasks_ci95,mean_latency_s" {
-		t.Errorf("SummaryHeader starts %s", got)
-	}
-	if got := strings.Join(sh[len(sh)-3:], ","); got != "util_edge,util_edge_ci95,unstable" {
-		t.Errorf("SummaryHeader ends %s", got)
-	}
+// The headers as designed, for two tiers (runs.csv) and one (summary.csv),
+// pinned in a golden file: a new column is one go test ./... -update.
+func TestHeadersAreTheDesignedOnes(t *testing.T) {
+	runs := RunsHeader(results.RunColumns(results.Layout{Tiers: []string{"edge", "cloud"}}))
+	summary := SummaryHeader(results.RunColumns(results.Layout{Tiers: []string{"edge"}}))
+	checkGolden(t, "headers.txt", []byte("runs.csv, tiers edge and cloud:\n"+strings.Join(runs, ",")+
+		"\nsummary.csv, tier edge:\n"+strings.Join(summary, ",")+"\n"))
 }
 
 func TestWriteRunsRefusesColumnMismatch(t *testing.T) {
@@ -179,10 +173,29 @@ func sameRun(a, b results.Run) bool {
 	return true
 }
 
+// oneTierRow is a runs.csv row of the one-tier columns: seed and share_edge
+// as given, tasks 10, mape and decision_ns empty, every other column 0.5.
+func oneTierRow(cols []results.Column, seed, share string) string {
+	row := []string{"e", "p", "1", "jsq", seed}
+	for _, c := range cols {
+		switch c.Name {
+		case results.ColTasks:
+			row = append(row, "10")
+		case results.ColMAPE, results.ColDecisionNs:
+			row = append(row, "")
+		case results.ShareCol("edge"):
+			row = append(row, share)
+		default:
+			row = append(row, "0.5")
+		}
+	}
+	return strings.Join(row, ",")
+}
+
 func TestReadRunsErrors(t *testing.T) {
 	edge := results.RunColumns(results.Layout{Tiers: []string{"edge"}})
 	header := strings.Join(RunsHeader(edge), ",")
-	row := "e,p,1,jsq,0,10,1,1,1,1,1,1,1,1,,,0.5,0.5"
+	row := oneTierRow(edge, "0", "0.5")
 	cases := []struct {
 		name, in, want string
 	}{
@@ -190,8 +203,8 @@ func TestReadRunsErrors(t *testing.T) {
 		{"foreign header", "a,b,c\n", "is not the expected"},
 		{"util without share", strings.Replace(header, "share_edge", "share_x", 1) + "\n", "is not the expected"},
 		{"short row", header + "\ne,p,1\n", "wrong number of fields"},
-		{"bad seed", header + "\n" + strings.Replace(row, "jsq,0", "jsq,x", 1) + "\n", `seed: "x" is not an integer`},
-		{"NaN cell", header + "\n" + strings.Replace(row, ",0.5,0.5", ",NaN,0.5", 1) + "\n", `line 2: share_edge: "NaN" is not a finite number`},
+		{"bad seed", header + "\n" + oneTierRow(edge, "x", "0.5") + "\n", `seed: "x" is not an integer`},
+		{"NaN cell", header + "\n" + oneTierRow(edge, "0", "NaN") + "\n", `line 2: share_edge: "NaN" is not a finite number`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -34,11 +34,7 @@ func TestWriteEmulationRuns(t *testing.T) {
 	if err := WriteEmulationRuns(&buf, ec, []EmulatedRun{r}); err != nil {
 		t.Fatal(err)
 	}
-	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
-	want := "emulate,,,hybrid,1,3,0.25,0.2,0.5,0.5,0.5,0.01,,,12.5,,0.5,0.5,0.1,0.2,5,3,1,1,1"
-	if len(lines) != 2 || lines[1] != want {
-		t.Errorf("rows:\n%s\nwant\n%s", buf.String(), want)
-	}
+	checkGolden(t, "emulation_runs.csv", buf.Bytes())
 	r.Cols = results.RunColumns(results.Layout{Tiers: []string{"edge"}})
 	if err := WriteEmulationRuns(&buf, ec, []EmulatedRun{r}); err == nil {
 		t.Error("a run with the columns of 1 tier under a header of 2: no error")

@@ -13,7 +13,7 @@ import (
 // SweepFigure is one figure of a sweep, as the experiments write it into
 // their folder and the HTML report draws it: a file stem, a title (drawn in
 // the image by the experiments, beside it by the report) and a caption
-// (never in the image unless asked: the report and README carry it).
+// (never in the image unless asked: the report and the docs carry it).
 type SweepFigure struct {
 	File, Title, Caption string
 	// Redundant: a *_stable figure that left nothing out, identical to its

@@ -29,7 +29,7 @@ type FrontPoint struct {
 
 // FrontCaption is the note of the latency–energy figure, drawn in the image
 // only when FigureOptions.Caption asks for it: offload energy leaves it out,
-// and the README gives it beside the figure (issue 15).
+// and the docs give it beside the figure.
 const FrontCaption = "Points: mean over replicates; bars: 95% Student-t intervals of both coordinates. " +
 	"A line joins one policy's points across its swept weight; a ring marks a point where a tier's load is ≥ 1."
 

@@ -12,9 +12,9 @@ import (
 	"github.com/offload-sim/offload/internal/results"
 )
 
-// cell is one swept value of a made-up sweep: each policy's mean latency
+// sweepCell is one swept value of a made-up sweep: each policy's mean latency
 // and largest tier load.
-func cell(v float64, rows map[string][2]float64) []results.Summary {
+func sweepCell(v float64, rows map[string][2]float64) []results.Summary {
 	var out []results.Summary
 	for _, p := range allPolicies {
 		r, ok := rows[p]
@@ -30,7 +30,7 @@ func cell(v float64, rows map[string][2]float64) []results.Summary {
 // TestSetApart: a point is set apart only when it is both near a tier's
 // capacity and far above the other policies of its cell.
 func TestSetApart(t *testing.T) {
-	sums := cell(100, map[string][2]float64{
+	sums := sweepCell(100, map[string][2]float64{
 		"hybrid": {0.060, 0.6}, "queue-only": {0.059, 0.6}, "jsq-s": {0.056, 0.6}, "oracle": {0.052, 0.6},
 		"edge-first": {1.95, 0.998}, // near capacity, 33× the others: apart
 		"random":     {0.9, 0.5},    // 16× the others but far from capacity: kept
@@ -65,8 +65,8 @@ func names(ss []results.Summary) []string {
 // draws edge-first's point at its top with the value written beside it,
 // and says so in its caption.
 func TestStableFigureSetsApart(t *testing.T) {
-	sums := append(cell(80, map[string][2]float64{"hybrid": {0.055, 0.5}, "jsq-s": {0.052, 0.5}, "edge-first": {0.069, 0.8}}),
-		cell(100, map[string][2]float64{"hybrid": {0.060, 0.6}, "jsq-s": {0.056, 0.6}, "edge-first": {1.95, 0.998}})...)
+	sums := append(sweepCell(80, map[string][2]float64{"hybrid": {0.055, 0.5}, "jsq-s": {0.052, 0.5}, "edge-first": {0.069, 0.8}}),
+		sweepCell(100, map[string][2]float64{"hybrid": {0.060, 0.6}, "jsq-s": {0.056, 0.6}, "edge-first": {1.95, 0.998}})...)
 	var st SweepFigure
 	for _, f := range SweepFigures(sums, testLegend, "arrivals.rate", nil) {
 		if f.File == "mean_latency_stable" {

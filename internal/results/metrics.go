@@ -132,30 +132,30 @@ const ColSketched = "quantiles_sketched"
 func RunColumns(l Layout) []Column {
 	tiers := l.Tiers
 	cols := []Column{
-		{Name: ColTasks, Doc: "measured tasks", Int: true, Get: func(m *Measured) float64 { return float64(m.Tasks) }},
-		{Name: ColMeanLatency, Unit: "s", Doc: "mean latency T = D + W + S", Get: func(m *Measured) float64 { return m.Latencies.Mean() }},
-		{Name: ColP50Latency, Unit: "s", Doc: "median latency", Get: func(m *Measured) float64 { return m.Latencies.Quantile(0.50) }},
+		{Name: ColTasks, Doc: "measured tasks (in the emulation, those that completed)", Int: true, Get: func(m *Measured) float64 { return float64(m.Tasks) }},
+		{Name: ColMeanLatency, Unit: "s", Doc: "mean latency T = D + W + S: the delay to the chosen tier, the wait in its queue and the service", Get: func(m *Measured) float64 { return m.Latencies.Mean() }},
+		{Name: ColP50Latency, Unit: "s", Doc: "median latency (exact up to the exact limit, see quantiles_sketched)", Get: func(m *Measured) float64 { return m.Latencies.Quantile(0.50) }},
 		{Name: ColP95Latency, Unit: "s", Doc: "95th percentile of latency", Get: func(m *Measured) float64 { return m.Latencies.Quantile(0.95) }},
 		{Name: ColP99Latency, Unit: "s", Doc: "99th percentile of latency", Get: func(m *Measured) float64 { return m.Latencies.Quantile(0.99) }},
 		{Name: ColMaxLatency, Unit: "s", Doc: "largest latency", Get: func(m *Measured) float64 { return m.Latencies.Quantile(1) }},
-		{Name: ColMeanWait, Unit: "s", Doc: "mean time in the tier's queue", Get: func(m *Measured) float64 { return m.per(m.SumWait, m.Tasks) }},
-		{Name: ColMeanLarge, Unit: "s", Doc: "mean latency of large tasks", Get: func(m *Measured) float64 { return m.LargeLatencies.Mean() }},
-		{Name: ColP95Large, Unit: "s", Doc: "95th percentile of large tasks' latency", Get: func(m *Measured) float64 { return m.LargeLatencies.Quantile(0.95) }},
-		{Name: ColMAPE, Unit: "%", Doc: "mean absolute percentage error of the policy's own prediction", Get: func(m *Measured) float64 { return m.per(100*m.SumAPE, m.Predicted) }},
-		{Name: ColDecisionNs, Unit: "ns", Doc: "mean wall-clock cost of a decision (--time-decisions)", Get: func(m *Measured) float64 { return m.DecisionNs }},
+		{Name: ColMeanWait, Unit: "s", Doc: "mean wait W in the chosen tier's queue", Get: func(m *Measured) float64 { return m.per(m.SumWait, m.Tasks) }},
+		{Name: ColMeanLarge, Unit: "s", Doc: "mean latency of the large tasks, those whose size is strictly above the large_quantile quantile of the size law; empty when there are none", Get: func(m *Measured) float64 { return m.LargeLatencies.Mean() }},
+		{Name: ColP95Large, Unit: "s", Doc: "95th percentile of the large tasks' latency; empty when there are none", Get: func(m *Measured) float64 { return m.LargeLatencies.Quantile(0.95) }},
+		{Name: ColMAPE, Unit: "%", Doc: "mean absolute percentage error of the policy's own latency prediction, |Ŵ + 1/μ + D̄ − T| / T; empty for a policy that predicts nothing", Get: func(m *Measured) float64 { return m.per(100*m.SumAPE, m.Predicted) }},
+		{Name: ColDecisionNs, Unit: "ns", Doc: "mean wall-clock cost of a decision, timer included; empty unless --time-decisions (wall-clock time: not reproducible)", Get: func(m *Measured) float64 { return m.DecisionNs }},
 	}
 	for i, t := range tiers {
-		cols = append(cols, Column{Name: ShareCol(t), Doc: "fraction of measured tasks sent to " + t,
+		cols = append(cols, Column{Name: ShareCol(t), Doc: "fraction of the measured tasks sent to " + t,
 			Get: func(m *Measured) float64 { return m.share(i) }})
 	}
 	for i, t := range tiers {
-		cols = append(cols, Column{Name: UtilCol(t), Doc: "offered load of " + t + ": work sent per second / (c·s)",
+		cols = append(cols, Column{Name: UtilCol(t), Doc: "offered load of " + t + ": the work of the measured tasks sent there per second of the measured window, over c·s; ≥ 1: its queue grows without bound",
 			Get: func(m *Measured) float64 { return m.util(i) }})
 	}
 	for _, x := range l.SLO {
-		cols = append(cols, Column{Name: SLOMissCol(x), Doc: "share of measured tasks with latency over " + Millis(x) + " ms",
+		cols = append(cols, Column{Name: SLOMissCol(x), Doc: "share of the measured tasks with latency strictly over " + Millis(x) + " ms",
 			Get: func(m *Measured) float64 { return m.Latencies.Over(x) }})
-		cols = append(cols, Column{Name: SLOMissLargeCol(x), Doc: "share of large tasks with latency over " + Millis(x) + " ms",
+		cols = append(cols, Column{Name: SLOMissLargeCol(x), Doc: "share of the large tasks with latency strictly over " + Millis(x) + " ms; empty when there are none",
 			Get: func(m *Measured) float64 { return m.LargeLatencies.Over(x) }})
 	}
 	if l.Sketch {
@@ -171,11 +171,11 @@ func RunColumns(l Layout) []Column {
 	}
 	if l.Breakdown {
 		for i, t := range tiers {
-			cols = append(cols, Column{Name: TierLatencyCol(t), Unit: "s", Doc: "mean latency of the measured tasks run at " + t,
+			cols = append(cols, Column{Name: TierLatencyCol(t), Unit: "s", Doc: "mean latency of the measured tasks run at " + t + "; empty where none ran",
 				Get: func(m *Measured) float64 { return m.tierMean(m.TierSumLatency, i) }})
 		}
 		for i, t := range tiers {
-			cols = append(cols, Column{Name: TierWaitCol(t), Unit: "s", Doc: "mean wait of the measured tasks run at " + t,
+			cols = append(cols, Column{Name: TierWaitCol(t), Unit: "s", Doc: "mean wait of the measured tasks run at " + t + "; empty where none ran",
 				Get: func(m *Measured) float64 { return m.tierMean(m.TierSumWait, i) }})
 		}
 	}

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -45,35 +44,6 @@ type Manifest = store.Manifest
 
 // ManifestFile is the name of a results folder's manifest.
 const ManifestFile = store.ManifestName
-
-// Version is the tool's version as the binary knows it: the module version
-// of a released build, else the VCS revision that `go build` stamps into
-// the binary (with "+dirty" for uncommitted changes), else "devel" (as for
-// `go run`, or a build with -buildvcs=false).
-func Version() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "devel"
-	}
-	if v := bi.Main.Version; v != "" && v != "(devel)" {
-		return v
-	}
-	var rev, dirty string
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			if s.Value == "true" {
-				dirty = "+dirty"
-			}
-		}
-	}
-	if rev != "" {
-		return rev + dirty
-	}
-	return "devel"
-}
 
 // openDir opens an output folder for results of the scenario with this
 // hash (internal/store: refused when it holds another scenario's results

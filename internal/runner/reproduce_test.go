@@ -119,6 +119,7 @@ func TestReproduceBaselines(t *testing.T) {
 		"mape":          append([]string{"sweep.values=[60]"}, tiny...),
 		"burst":         {"duration=60", "warmup_time=10", "arrivals.bursts=[{start: 20, every: 30, length: 5, factor: 2}]"},
 		"decision":      tiny,
+		"staleness":     append([]string{"sweep.values=[0, 1]"}, tiny...),
 		"exploration":   append([]string{"sweep.values=[60]"}, tiny...),
 	}
 	dir := t.TempDir()

@@ -20,8 +20,8 @@ const (
 	extraShards   = "shards"      // a merged folder: the shard manifests it came from
 )
 
-// shardKey is the manifest's record of a shard, {"k": k, "K": K} as the
-// issue names them. encoding/json prefers an exact key match, so the two
+// shardKey is the manifest's record of a shard, {"k": k, "K": K}, the
+// names --shard k/K gives them. encoding/json prefers an exact key match, so the two
 // keys that differ only in case decode into their own fields.
 type shardKey struct {
 	K     int `json:"k"`

@@ -16,9 +16,12 @@ import (
 // merges the shards, and compares every experiment's files byte for byte
 // (decision's runs.csv and summary.csv carry wall-clock decision_ns, and
 // claims.md claim 5 with them, so those are compared only for presence).
+// Three reproductions and a merge make it a long test: it runs with
+// OFFLOAD_LONG=1 (cmd's TestShardedEqualsWhole checks a sharded run in the
+// default test).
 func TestShardedReproduce(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: three miniature reproductions")
+	if testing.Short() || os.Getenv("OFFLOAD_LONG") == "" {
+		t.Skip("long: three miniature reproductions; set OFFLOAD_LONG=1")
 	}
 	small := map[string][]string{
 		"sweep-load":    {"sweep.values=[40, 120]", "tasks=1000", "warmup=0", "policies=[hybrid, jsq]"},

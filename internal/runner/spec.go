@@ -231,7 +231,7 @@ const diffPlot = "diff_mean_latency"
 // sweepDiff draws, when jsq-s runs in the sweep, every policy's paired
 // mean-latency difference against it: jsq-s, with no estimator at all, has
 // the lowest mean latency of the deployable policies in the paper-scale run
-// (README), so the gap to it is what a policy has to explain.
+// (docs/experiments.md), so the gap to it is what a policy has to explain.
 func sweepDiff(d *store.Dir, format string, plan *experiment.Plan, runs []results.Run) ([]string, error) {
 	if !slices.Contains(plan.Labels(), policies.NameJSQS) {
 		return nil, nil

@@ -9,12 +9,12 @@ import (
 
 // Thresholds of PlanWarnings.
 const (
-	// secondsPerTask is a task's simulation cost for the estimate: the
-	// engine benchmark's 0.22–0.3 µs with a cheap policy, rounded up for
-	// hybrid's estimator and the bookkeeping around a run.
+	// secondsPerTask is a task's simulation cost for the estimate: above
+	// BenchmarkEngine's cost a task with a cheap policy, for hybrid's
+	// estimator and the bookkeeping around a run (docs/performance.md).
 	secondsPerTask = 0.5e-6
-	// secondsPerProgramTask is a task's cost under an exec policy: the
-	// Python examples' measured 40–71 µs round trip, rounded.
+	// secondsPerProgramTask is a task's cost under an exec policy: about
+	// a Python example's round trip per decision (docs/performance.md).
 	secondsPerProgramTask = 50e-6
 	// longRun is the estimated wall time past which a plan is worth a
 	// warning: long enough that a slip (a zero too many) is costly.

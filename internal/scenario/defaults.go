@@ -2,7 +2,7 @@ package scenario
 
 import "math"
 
-// The defaults Default fills in, named so that the README, the CLI and the
+// The defaults Default fills in, named so that the docs, the CLI and the
 // tests quote one source. Tasks, Duration, Tiers and Arrivals.Rate have none:
 // a run's length and the system modelled are always the file's choice.
 const (

@@ -29,7 +29,7 @@ type Scenario struct {
 	// Workload is the task-size distribution.
 	Workload Workload `yaml:"workload" label:""`
 	// Trace, if set, replays a recorded workload: its arrivals and sizes
-	// replace Arrivals and Workload.Size.
+	// replace arrivals and workload.size.
 	Trace *Trace `yaml:"trace,omitempty" label:""`
 	// Tiers lists the tiers in order; names become CSV columns.
 	Tiers []Tier `yaml:"tiers" label:""`

@@ -29,6 +29,9 @@ const (
 // folder's lock until it is killed.
 const lockHelperEnv = "STORE_TEST_HOLD_LOCK"
 
+// held keeps the helper's open folder from the garbage collector.
+var held *Dir
+
 func TestMain(m *testing.M) {
 	if dir := os.Getenv(lockHelperEnv); dir != "" {
 		d, err := Open(dir, Options{Hash: hashA})
@@ -37,8 +40,14 @@ func TestMain(m *testing.M) {
 			os.Exit(3)
 		}
 		fmt.Println("locked")
-		_ = d
-		select {} // until killed
+		// Until killed: asleep on a timer, which the runtime does not take
+		// for a deadlock (select {} was, and the helper died at once,
+		// dropping the lock before the test's Open on a busy machine), with
+		// the Dir reachable (a collected Dir's file closes, dropping it too).
+		held = d
+		for {
+			time.Sleep(time.Hour)
+		}
 	}
 	os.Exit(m.Run())
 }

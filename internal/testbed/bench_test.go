@@ -12,7 +12,7 @@ import (
 // BenchmarkDispatcher measures the client's own cost per request — decision,
 // bookkeeping, the request goroutine and its accounting — over a transport
 // that answers at once. Arrivals are scheduled 1 ns apart, so the loop never
-// sleeps: ns/op is the cost of one request. The budget is 20 µs.
+// sleeps: ns/op is the cost of one request.
 //
 //	go test -run '^$' -bench Dispatcher -cpu 2 ./internal/testbed/
 func BenchmarkDispatcher(b *testing.B) {

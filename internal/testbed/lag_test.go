@@ -20,7 +20,7 @@ func threeTiers() []dispatch.Tier { return dispatchtest.ThreeTiers(16) }
 // spinning and about 0.5 ms without; the bound asserted (2 ms) is loose
 // because `go test ./...` runs other packages' tests on the same cores, and
 // catches a loop that drifts rather than one that is merely jittery. Run
-// with OFFLOAD_WALLCLOCK=1 -cpu 2 -v to see the figures the README quotes.
+// with OFFLOAD_WALLCLOCK=1 -cpu 2 -v to see the figures docs/emulation.md quotes.
 func TestOpenLoopLagAt2000PerSecond(t *testing.T) {
 	wallClock(t)
 	if testing.Short() || raceOn {

@@ -14,7 +14,7 @@ import (
 // existed.
 //
 // Its methods take a pointer: a DataLaw holds a Dist (88 bytes), which a
-// value receiver copied at every task (issue 17).
+// value receiver would copy at every task.
 type DataLaw struct {
 	Dist   Dist    // used when Factor is 0; the zero Dist is 0 bits
 	Factor float64 // bits per work unit; > 0 makes the data proportional to the size

@@ -46,9 +46,8 @@ type Source struct {
 	stop    <-chan struct{}
 	stopped bool
 	n       int // trace replay: the next row
-	// hasData is spec.drawsData(), asked once: asking it at every task
-	// copied both laws by value (15 ns a task in a profile), and still
-	// costs about 5 ns a task with the laws' pointer receivers (issue 17).
+	// hasData is spec.drawsData(), asked once rather than at every task,
+	// where even with the laws' pointer receivers it costs a few ns.
 	hasData bool
 
 	// A reader of a Tape replays it from task pos; past the tape's

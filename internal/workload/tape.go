@@ -4,7 +4,7 @@ package workload
 // replayed to every policy of the replicate. A task's draw does not depend
 // on any decision (see Task), so the policies of a replicate see the same
 // tasks whether each draws them again or all read them from a tape; the
-// tape only saves the draws, which cost about a third of a run (the
+// tape only saves the draws, a large share of a run's cost (the
 // lognormal delays' exponentials, the Pareto size's power).
 //
 // It records lazily, as far as its furthest reader has read, and keeps at
