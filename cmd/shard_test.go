@@ -345,7 +345,7 @@ func TestMergedProvenance(t *testing.T) {
 		shards = append(shards, s)
 	}
 	merged := filepath.Join(dir, "study", "merged")
-	if code, _, stderr := run(t, context.Background(), append([]string{"merge", "-o", merged}, shards...)...); code != 0 {
+	if code, _, stderr := run(t, context.Background(), append([]string{"merge", "--format", "svg", "-o", merged}, shards...)...); code != 0 {
 		t.Fatalf("merge: exit %d: %s", code, stderr)
 	}
 	if code, _, stderr := run(t, context.Background(), "report", merged); code != 0 {
@@ -367,7 +367,7 @@ func TestMergedProvenance(t *testing.T) {
 	if want := append(append([]string{"offload"}, tinyArgs...), "--quiet", "-j", "2", "--format", "svg"); !slices.Equal(m.Command, want) {
 		t.Errorf("command %q, want the shards' own %q", m.Command, want)
 	}
-	if want := []string{"offload", "merge", "-o", ".", "../../runs/shard-0", "../../runs/shard-1"}; !slices.Equal(m.Extra.MergeCommand, want) {
+	if want := []string{"offload", "merge", "--format", "svg", "-o", ".", "../../runs/shard-0", "../../runs/shard-1"}; !slices.Equal(m.Extra.MergeCommand, want) {
 		t.Errorf("merge_command %q, want %q", m.Extra.MergeCommand, want)
 	}
 	if len(m.Extra.Shards) != 2 || m.Extra.Shards[1].Dir != "../../runs/shard-1" {
@@ -379,7 +379,7 @@ func TestMergedProvenance(t *testing.T) {
 			t.Errorf("%s holds the merging machine's path %s", name, dir)
 		}
 	}
-	if !strings.Contains(page, "from 2 shards by offload merge -o . ../../runs/shard-0 ../../runs/shard-1") {
+	if !strings.Contains(page, "from 2 shards by offload merge --format svg -o . ../../runs/shard-0 ../../runs/shard-1") {
 		t.Error("report.html does not say how the folder was merged")
 	}
 }

@@ -66,6 +66,12 @@ func mergeCommand(args []string, dir string) []string {
 		case strings.HasPrefix(a, "-o=") || strings.HasPrefix(a, "--out="):
 			name, v, _ := strings.Cut(a, "=")
 			out = append(out, name+"="+relPath(v, dir))
+		case mergeValued[a]: // a flag and its value, not a path
+			out = append(out, a)
+			if i+1 < len(args) {
+				i++
+				out = append(out, args[i])
+			}
 		case strings.HasPrefix(a, "-"):
 			out = append(out, a)
 		default: // a shard folder
@@ -74,6 +80,9 @@ func mergeCommand(args []string, dir string) []string {
 	}
 	return out
 }
+
+// mergeValued are merge's flags, other than -o, that take a value.
+var mergeValued = map[string]bool{"--format": true}
 
 // relArg makes an absolute path argument, or the absolute value of a
 // --flag=value, relative to dir; any other argument is kept.
