@@ -185,7 +185,7 @@ func TestDeterministicAcrossWorkers(t *testing.T) {
 	var got []string
 	for i, j := range []string{"1", "4", "4"} {
 		out := filepath.Join(dir, "out"+string(rune('a'+i)))
-		if code, _, stderr := run(t, context.Background(), "run", "-f", f, "-o", out, "-j", j, "--quiet"); code != 0 {
+		if code, _, stderr := run(t, context.Background(), "run", "-f", f, "-o", out, "-j", j, "--quiet", "--format", "svg"); code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
 		got = append(got, readFile(t, filepath.Join(out, "runs.csv"))+readFile(t, filepath.Join(out, "summary.csv"))+readFile(t, filepath.Join(out, "scenario.yaml")))
@@ -201,11 +201,11 @@ func TestRefusesOtherScenario(t *testing.T) {
 	dir := t.TempDir()
 	f := writeFile(t, dir, "s.yaml", small)
 	out := filepath.Join(dir, "out")
-	if code, _, stderr := run(t, context.Background(), "run", "-f", f, "-o", out, "--policy", "jsq", "--seeds", "1"); code != 0 {
+	if code, _, stderr := run(t, context.Background(), "run", "-f", f, "-o", out, "--policy", "jsq", "--seeds", "1", "--format", "svg"); code != 0 {
 		t.Fatal(stderr)
 	}
 	before := readFile(t, filepath.Join(out, "runs.csv"))
-	code, _, stderr := run(t, context.Background(), "run", "-f", f, "-o", out, "--policy", "random", "--seeds", "1")
+	code, _, stderr := run(t, context.Background(), "run", "-f", f, "-o", out, "--policy", "random", "--seeds", "1", "--format", "svg")
 	if code != ExitUsage || !strings.Contains(stderr, "another scenario") || !strings.Contains(stderr, "the scenarios differ in: policies\n") {
 		t.Errorf("exit %d, stderr %q; want 2 and a refusal naming the field that differs (policies)", code, stderr)
 	}
