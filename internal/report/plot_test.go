@@ -242,7 +242,7 @@ func TestPNGSaysItsResolution(t *testing.T) {
 
 // BenchmarkFigurePNG draws and encodes one sweep figure as a PNG at 150
 // and at PNGDPI dpi: what the resolution costs each figure an experiment
-// writes (docs/design.md §5.7 gives the ratio).
+// writes (docs/performance.md gives the ratio).
 func BenchmarkFigurePNG(b *testing.B) {
 	f := figure{Legend: testLegend, FigureOptions: FigureOptions{LogY: true},
 		Series: buildSeries(sweepSummaries(), testLegend, pickColumn(results.ColMeanLatency), true)}
