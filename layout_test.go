@@ -33,7 +33,7 @@ var allowed = map[string][]string{
 	"internal/extpolicy":             {"internal/dispatch"},
 	"internal/gymenv":                {"internal/dispatch", "internal/engine", "internal/experiment", "internal/scenario", "internal/workload"},
 	"internal/policies":              {"internal/dispatch", "internal/estimators", "internal/extpolicy", "internal/fcfs", "internal/workload"},
-	"internal/report":                {"internal/results", "internal/store"},
+	"internal/report":                {"internal/results", "internal/scenario", "internal/store"},
 	"internal/quantile":              {},
 	"internal/results":               {"internal/quantile"},
 	"internal/runner":                {"experiments", "internal/claims", "internal/estimators", "internal/dispatch", "internal/engine", "internal/experiment", "internal/htmlreport", "internal/policies", "internal/report", "internal/results", "internal/scenario", "internal/store", "internal/testbed", "internal/trace", "internal/workload"},

@@ -56,9 +56,17 @@ func newPlotCmd(io IO) *cobra.Command {
 policy, unstable points ringed) against the swept parameter, or against
 another column with --x, for all policies or those of --policy. The axis is
 logarithmic when the values span more than a factor of 10, unless --log-y or
---lin-y says otherwise. No caption is drawn inside the image unless --caption.`,
-		Example: "  offload plot results/sweep-load --y p99_latency_s -o p99.svg --format svg\n" +
-			"  offload plot results/sweep-load --y share_cloud --policy hybrid,jsq-s --size 5x3.5 -o cloud.png",
+--lin-y says otherwise.
+
+The format is the one -o's extension names (.png, .svg or .pdf); --format,
+if given, must agree with it. A PNG is drawn at 300 dpi (its pixel width is
+300 × its width in inches) and says so in the file, so that it prints at its
+size. The title is "<metric> vs <x>" unless --title gives another, and
+--title "" draws none (a paper's caption carries it). No caption is drawn
+inside the image unless --caption; it wraps to the image's width.`,
+		Example: "  offload plot results/sweep-load --y p99_latency_s -o p99.svg\n" +
+			"  offload plot results/sweep-load --y share_cloud --policy hybrid,jsq-s --size 5x3.5 -o cloud.png\n" +
+			"  offload plot results/sweep-load --y mean_latency_s --size 3.5x2.6 --title \"\" -o fig3.pdf",
 		Args: oneFolder,
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Dir = args[0]
@@ -83,17 +91,19 @@ logarithmic when the values span more than a factor of 10, unless --log-y or
 		},
 	}
 	fl := c.Flags()
-	fl.StringVar(&o.Y, "y", "", "the summary.csv `METRIC` to plot (required)")
-	fl.StringVar(&o.X, "x", "", "plot against this `PARAM`: the swept parameter (default) or another summary.csv column")
+	// -y and -x as shorthands too: cobra's completion looks a one-letter
+	// flag name up as a shorthand, so --y completes only with one.
+	fl.StringVarP(&o.Y, "y", "y", "", "the summary.csv `METRIC` to plot (required)")
+	fl.StringVarP(&o.X, "x", "x", "", "plot against this `PARAM`: the swept parameter (default) or another summary.csv column")
 	fl.StringSliceVar(&o.Policies, "policy", nil, "only these policies, by label (`a,b`)")
-	fl.StringVar(&o.Format, "format", "png", "png, svg or pdf")
-	fl.StringVar(&o.Size, "size", "", "image size `WxH` in inches, or with a unit: 18x12cm, 1200x800px (default 7 in wide)")
+	fl.StringVar(&o.Format, "format", "", "png, svg or pdf (default: the one -o's extension names; if given, it must agree)")
+	fl.StringVar(&o.Size, "size", "", "image size `WxH` in inches, or with a unit: 18x12cm, 2100x1380px (at 300 dpi; default 7 in wide)")
 	fl.BoolVar(&logY, "log-y", false, "logarithmic Y axis")
 	fl.BoolVar(&linY, "lin-y", false, "linear Y axis")
 	fl.BoolVar(&caption, "caption", false, "draw the caption (what lines and bars mean) under the legend")
 	fl.BoolVar(&noCaption, "no-caption", false, "no caption inside the image (the default)")
-	fl.StringVar(&title, "title", "", "the figure's title (default: \"<metric> vs <x>\"; empty for none)")
-	fl.StringVarP(&o.Out, "out", "o", "", "the image `FILE` (required), ending in .png, .svg or .pdf as --format")
+	fl.StringVar(&title, "title", "", "the figure's `TITLE` (default: \"<metric> vs <x>\"; --title \"\" draws none)")
+	fl.StringVarP(&o.Out, "out", "o", "", "the image `FILE` (required), ending in .png, .svg or .pdf: its format")
 	return c
 }
 

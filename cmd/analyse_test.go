@@ -1,7 +1,11 @@
 package cmd
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
+	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,6 +39,19 @@ func TestReportPlotCompare(t *testing.T) {
 	if svg, _ := os.ReadFile(filepath.Join(dir, "p99.svg")); strings.Contains(string(svg), "<text") || !strings.Contains(string(svg), `width="360pt"`) {
 		t.Errorf("p99.svg: want 5 in (360 pt) wide and its text as outlines")
 	}
+	// The format follows the extension; --title "" draws no title; a PNG
+	// at paper size is 300 dpi.
+	code, _, stderr = run(t, context.Background(), "plot", dir, "--y", "mean_latency_s", "-o", filepath.Join(dir, "mean.pdf"), "--title", "", "--size", "3.5x2.6", "--caption")
+	if b, _ := os.ReadFile(filepath.Join(dir, "mean.pdf")); code != 0 || !strings.HasPrefix(string(b), "%PDF") {
+		t.Fatalf("plot -o mean.pdf: exit %d, %q, a file starting %.8q", code, stderr, b)
+	}
+	code, _, stderr = run(t, context.Background(), "plot", dir, "--y", "mean_latency_s", "-o", filepath.Join(dir, "mean.png"), "--size", "3.5x2.6")
+	if code != 0 {
+		t.Fatalf("plot -o mean.png: exit %d, %q", code, stderr)
+	}
+	if w, dpi := pngWidthDPI(t, filepath.Join(dir, "mean.png")); w != 1050 || dpi != 300 {
+		t.Errorf("mean.png at 3.5 in: %d px wide at %g dpi, want 1050 px at 300 dpi", w, dpi)
+	}
 	if code, _, stderr = run(t, context.Background(), "report", dir); code != 0 {
 		t.Fatalf("report: exit %d: %s", code, stderr)
 	}
@@ -45,8 +62,8 @@ func TestReportPlotCompare(t *testing.T) {
 		}
 	}
 	after := visible(t, dir)
-	if len(after) != len(before)+3 { // compare_mean_latency.csv, p99.svg, report.html (diff_mean_latency.png is redrawn)
-		t.Errorf("%d files before, %d after; want the four new ones and every old one kept", len(before), len(after))
+	if len(after) != len(before)+5 { // compare_mean_latency.csv, p99.svg, mean.pdf, mean.png, report.html (diff_mean_latency.png is redrawn)
+		t.Errorf("%d files before, %d after; want the five new ones and every old one kept", len(before), len(after))
 	}
 	m, _ := os.ReadFile(filepath.Join(dir, "manifest.json"))
 	for _, f := range []string{"report.html", "p99.svg", "compare_mean_latency.csv", "runs.csv"} {
@@ -61,7 +78,9 @@ func TestReportPlotCompare(t *testing.T) {
 	}{
 		{[]string{"plot", dir, "--y", "nope", "-o", filepath.Join(dir, "x.png")}, "allowed: tasks, mean_latency_s"},
 		{[]string{"plot", dir, "--y", "mape", "--policy", "oracle", "-o", filepath.Join(dir, "x.png")}, "allowed: hybrid, jsq-s, edge-first"},
-		{[]string{"plot", dir, "--y", "mape", "-o", filepath.Join(dir, "x.svg")}, "must end in .png"},
+		{[]string{"plot", dir, "--y", "mape", "-o", filepath.Join(dir, "x.svg"), "--format", "png"}, "--format png contradicts -o"},
+		{[]string{"plot", dir, "--y", "mape", "-o", filepath.Join(dir, "x.gif")}, "must end in .png, .svg, .pdf"},
+		{[]string{"plot", dir, "--y", "mape", "-o", filepath.Join(dir, "x"), "--format", "pdf"}, "must end in .pdf"},
 		{[]string{"compare", dir, "--baseline", "oracle"}, "allowed: hybrid, jsq-s, edge-first"},
 		{[]string{"compare", dir, "--baseline", "hybrid", "--metric", "speed"}, "allowed: tasks"},
 		{[]string{"report", filepath.Dir(dir)}, "not an offload results folder"},
@@ -103,4 +122,26 @@ func visible(t *testing.T, dir string) []string {
 		}
 	}
 	return names
+}
+
+// pngWidthDPI returns a PNG's pixel width and the resolution its pHYs chunk
+// states (0 without one), in dots per inch.
+func pngWidthDPI(t *testing.T, p string) (int, float64) {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := png.DecodeConfig(bytes.NewReader(b))
+	if err != nil {
+		t.Fatalf("%s: %v", p, err)
+	}
+	for i := 8; i+12 <= len(b); {
+		n := int(binary.BigEndian.Uint32(b[i:]))
+		if string(b[i+4:i+8]) == "pHYs" && n == 9 && b[i+16] == 1 {
+			return cfg.Width, math.Round(float64(binary.BigEndian.Uint32(b[i+8:])) * 0.0254)
+		}
+		i += 12 + n
+	}
+	return cfg.Width, 0
 }

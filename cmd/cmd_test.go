@@ -185,7 +185,7 @@ func TestDeterministicAcrossWorkers(t *testing.T) {
 	var got []string
 	for i, j := range []string{"1", "4", "4"} {
 		out := filepath.Join(dir, "out"+string(rune('a'+i)))
-		if code, _, stderr := run(t, context.Background(), "run", "-f", f, "-o", out, "-j", j, "--quiet"); code != 0 {
+		if code, _, stderr := run(t, context.Background(), "run", "-f", f, "-o", out, "-j", j, "--quiet", "--format", "svg"); code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
 		got = append(got, readFile(t, filepath.Join(out, "runs.csv"))+readFile(t, filepath.Join(out, "summary.csv"))+readFile(t, filepath.Join(out, "scenario.yaml")))
@@ -201,11 +201,11 @@ func TestRefusesOtherScenario(t *testing.T) {
 	dir := t.TempDir()
 	f := writeFile(t, dir, "s.yaml", small)
 	out := filepath.Join(dir, "out")
-	if code, _, stderr := run(t, context.Background(), "run", "-f", f, "-o", out, "--policy", "jsq", "--seeds", "1"); code != 0 {
+	if code, _, stderr := run(t, context.Background(), "run", "-f", f, "-o", out, "--policy", "jsq", "--seeds", "1", "--format", "svg"); code != 0 {
 		t.Fatal(stderr)
 	}
 	before := readFile(t, filepath.Join(out, "runs.csv"))
-	code, _, stderr := run(t, context.Background(), "run", "-f", f, "-o", out, "--policy", "random", "--seeds", "1")
+	code, _, stderr := run(t, context.Background(), "run", "-f", f, "-o", out, "--policy", "random", "--seeds", "1", "--format", "svg")
 	if code != ExitUsage || !strings.Contains(stderr, "another scenario") || !strings.Contains(stderr, "the scenarios differ in: policies\n") {
 		t.Errorf("exit %d, stderr %q; want 2 and a refusal naming the field that differs (policies)", code, stderr)
 	}
@@ -227,14 +227,14 @@ func TestInterruptAndResume(t *testing.T) {
 	dir := t.TempDir()
 	f := writeFile(t, dir, "s.yaml", small)
 	full := filepath.Join(dir, "full")
-	if code, _, stderr := run(t, context.Background(), "run", "-f", f, "-o", full, "-j", "2"); code != 0 {
+	if code, _, stderr := run(t, context.Background(), "run", "-f", f, "-o", full, "-j", "2", "--format", "svg"); code != 0 {
 		t.Fatal(stderr)
 	}
 	part := filepath.Join(dir, "part")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var stderr bytes.Buffer
-	code := Execute(ctx, []string{"run", "-f", f, "-o", part, "-j", "2"}, IO{Out: &bytes.Buffer{}, Err: &stderr,
+	code := Execute(ctx, []string{"run", "-f", f, "-o", part, "-j", "2", "--format", "svg"}, IO{Out: &bytes.Buffer{}, Err: &stderr,
 		onRun: func(done, _ int) {
 			if done == 1 {
 				cancel()
@@ -249,7 +249,7 @@ func TestInterruptAndResume(t *testing.T) {
 	if m, err := runner.ReadManifest(part); err != nil || m.Complete || m.RunsDone < 1 || m.RunsDone >= m.Runs {
 		t.Errorf("manifest after interruption: %+v, %v", m, err)
 	}
-	if code, _, stderr := run(t, context.Background(), "run", "-f", f, "-o", part, "-j", "1", "--resume"); code != 0 {
+	if code, _, stderr := run(t, context.Background(), "run", "-f", f, "-o", part, "-j", "1", "--resume", "--format", "svg"); code != 0 {
 		t.Fatalf("resume exited %d: %s", code, stderr)
 	}
 	for _, name := range []string{"runs.csv", "summary.csv", "scenario.yaml"} {
@@ -439,12 +439,22 @@ func TestEveryCommandHasAnExample(t *testing.T) {
 }
 
 // TestCompletion: shell completion offers policy names for --policy (the
-// last item of a list), the scales for --scale and folders for report.
+// last item of a list), the scales for --scale, folders for report, and
+// for plot --y the columns of the folder's summary.csv (before the folder
+// is given, those every run has).
 func TestCompletion(t *testing.T) {
+	dir := t.TempDir()
+	head := "experiment,param,value,policy,runs,mean_latency_s,mean_latency_s_ci95,share_fog,share_fog_ci95,unstable\n"
+	if err := os.WriteFile(filepath.Join(dir, "summary.csv"), []byte(head), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		args      []string
 		want, not []string
 	}{
+		{[]string{"__complete", "plot", dir, "--y", "sh"}, []string{"share_fog\n"}, []string{"mean_latency_s\n", "share_fog_ci95"}},
+		{[]string{"__complete", "plot", dir, "--y", ""}, []string{"mean_latency_s\n", "share_fog\n"}, []string{"unstable", "_ci95"}},
+		{[]string{"__complete", "plot", "--y", "p9"}, []string{"p95_latency_s\n", "p99_latency_s\n"}, nil},
 		{[]string{"__complete", "sweep-load", "--policy", "hybrid,j"}, []string{"hybrid,jsq\n", "hybrid,jsq-s\n"}, []string{"hybrid,hybrid"}},
 		{[]string{"__complete", "emulate", "--policy", "edge"}, []string{"edge-first\n"}, nil},
 		{[]string{"__complete", "mape", "--router", ""}, []string{"hybrid\n", "oracle\n"}, nil},
@@ -459,7 +469,7 @@ func TestCompletion(t *testing.T) {
 		}
 		for _, w := range c.not {
 			if strings.Contains(stdout, w) {
-				t.Errorf("%v: completions %q offer %q again", c.args, stdout, w)
+				t.Errorf("%v: completions %q offer %q", c.args, stdout, w)
 			}
 		}
 	}

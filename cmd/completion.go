@@ -1,19 +1,24 @@
 package cmd
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/offload-sim/offload/internal/policies"
+	"github.com/offload-sim/offload/internal/report"
+	"github.com/offload-sim/offload/internal/results"
 	"github.com/offload-sim/offload/internal/runner"
 )
 
 // registerCompletions gives shell completion (cobra's `offload completion
 // SHELL`) the words a flag takes, on every command that has the flag: policy
 // names for --policy, --router and --baseline, the scales, the plot formats,
-// YAML files for -f and folders for -o and for a results folder argument.
+// a results folder's columns for plot --y and --x, YAML files for -f and
+// folders for -o and for a results folder argument.
 // Done in one pass over the tree so that a new command gets them by having
 // the flag.
 func registerCompletions(root *cobra.Command) {
@@ -42,6 +47,11 @@ func registerCompletions(root *cobra.Command) {
 		}
 		if c.Flags().Lookup("out") != nil {
 			_ = c.MarkFlagDirname("out")
+		}
+		if c.Name() == "plot" {
+			for _, f := range []string{"y", "x"} {
+				_ = c.RegisterFlagCompletionFunc(f, completeColumns)
+			}
 		}
 		if folderArgs[c.Name()] && c.ValidArgsFunction == nil {
 			c.ValidArgsFunction = func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
@@ -77,4 +87,20 @@ func completeList(ws []string, list bool) cobra.CompletionFunc {
 		}
 		return out, dir
 	}
+}
+
+// completeColumns completes plot's --y (and --x) with the metric columns
+// of the folder's summary.csv, once the folder is on the command line;
+// before it, or for a folder without one, with the columns every run has.
+func completeColumns(_ *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	names := results.Names(results.RunColumns(results.Layout{}))
+	if len(args) > 0 {
+		if f, err := os.Open(filepath.Join(args[0], "summary.csv")); err == nil {
+			if ms, err := report.SummaryMetrics(f); err == nil {
+				names = ms
+			}
+			f.Close()
+		}
+	}
+	return completeList(names, false)(nil, nil, toComplete)
 }

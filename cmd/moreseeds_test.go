@@ -18,7 +18,7 @@ func TestResumeWithMoreSeeds(t *testing.T) {
 	dir := t.TempDir()
 	f := writeFile(t, dir, "s.yaml", small)
 	part, full := filepath.Join(dir, "part"), filepath.Join(dir, "full")
-	if code, _, stderr := run(t, context.Background(), "run", "-f", f, "-o", part, "--seeds", "2"); code != 0 {
+	if code, _, stderr := run(t, context.Background(), "run", "-f", f, "-o", part, "--seeds", "2", "--format", "svg"); code != 0 {
 		t.Fatal(stderr)
 	}
 	// Mark one kept run: if --resume ran it again, the mark would go.
@@ -31,7 +31,7 @@ func TestResumeWithMoreSeeds(t *testing.T) {
 	if err := os.WriteFile(runs, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, stderr := run(t, context.Background(), "run", "-f", f, "-o", part, "--seeds", "4", "--resume"); code != 0 {
+	if code, _, stderr := run(t, context.Background(), "run", "-f", f, "-o", part, "--seeds", "4", "--resume", "--format", "svg"); code != 0 {
 		t.Fatalf("--resume --seeds 4 exited %d: %s", code, stderr)
 	}
 	if got := strings.Split(strings.Split(readFile(t, runs), "\n")[1], ",")[6]; got != "12345" {
@@ -45,18 +45,18 @@ func TestResumeWithMoreSeeds(t *testing.T) {
 	if err := os.WriteFile(runs, []byte(strings.Replace(readFile(t, runs), ",12345,", ","+orig+",", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, stderr := run(t, context.Background(), "run", "-f", f, "-o", part, "--seeds", "4", "--resume"); code != 0 {
+	if code, _, stderr := run(t, context.Background(), "run", "-f", f, "-o", part, "--seeds", "4", "--resume", "--format", "svg"); code != 0 {
 		t.Fatal(stderr)
 	}
-	if code, _, stderr := run(t, context.Background(), "run", "-f", f, "-o", full, "--seeds", "4"); code != 0 {
+	if code, _, stderr := run(t, context.Background(), "run", "-f", f, "-o", full, "--seeds", "4", "--format", "svg"); code != 0 {
 		t.Fatal(stderr)
 	}
-	for _, name := range []string{"runs.csv", "summary.csv", "scenario.yaml", "mean_latency.png"} {
+	for _, name := range []string{"runs.csv", "summary.csv", "scenario.yaml", "mean_latency.svg"} {
 		if readFile(t, filepath.Join(full, name)) != readFile(t, filepath.Join(part, name)) {
 			t.Errorf("%s differs from a fresh run with --seeds 4", name)
 		}
 	}
-	code, _, stderr := run(t, context.Background(), "run", "-f", f, "-o", part, "--seeds", "3", "--resume")
+	code, _, stderr := run(t, context.Background(), "run", "-f", f, "-o", part, "--seeds", "3", "--resume", "--format", "svg")
 	if code != ExitUsage || !strings.Contains(stderr, "seeds") {
 		t.Errorf("--resume with fewer replicates: exit %d, %q; want %d naming seeds", code, stderr, ExitUsage)
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -90,7 +91,9 @@ var shardCases = []shardCase{
 // mustRun runs the CLI and fails the test unless it exits 0.
 func mustRun(t *testing.T, args ...string) string {
 	t.Helper()
-	code, stdout, stderr := run(t, context.Background(), append(args, "--quiet", "-j", "2")...)
+	// SVG figures: what is compared is the same drawing, without
+	// rasterising and compressing 3 Mpx per figure.
+	code, stdout, stderr := run(t, context.Background(), append(args, "--quiet", "-j", "2", "--format", "svg")...)
 	if code != 0 {
 		t.Fatalf("%v: exit %d: %s", args, code, stderr)
 	}
@@ -155,7 +158,7 @@ func TestShardedEqualsWhole(t *testing.T) {
 			}
 			merged := filepath.Join(dir, "merged")
 			// The shards in another order: merge orders them itself.
-			code, _, stderr := run(t, context.Background(), "merge", "-o", merged, shards[2], shards[0], shards[1])
+			code, _, stderr := run(t, context.Background(), "merge", "--format", "svg", "-o", merged, shards[2], shards[0], shards[1])
 			if code != 0 {
 				t.Fatalf("merge exit %d: %s", code, stderr)
 			}
@@ -187,7 +190,7 @@ func TestMoreShardsThanRuns(t *testing.T) {
 		t.Errorf("shard 9/11 of 8 runs: runs.csv %q, want the header alone", body)
 	}
 	merged := filepath.Join(dir, "merged")
-	if code, _, stderr := run(t, context.Background(), append([]string{"merge", "-o", merged}, shards...)...); code != 0 {
+	if code, _, stderr := run(t, context.Background(), append([]string{"merge", "--format", "svg", "-o", merged}, shards...)...); code != 0 {
 		t.Fatalf("merge exit %d: %s", code, stderr)
 	}
 	sameFiles(t, whole, merged)
@@ -273,7 +276,7 @@ func TestMergeRefuses(t *testing.T) {
 		})
 	}
 	merged := filepath.Join(dir, "merged")
-	if code, _, stderr := run(t, context.Background(), "merge", "-o", merged, shards[0], shards[1], retried, shards[2]); code != 0 {
+	if code, _, stderr := run(t, context.Background(), "merge", "--format", "svg", "-o", merged, shards[0], shards[1], retried, shards[2]); code != 0 {
 		t.Fatalf("a shard repeated byte for byte was refused: %s", stderr)
 	}
 	sameFiles(t, whole, merged)
@@ -326,5 +329,115 @@ func TestShardAutoFromEnvironment(t *testing.T) {
 	}
 	if _, err := os.Stat(no); err == nil {
 		t.Error("a refused --shard auto wrote its folder")
+	}
+}
+
+// TestMergedProvenance: a merged folder records the shards' own command
+// (without the flags that concern one shard) as what made it, the merge
+// beside it, and every path relative to itself: nothing of the merging
+// machine's layout, so that the folder can be shared as it is.
+func TestMergedProvenance(t *testing.T) {
+	dir := t.TempDir()
+	var shards []string
+	for k := range 2 {
+		s := filepath.Join(dir, "runs", fmt.Sprintf("shard-%d", k))
+		mustRun(t, append(tinyArgs, "-o", s, "--shard", fmt.Sprintf("%d/2", k), "--resume")...)
+		shards = append(shards, s)
+	}
+	merged := filepath.Join(dir, "study", "merged")
+	if code, _, stderr := run(t, context.Background(), append([]string{"merge", "--format", "svg", "-o", merged}, shards...)...); code != 0 {
+		t.Fatalf("merge: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := run(t, context.Background(), "report", merged); code != 0 {
+		t.Fatalf("report: exit %d: %s", code, stderr)
+	}
+	var m struct {
+		Command []string `json:"command"`
+		Extra   struct {
+			MergeCommand []string `json:"merge_command"`
+			Shards       []struct {
+				Dir string `json:"dir"`
+			} `json:"shards"`
+		} `json:"extra"`
+	}
+	b := readFile(t, filepath.Join(merged, "manifest.json"))
+	if err := json.Unmarshal([]byte(b), &m); err != nil {
+		t.Fatal(err)
+	}
+	if want := append(append([]string{"offload"}, tinyArgs...), "--quiet", "-j", "2", "--format", "svg"); !slices.Equal(m.Command, want) {
+		t.Errorf("command %q, want the shards' own %q", m.Command, want)
+	}
+	if want := []string{"offload", "merge", "--format", "svg", "-o", ".", "../../runs/shard-0", "../../runs/shard-1"}; !slices.Equal(m.Extra.MergeCommand, want) {
+		t.Errorf("merge_command %q, want %q", m.Extra.MergeCommand, want)
+	}
+	if len(m.Extra.Shards) != 2 || m.Extra.Shards[1].Dir != "../../runs/shard-1" {
+		t.Errorf("shards %+v, want their folders relative to the merged one", m.Extra.Shards)
+	}
+	page := readFile(t, filepath.Join(merged, "report.html"))
+	for name, s := range map[string]string{"manifest.json": b, "report.html": page} {
+		if strings.Contains(s, dir) {
+			t.Errorf("%s holds the merging machine's path %s", name, dir)
+		}
+	}
+	if !strings.Contains(page, "from 2 shards by offload merge --format svg -o . ../../runs/shard-0 ../../runs/shard-1") {
+		t.Error("report.html does not say how the folder was merged")
+	}
+}
+
+// TestMergeStudyWithItsTrace: the shards of a study that replays a trace
+// of the user's, beside its scenario file, merge into the whole run's
+// runs.csv, merge reading the trace where the shards did; a trace changed
+// since is refused (its digest is in the scenario hash).
+func TestMergeStudyWithItsTrace(t *testing.T) {
+	dir := t.TempDir()
+	study := filepath.Join(dir, "study")
+	if err := os.MkdirAll(study, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var tr strings.Builder
+	tr.WriteString("arrival_s,size\n")
+	for i := range 400 {
+		fmt.Fprintf(&tr, "%g,%g\n", 0.02*float64(i), 0.5+float64(i%7)/6)
+	}
+	sc := `name: study
+seed: 3
+seeds: 2
+warmup: 50
+trace: {file: trace.csv, rate: 40}
+workload: {large_quantile: 0.9}
+tiers:
+  - {name: local, kind: local, servers: 1, speed: 10}
+  - {name: edge, kind: edge, servers: 2, speed: 25, delay: {mean: 0.005, cv: 0.2}}
+policies: [hybrid, jsq]
+`
+	for name, body := range map[string]string{"trace.csv": tr.String(), "scenario.yaml": sc} {
+		if err := os.WriteFile(filepath.Join(study, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	file := filepath.Join(study, "scenario.yaml")
+	whole := filepath.Join(dir, "whole")
+	mustRun(t, "run", "-f", file, "-o", whole)
+	var shards []string
+	for k := range 2 {
+		s := filepath.Join(dir, fmt.Sprintf("shard-%d", k))
+		mustRun(t, "run", "-f", file, "-o", s, "--shard", fmt.Sprintf("%d/2", k))
+		shards = append(shards, s)
+	}
+	merged := filepath.Join(dir, "merged")
+	if code, _, stderr := run(t, context.Background(), append([]string{"merge", "-o", merged}, shards...)...); code != 0 {
+		t.Fatalf("merge: exit %d: %s", code, stderr)
+	}
+	if a, b := readFile(t, filepath.Join(whole, "runs.csv")), readFile(t, filepath.Join(merged, "runs.csv")); a != b {
+		t.Error("the merged runs.csv differs from the whole run's")
+	}
+	// The same number of rows, other sizes.
+	changed := strings.ReplaceAll(tr.String(), ",0.5\n", ",0.6\n")
+	if err := os.WriteFile(filepath.Join(study, "trace.csv"), []byte(changed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := run(t, context.Background(), append([]string{"merge", "-o", filepath.Join(dir, "again")}, shards...)...)
+	if code != ExitUsage || !strings.Contains(stderr, "sha256") {
+		t.Errorf("merge over a changed trace: exit %d, %q; want %d and the hash that differs", code, stderr, ExitUsage)
 	}
 }

@@ -191,3 +191,42 @@ func checkVolume(t *testing.T, name string, j job) {
 		t.Errorf("%s: mounts %+v, volumes %+v; want the claim %q at /results", name, c.VolumeMounts, s.Volumes, pvc.Metadata.Name)
 	}
 }
+
+// TestImageRunsPythonPolicies: the image the Jobs run (k8s/Dockerfile,
+// tagged as their image: field says) puts offload on PATH, as their
+// command expects, and installs python3, so that an exec policy written in
+// Python runs in the pods.
+func TestImageRunsPythonPolicies(t *testing.T) {
+	b, err := os.ReadFile("k8s/Dockerfile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	stages := regexp.MustCompile(`(?m)^FROM `).FindAllStringIndex(s, -1)
+	if len(stages) < 2 {
+		t.Fatalf("k8s/Dockerfile has %d stages, want a build stage and the image", len(stages))
+	}
+	final := s[stages[len(stages)-1][0]:]
+	if !regexp.MustCompile(`apt-get install[^\n]*(\\\n[^\n]*)*\bpython3\b`).MatchString(final) {
+		t.Error("the image does not install python3: an exec policy in Python cannot run in the pods")
+	}
+	if !strings.Contains(final, "COPY --from=build /offload /usr/local/bin/offload") {
+		t.Error("the image does not put the binary at /usr/local/bin/offload, on PATH")
+	}
+	tag := regexp.MustCompile(`docker build -f deploy/k8s/Dockerfile -t (\S+) \.`).FindStringSubmatch(s)
+	if tag == nil {
+		t.Fatal("k8s/Dockerfile does not say how to build it (docker build -f deploy/k8s/Dockerfile -t TAG .)")
+	}
+	for _, f := range []string{"k8s/shards-job.yaml", "k8s/merge-job.yaml"} {
+		y, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !regexp.MustCompile(`(?m)^\s+image: ` + regexp.QuoteMeta(tag[1]) + `(\s|$)`).Match(y) {
+			t.Errorf("%s does not run the image the Dockerfile builds (%s)", f, tag[1])
+		}
+		if c := readJob(t, f).Spec.Template.Spec.Containers[0].Command; len(c) == 0 || c[0] != "offload" {
+			t.Errorf("%s: command %q, want offload on PATH", f, c)
+		}
+	}
+}

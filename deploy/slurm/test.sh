@@ -5,21 +5,29 @@
 # shards and the merge), checks the merged runs.csv and summary.csv against
 # a single-machine run with cmp, then removes a shard and reruns it with the
 # sbatch line that offload merge prints. Stops the daemons it started (by
-# their pid files) and removes everything on exit.
+# their pid files) and removes everything on exit. Then a study of one's
+# own — a scenario file, the trace it replays and a Python exec policy, in
+# a folder — runs sharded twice: read from a path every node sees (the
+# shared-path way of docs/cluster.md), and sent to node-local storage with
+# sbcast inside an allocation; each merge must equal the study run on one
+# machine.
 #
-# Needs root and Debian's slurm-wlm (apt-get install -y slurm-wlm); takes
-# about 15 s.
+# Needs root, Debian's slurm-wlm (apt-get install -y slurm-wlm) and
+# python3; takes about 30 s.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 start=$(date +%s)
 [ "$(id -u)" = 0 ] || { echo "test.sh: needs root (it starts slurmctld and slurmd)" >&2; exit 1; }
-for c in slurmctld slurmd sbatch scontrol sinfo go; do
+for c in slurmctld slurmd sbatch scontrol sinfo salloc srun sbcast python3 go; do
   command -v "$c" >/dev/null || { echo "test.sh: $c not found (apt-get install -y slurm-wlm)" >&2; exit 1; }
 done
 
 tmp=$(mktemp -d /tmp/offload-slurm.XXXXXX)
 chmod 755 "$tmp"
+# The node-local folder the sbcast step sends the study to (on this one
+# node, a folder of this machine).
+local_dir=/tmp/offload-sbcast-$$
 stop() {
   for d in slurmd slurmctld; do
     if [ -s "$tmp/$d.pid" ]; then
@@ -38,7 +46,7 @@ cleanup() {
       [ -f "$f" ] && { echo "--- $f"; tail -n 20 "$f"; }
     done
   fi
-  rm -rf "$tmp"
+  rm -rf "$tmp" "$local_dir"
   exit "$status"
 }
 trap cleanup EXIT
@@ -166,4 +174,43 @@ for f in runs.csv summary.csv; do
   cmp "$tmp/reference/$f" "$tmp/out/merged2/$f"
   echo "after the rerun: merged $f = single-machine $f"
 done
+echo "== a study of one's own: scenario, trace and Python policy from a shared path"
+study=$tmp/study
+mkdir -p "$study"
+awk 'BEGIN { print "arrival_s,size"; for (i = 0; i < 3000; i++) printf "%g,%g\n", 0.02 * i, 0.4 + (i % 7) / 5 }' >"$study/trace.csv"
+cp "$repo/examples/policies/edge_first.py" "$study/"
+cat >"$study/scenario.yaml" <<'YAML'
+name: my-study
+seed: 7
+seeds: 2
+warmup: 200
+trace: {file: trace.csv, rate: 50}
+workload: {large_quantile: 0.9}
+tiers:
+  - {name: local, kind: local, servers: 1, speed: 10}
+  - {name: edge, kind: edge, servers: 4, speed: 25, delay: {mean: 0.005, cv: 0.2}}
+  - {name: cloud, kind: cloud, servers: 16, speed: 50, delay: {mean: 0.060, cv: 0.2}}
+policies: [hybrid, jsq-s, {name: exec, as: edge-first-py, command: [python3, edge_first.py]}]
+YAML
+"$OFFLOAD" run -f "$study/scenario.yaml" --quiet -o "$tmp/study-reference" >/dev/null
+submitted=$("$here/submit.sh" 2 "$tmp/study-out" run -f "$study/scenario.yaml")
+wait_job "$(sed -n 's/^array job \([0-9]*\):.*/\1/p' <<<"$submitted")"
+wait_job "$(sed -n 's/^merge job \([0-9]*\):.*/\1/p' <<<"$submitted")"
+cmp "$tmp/study-reference/runs.csv" "$tmp/study-out/merged/runs.csv"
+echo "merged runs.csv of the study = single-machine runs.csv ($(wc -l <"$tmp/study-out/merged/runs.csv") lines)"
+
+echo "== the same study, its files sent to node-local storage with sbcast"
+# sbcast copies a file from the node that runs it to every node of the
+# allocation; the shards then read the study there, and so does the merge
+# (which rebuilds the plan from the trace beside the shards' -f).
+salloc -n 2 --quiet bash -c "
+  set -e
+  srun -N \$SLURM_JOB_NUM_NODES -n \$SLURM_JOB_NUM_NODES mkdir -p $local_dir
+  for f in $study/*; do sbcast -f \"\$f\" $local_dir/\$(basename \"\$f\"); done
+  srun -n 2 bash -c '\"$OFFLOAD\" run -f $local_dir/scenario.yaml --shard \$SLURM_PROCID/\$SLURM_NTASKS -j 1 --quiet -o $tmp/sbcast-out/shard-\$SLURM_PROCID >/dev/null'
+  srun -n 1 \"$OFFLOAD\" merge -o $tmp/sbcast-out/merged $tmp/sbcast-out/shard-0 $tmp/sbcast-out/shard-1 >/dev/null
+  srun -N \$SLURM_JOB_NUM_NODES -n \$SLURM_JOB_NUM_NODES rm -rf $local_dir
+"
+cmp "$tmp/study-reference/runs.csv" "$tmp/sbcast-out/merged/runs.csv"
+echo "merged runs.csv of the sbcast study = single-machine runs.csv"
 echo "== slurm test passed in $(($(date +%s) - start)) s"

@@ -30,8 +30,8 @@ func MeanLatency(runs []results.Run) Claim {
 	t := index(runs, func(r results.Run) float64 { return r.Get(results.ColMeanLatency) })
 	unstable := unstableAt(runs)
 	cs := []Comparison{
-		t.compare("hybrid − edge-first, mean latency (s)", "hybrid", "edge-first", nil),
-		t.compare("hybrid − model-only, mean latency (s)", "hybrid", "model-only", nil),
+		t.compare("hybrid − edge-first, mean latency", "s", "hybrid", "edge-first", nil),
+		t.compare("hybrid − model-only, mean latency", "s", "hybrid", "model-only", nil),
 	}
 	for i, b := range []string{"edge-first", "model-only"} {
 		markUnstable(t, cs[i].Cells, unstable, "hybrid", b)
@@ -89,8 +89,8 @@ func Exploration(runs []results.Run) []Comparison {
 	t := index(runs, func(r results.Run) float64 { return r.Get(results.ColMeanLatency) })
 	unstable := unstableAt(runs)
 	cs := []Comparison{
-		t.compare("hybrid − hybrid-eps0 (ε = 0), mean latency (s)", "hybrid", EpsZero, nil),
-		t.compare("hybrid-eps0 − edge-first, mean latency (s)", EpsZero, "edge-first", nil),
+		t.compare("hybrid − hybrid-eps0 (ε = 0), mean latency", "s", "hybrid", EpsZero, nil),
+		t.compare("hybrid-eps0 − edge-first, mean latency", "s", EpsZero, "edge-first", nil),
 	}
 	markUnstable(t, cs[0].Cells, unstable, "hybrid", EpsZero)
 	markUnstable(t, cs[1].Cells, unstable, EpsZero, "edge-first")
@@ -116,7 +116,7 @@ func LargeTail(runs []results.Run) Claim {
 		}
 		return true, ""
 	}
-	cs := []Comparison{t.compare("hybrid − jsq, P95 latency of large tasks (s)", "hybrid", "jsq", keep)}
+	cs := []Comparison{t.compare("hybrid − jsq, P95 latency of large tasks", "s", "hybrid", "jsq", keep)}
 	return Claim{ID: 2, Text: texts[2], Comparisons: cs, Verdict: verdictOf(cs)}
 }
 
@@ -125,8 +125,8 @@ func LargeTail(runs []results.Run) Claim {
 func MAPE(rows []results.Run) Claim {
 	t := index(rows, func(r results.Run) float64 { return r.Get(results.ColMAPE) })
 	cs := []Comparison{
-		t.compare("hybrid − model-only estimator, MAPE (%)", "hybrid", "model-only", nil),
-		t.compare("hybrid − queue-only estimator, MAPE (%)", "hybrid", "queue-only", nil),
+		t.compare("hybrid − model-only estimator, MAPE", "%", "hybrid", "model-only", nil),
+		t.compare("hybrid − queue-only estimator, MAPE", "%", "hybrid", "queue-only", nil),
 	}
 	c := Claim{ID: 3, Text: texts[3], Comparisons: cs, Verdict: verdictOf(cs)}
 	c.Evidence, c.Notes = idleSplit(rows)
@@ -153,9 +153,9 @@ func idleSplit(rows []results.Run) ([]Comparison, []string) {
 	idle := index(rows, func(r results.Run) float64 { return r.Get(results.ColMAPEIdle) })
 	busy := index(rows, func(r results.Run) float64 { return r.Get(results.ColMAPEBusy) })
 	ev := []Comparison{
-		idle.compare("hybrid − queue-only estimator, MAPE (%) over tasks whose chosen tier had an idle server", "hybrid", "queue-only", nil),
-		busy.compare("hybrid − queue-only estimator, MAPE (%) over tasks whose chosen tier had every server busy", "hybrid", "queue-only", nil),
-		busy.compare("hybrid − model-only estimator, MAPE (%) over tasks whose chosen tier had every server busy", "hybrid", "model-only", nil),
+		idle.compare("hybrid − queue-only estimator, MAPE over tasks whose chosen tier had an idle server", "%", "hybrid", "queue-only", nil),
+		busy.compare("hybrid − queue-only estimator, MAPE over tasks whose chosen tier had every server busy", "%", "hybrid", "queue-only", nil),
+		busy.compare("hybrid − model-only estimator, MAPE over tasks whose chosen tier had every server busy", "%", "hybrid", "model-only", nil),
 	}
 	span := fmt.Sprintf("%.0f–%.0f%% of the tasks, by load", 100*lo, 100*hi)
 	if math.Round(100*lo) == math.Round(100*hi) {
@@ -193,13 +193,14 @@ func Bursts(reps []BurstRep, static []string, notes []string) Claim {
 		}
 		before[r.Policy][r.Seed], during[r.Policy][r.Seed], rec[r.Policy][r.Seed] = r.CloudBefore, r.CloudDuring, r.Recovery
 	}
-	cs := []Comparison{{Title: "hybrid's cloud share, before − during bursts (share of tasks)",
+	cs := []Comparison{{Title: "hybrid's cloud share (share of its tasks), before − during bursts", A: "before bursts", B: "during bursts",
 		Cells: []Cell{lower("bursts", before["hybrid"], during["hybrid"])}}}
 	for _, p := range static {
 		if rec[p] == nil {
 			continue
 		}
-		cs = append(cs, Comparison{Title: fmt.Sprintf("hybrid − %s, recovery time after a burst (s)", p), Cells: []Cell{lower("bursts", rec["hybrid"], rec[p])}})
+		cs = append(cs, Comparison{Title: fmt.Sprintf("hybrid − %s, recovery time after a burst", p), A: "hybrid", B: p, Unit: "s",
+			Cells: []Cell{lower("bursts", rec["hybrid"], rec[p])}})
 	}
 	return Claim{ID: 4, Text: texts[4], Comparisons: cs, Verdict: verdictOf(cs), Notes: notes}
 }
@@ -215,7 +216,8 @@ func DecisionCost(ns []float64) Claim {
 	for i := range paper {
 		paper[i] = DecisionThresholdNs
 	}
-	cs := []Comparison{{Title: fmt.Sprintf("hybrid decision time − %g ns (ns)", DecisionThresholdNs), Cells: []Cell{lower("decisions", ns, paper)}}}
+	cs := []Comparison{{Title: fmt.Sprintf("hybrid decision time − %g ns", DecisionThresholdNs), A: "hybrid", B: "the paper's mean", Unit: "ns",
+		Cells: []Cell{lower("decisions", ns, paper)}}}
 	return Claim{ID: 5, Text: texts[5], Comparisons: cs, Verdict: verdictOf(cs),
 		Notes: []string{
 			fmt.Sprintf("\"A few µs at most\" is tested as: hybrid's mean decision time per replicate is below %g µs (the paper's own mean), by the paired rule against that constant.", DecisionThresholdNs/1000),
@@ -240,7 +242,7 @@ func Ranking(emu, sim []results.Run) Claim {
 			pols = append(pols, r.Policy)
 		}
 	}
-	c := Comparison{Title: "emulated mean latency, faster − slower by the simulator (s)"}
+	c := Comparison{Title: "emulated mean latency, faster − slower by the simulator", A: "faster", B: "slower", Unit: "s"}
 	for _, v := range ts.values {
 		for i, a := range pols {
 			for _, b := range pols[i+1:] {

@@ -41,8 +41,11 @@ type Cell struct {
 
 // Comparison is one claimed inequality checked in every cell.
 type Comparison struct {
-	Title string // what is compared, with its unit
-	Cells []Cell
+	Title string // what is compared, without its unit
+	// A and B name the two sides (Cell.A, Cell.B), as the table heads its
+	// columns; Unit is the unit of their values ("" for a pure number).
+	A, B, Unit string
+	Cells      []Cell
 }
 
 // Claim is one claim of docs/design.md §6 with its verdict and the numbers behind it.
@@ -57,6 +60,10 @@ type Claim struct {
 	Evidence []Comparison
 	Notes    []string
 }
+
+// Lower judges mean(a) < mean(b) from paired replicates (the rule of
+// every claim), for a table outside the claims that reads the same way.
+func Lower(label string, a, b []float64) Cell { return lower(label, a, b) }
 
 // lower judges the claim mean(a) < mean(b) from paired replicates.
 func lower(label string, a, b []float64) Cell {
@@ -153,9 +160,10 @@ func (t table) label(v float64) string {
 	return fmt.Sprintf("%s = %g", t.param, v)
 }
 
-// compare checks policy a < policy b on every value of t.
-func (t table) compare(title, a, b string, keep func(v float64) (bool, string)) Comparison {
-	c := Comparison{Title: title}
+// compare checks policy a < policy b on every value of t; the values are
+// in unit.
+func (t table) compare(title, unit, a, b string, keep func(v float64) (bool, string)) Comparison {
+	c := Comparison{Title: title, A: a, B: b, Unit: unit}
 	for _, v := range t.values {
 		x, y := t.get(v, a), t.get(v, b)
 		if x == nil || y == nil {

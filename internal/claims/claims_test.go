@@ -119,7 +119,7 @@ func TestMeanLatencyEvidence(t *testing.T) {
 		t.Fatalf("evidence %+v; want two comparisons, hybrid-eps0 higher than edge-first", c.Evidence)
 	}
 	md := Markdown("t", "p", []Claim{c})
-	if !strings.Contains(md, "evidence, not counted") || !strings.Contains(md, "| first higher (edge-first unstable") || strings.Contains(md, "| FAIL") {
+	if !strings.Contains(md, "evidence, not counted") || !strings.Contains(md, "| hybrid-eps0 higher (edge-first unstable") || strings.Contains(md, "| FAIL") {
 		t.Errorf("markdown:\n%s", md)
 	}
 	if Exploration(nil) != nil {

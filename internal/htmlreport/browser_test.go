@@ -59,10 +59,10 @@ func artefacts(t *testing.T) string {
 // <text> at all), no request leaving the file, no console error (a blocked
 // resource or a Content-Security-Policy violation would be one), no
 // sideways scrolling of the page at a phone's width, and a PDF from the
-// print stylesheet. Screenshots at laptop and phone widths, the PDF and the
-// page are kept as artefacts. A browser's start and the page's checks take
-// seconds to tens of seconds: it runs with OFFLOAD_BROWSER=1 or
-// OFFLOAD_LONG=1.
+// print stylesheet; at a laptop's 1280 px, no table scrolls sideways.
+// Screenshots at laptop and phone widths, the PDF and the page are kept as
+// artefacts. A browser's start and the page's checks take seconds to tens
+// of seconds: it runs with OFFLOAD_BROWSER=1 or OFFLOAD_LONG=1.
 func TestReportInBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a browser start takes seconds: not under -short")
@@ -149,6 +149,7 @@ func TestReportInBrowser(t *testing.T) {
 		Scripts     int      `json:"scripts"`
 		ScrollWidth int      `json:"scrollWidth"`
 		InnerWidth  int      `json:"innerWidth"`
+		Overflowing []string `json:"overflowing"`
 	}
 	const probe = `({
 		title: document.title,
@@ -162,6 +163,8 @@ func TestReportInBrowser(t *testing.T) {
 		scripts: document.scripts.length,
 		scrollWidth: document.documentElement.scrollWidth,
 		innerWidth: window.innerWidth,
+		overflowing: [...document.querySelectorAll('.scroll')].filter(e => e.scrollWidth > e.clientWidth + 1)
+			.map(e => ((e.previousElementSibling || {}).textContent || '').slice(0, 60) + ': ' + e.scrollWidth + ' px in ' + e.clientWidth),
 	})`
 	desk, err := chromedp.Run(bctx, chromedp.Evaluate[facts](probe))
 	if err != nil {
@@ -187,6 +190,10 @@ func TestReportInBrowser(t *testing.T) {
 	}
 	if desk.Verdicts < 6 || desk.Scripts != 0 {
 		t.Errorf("%d coloured verdict cells (want the claims' 6 at least), %d scripts (want none)", desk.Verdicts, desk.Scripts)
+	}
+	// A laptop shows every table whole: none scrolls inside its box.
+	if desk.ScrollWidth > desk.InnerWidth || len(desk.Overflowing) > 0 {
+		t.Errorf("at a laptop's %d px the page is %d px wide and these tables scroll sideways: %q", desk.InnerWidth, desk.ScrollWidth, desk.Overflowing)
 	}
 	shot, err := chromedp.Run(bctx, chromedp.FullScreenshot(100))
 	if err != nil {

@@ -114,7 +114,7 @@ func figures(fsys fs.FS, sums []results.Summary, legend report.Legend, param str
 		if param != "" {
 			o.XLabel = xlabel
 		}
-		figs = append(figs, figure{"Mean latency: each policy − jsq-s, paired by replicate", report.DiffCaption,
+		figs = append(figs, figure{"Mean latency: each policy − jsq-s, paired by replicate", report.DiffNote(ds, legend),
 			func(d report.Folder, file string) error { return report.PlotDiffs(d, file, "svg", ds, legend, o) }})
 	}
 	var out []string

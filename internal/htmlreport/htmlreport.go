@@ -133,6 +133,15 @@ type manifest struct {
 	Runs          int       `json:"runs"`
 	RunsDone      int       `json:"runs_done"`
 	TimeDecisions bool      `json:"time_decisions"`
+	Extra         struct {
+		// A merged folder's: the merge's command, and the shards.
+		MergeCommand []string `json:"merge_command"`
+		MergedBy     string   `json:"merged_by"`
+		Shards       []struct {
+			Shard string `json:"shard"`
+			Dir   string `json:"dir"`
+		} `json:"shards"`
+	} `json:"extra"`
 }
 
 func readManifest(fsys fs.FS) (manifest, error) {
@@ -222,6 +231,17 @@ func (p *page) provenance(m manifest) {
 		{"offload version", m.Version},
 		{"experiment", m.Experiment},
 	}
+	if x := m.Extra; len(x.Shards) > 0 {
+		// A merged folder: the command above is the shards' own.
+		how := fmt.Sprintf("from %d shards", len(x.Shards))
+		if len(x.MergeCommand) > 0 {
+			how += " by " + strings.Join(x.MergeCommand, " ")
+		}
+		if x.MergedBy != "" && x.MergedBy != m.Version {
+			how += " (offload " + x.MergedBy + ")"
+		}
+		rows = append(rows, [2]string{"merged", how})
+	}
 	if m.Seeds > 0 {
 		rows = append(rows, [2]string{"master seed, replicates", fmt.Sprintf("%d, %d", m.Seed, m.Seeds)})
 	}
@@ -246,7 +266,7 @@ func (p *page) provenance(m manifest) {
 	p.b.WriteString("<dl class=\"prov\">\n")
 	for _, r := range rows {
 		cls := ""
-		if r[0] == "command" || r[0] == "scenario sha256" {
+		if r[0] == "command" || r[0] == "scenario sha256" || r[0] == "merged" {
 			cls = " class=\"mono\""
 		}
 		fmt.Fprintf(&p.b, "<dt>%s</dt><dd%s>%s</dd>\n", html.EscapeString(r[0]), cls, html.EscapeString(r[1]))
@@ -410,7 +430,9 @@ func csvTable(data []byte, param string) (string, error) {
 		if h == "value" && param != "" {
 			h = param
 		}
-		b.WriteString("<th class=\"num\">" + html.EscapeString(h) + "</th>")
+		// A column's name may break after an underscore: the name stays
+		// as the CSV has it, and the table fits the column.
+		b.WriteString("<th class=\"num\">" + strings.ReplaceAll(html.EscapeString(h), "_", "_<wbr>") + "</th>")
 	}
 	b.WriteString("</tr></thead>\n<tbody>\n")
 	for _, r := range body {
@@ -449,11 +471,25 @@ func at(r []string, j int) string {
 }
 
 // num formats a number with four significant digits; "—" when missing.
-func num(x float64) string {
+func num(x float64) string { return sig(x, 4) }
+
+// num2 formats a half-width with two significant digits: it says how far
+// the mean is known, which two digits tell.
+func num2(x float64) string { return sig(x, 2) }
+
+// sig writes x with at most n significant digits, in fixed point from
+// 10⁻⁶ to 10⁷ (a column of results reads without exponents: 0.00005, not
+// 5e−05), with a true minus sign; "—" when missing.
+func sig(x float64, n int) string {
 	if !isFinite(x) {
 		return "—"
 	}
-	return strings.Replace(strconv.FormatFloat(x, 'g', 4, 64), "-", "−", 1)
+	s := strconv.FormatFloat(x, 'g', n, 64)
+	if a := math.Abs(x); strings.Contains(s, "e") && a >= 1e-6 && a < 1e7 {
+		r, _ := strconv.ParseFloat(s, 64) // rounded to n digits
+		s = strconv.FormatFloat(r, 'f', -1, 64)
+	}
+	return strings.Replace(s, "-", "−", 1)
 }
 
 // meanCI formats "mean ± ci", the interval left out when missing.
@@ -464,7 +500,7 @@ func meanCI(mean, ci float64) string {
 	if !isFinite(ci) {
 		return num(mean)
 	}
-	return num(mean) + "<span class=\"ci\"> ± " + num(ci) + "</span>"
+	return num(mean) + "<span class=\"ci\"> ± " + num2(ci) + "</span>"
 }
 
 func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

@@ -82,3 +82,17 @@ func TestSummaryTableShowsSLOMisses(t *testing.T) {
 		t.Error("the report's table lacks the slo_miss_100ms column")
 	}
 }
+
+// TestNumbersWithoutExponents: the tables write small and large numbers in
+// fixed point, to their significant digits.
+func TestNumbersWithoutExponents(t *testing.T) {
+	for _, c := range []struct {
+		x    float64
+		n    int
+		want string
+	}{{6.293e-05, 4, "0.00006293"}, {4.9e-05, 2, "0.000049"}, {1234567, 4, "1235000"}, {0.04647, 4, "0.04647"}, {-0.0016, 2, "−0.0016"}, {10, 4, "10"}, {3e-9, 4, "3e−09"}} {
+		if got := sig(c.x, c.n); got != c.want {
+			t.Errorf("sig(%g, %d) = %q, want %q", c.x, c.n, got, c.want)
+		}
+	}
+}

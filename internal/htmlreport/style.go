@@ -2,8 +2,10 @@ package htmlreport
 
 // css is the page's whole style. System fonts only (nothing to fetch);
 // tables scroll sideways inside their own box so that a phone never
-// scrolls the page; figures scale to the column; print drops the
-// navigation, shows the whole scenario and keeps tables and figures whole.
+// scrolls the page, and fit a laptop's column without: headings wrap, and
+// a mean's 95% half-width stands under it rather than beside it; figures
+// scale to the column; print drops the navigation, shows the whole
+// scenario and keeps tables and figures whole.
 const css = `:root { color-scheme: light; --fg: #1b1b1b; --muted: #5a5a5a; --rule: #d8d8d8; --band: #f5f5f3; --accent: #0b5cad;
   --pass: #1a7f37; --fail: #b42318; --warn: #8a5a00; }
 * { box-sizing: border-box; }
@@ -28,8 +30,11 @@ dl.prov dd { margin: 0; overflow-wrap: anywhere; }
 table { border-collapse: collapse; width: 100%; font-size: .9rem; }
 th, td { padding: .3rem .6rem; border-bottom: 1px solid var(--rule); text-align: left; vertical-align: top; }
 thead th { background: var(--band); position: sticky; top: 0; }
-table.data th, table.data td { white-space: nowrap; }
-th.num, td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+table.data td { white-space: nowrap; }
+th.num, td.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.num { white-space: nowrap; }
+th { white-space: normal; overflow-wrap: break-word; min-width: 4.5rem; }
+table.data .ci { display: block; font-size: .85em; }
 tbody tr:nth-child(even) { background: #fafafa; }
 tr.cell td { border-top: 2px solid var(--rule); }
 tr.unstable td { color: var(--warn); }

@@ -173,7 +173,7 @@ func plotBurst(dir Folder, file, format string, lines []burstLine, legend Legend
 	}
 	entries = append(entries, legendEntry{"band: 95% interval", []plot.Thumbnailer{fillThumb(color.Gray{Y: 200})}})
 	return dir.WriteFile(filepath.Base(file), func(w io.Writer) error {
-		c, dc, legendH, err := whiteCanvas(format, len(entries), 0, o.Width, o.Height)
+		c, dc, legendH, err := whiteCanvas(format, entries, 0, o.Width, o.Height)
 		if err != nil {
 			return err
 		}
@@ -186,11 +186,11 @@ func plotBurst(dir Folder, file, format string, lines []burstLine, legend Legend
 			top = draw.Crop(top, 0, 0, 0, -vg.Points(22))
 		}
 		if len(plots) == 1 {
-			plots[0].Draw(top)
+			drawPlot(plots[0], top)
 		} else { // the unstable panel takes a third of the width
 			split := top.Min.X + (top.Max.X-top.Min.X)*2/3
-			plots[0].Draw(draw.Crop(top, 0, split-top.Max.X, 0, 0))
-			plots[1].Draw(draw.Crop(top, split-top.Min.X+vg.Points(10), 0, 0, 0))
+			drawPlot(plots[0], draw.Crop(top, 0, split-top.Max.X, 0, 0))
+			drawPlot(plots[1], draw.Crop(top, split-top.Min.X+vg.Points(10), 0, 0, 0))
 		}
 		drawLegend(legendArea(dc, legendH), entries, "")
 		_, err = c.WriteTo(w)

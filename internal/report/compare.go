@@ -2,7 +2,9 @@ package report
 
 import (
 	"cmp"
+	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -37,17 +39,7 @@ const DiffCaption = "Points: mean paired per-replicate difference, policy − ba
 // returns an error wrapping ErrNoData when nothing is left to draw.
 func PlotDiffs(dir Folder, file, format string, ds []results.Difference, legend Legend, o FigureOptions) error {
 	f := figure{FigureOptions: o, Legend: legend, Zero: true}
-	var kept []results.Difference
-	var left []string
-	for _, d := range ds {
-		if d.Unstable {
-			if !slices.Contains(left, d.Policy) {
-				left = append(left, d.Policy)
-			}
-			continue
-		}
-		kept = append(kept, d)
-	}
+	kept, left := stableDiffs(ds)
 	var sums []results.Summary
 	for _, d := range kept {
 		sums = append(sums, results.Summary{Value: d.Value, Policy: d.Policy})
@@ -68,15 +60,76 @@ func PlotDiffs(dir Folder, file, format string, ds []results.Difference, legend 
 		}
 	}
 	f.Series = diffSeries(kept, legend)
-	f.Note = DiffCaption
+	f.SymY = DiffSymLog(kept)
+	f.Note = DiffNote(ds, legend)
 	if len(left) > 0 {
 		// Said in the legend, which is always drawn: a reader must not take
 		// a missing point for a cell that was not run. The caption, when
 		// drawn, names the policies.
 		f.Extra = []string{"unstable cells: not shown"}
-		f.Note += "\nNot shown, unstable in some cell: " + strings.Join(sortedByLegend(left, legend), ", ") + "."
 	}
 	return f.save(dir, file, format)
+}
+
+// stableDiffs splits differences into those PlotDiffs draws (copies) and
+// the policies it leaves out, unstable in some cell, in order of first
+// appearance.
+func stableDiffs(ds []results.Difference) (kept []results.Difference, left []string) {
+	for _, d := range ds {
+		if d.Unstable {
+			if !slices.Contains(left, d.Policy) {
+				left = append(left, d.Policy)
+			}
+			continue
+		}
+		kept = append(kept, d)
+	}
+	return kept, left
+}
+
+// DiffNote is the caption of PlotDiffs's figure of ds: DiffCaption, how to
+// read a symmetric log axis when it takes one, and the policies left out.
+func DiffNote(ds []results.Difference, legend Legend) string {
+	kept, left := stableDiffs(ds)
+	note := DiffCaption
+	if c := DiffSymLog(kept); c > 0 {
+		note += " " + SymLogCaption(c)
+	}
+	if len(left) > 0 {
+		note += "\nNot shown, unstable in some cell: " + strings.Join(sortedByLegend(left, legend), ", ") + "."
+	}
+	return note
+}
+
+// DiffSymLog is the linear half-width of the symmetric log Y axis a
+// difference plot of ds takes, or 0 for a linear one: symmetric log when
+// the largest |difference| (with its interval) is more than 10 times the
+// median |difference|, where a linear axis would flatten the typical
+// difference onto the zero line; the half-width is symLogLinear's.
+func DiffSymLog(ds []results.Difference) float64 {
+	var ys []float64
+	hi := 0.0
+	for _, d := range ds {
+		if isFinite(d.Diff) {
+			ys = append(ys, d.Diff)
+			ci := d.CI95
+			if !isFinite(ci) {
+				ci = 0
+			}
+			hi = math.Max(hi, math.Abs(d.Diff)+ci)
+		}
+	}
+	c := symLogLinear(ys)
+	if c == 0 || hi <= 10*2*c { // symLogLinear is about half the median
+		return 0
+	}
+	return c
+}
+
+// SymLogCaption says how to read a symmetric log axis of half-width c.
+func SymLogCaption(c float64) string {
+	return fmt.Sprintf("Y axis linear between −%s and %s, logarithmic beyond (each decade as long as the linear part), so that small and large differences read on one axis.",
+		strconv.FormatFloat(c, 'g', 4, 64), strconv.FormatFloat(c, 'g', 4, 64))
 }
 
 // diffSeries turns differences into one series per policy.

@@ -205,14 +205,14 @@ func PlotComparison(dir Folder, file, format string, cs []Comparison, legend Leg
 		panels[k] = pl
 	}
 	return dir.WriteFile(filepath.Base(file), func(w io.Writer) error {
-		c, dc, legendH, err := whiteCanvas(format, len(entries), 0, 0, 0)
+		c, dc, legendH, err := whiteCanvas(format, entries, 0, 0, 0)
 		if err != nil {
 			return err
 		}
 		top := draw.Crop(dc, vg.Points(4), -vg.Points(8), legendH, -vg.Points(8))
 		half := (top.Max.X - top.Min.X) / 2
-		panels[0].Draw(draw.Crop(top, 0, -half, 0, 0))
-		panels[1].Draw(draw.Crop(top, half, 0, 0, 0))
+		drawPlot(panels[0], draw.Crop(top, 0, -half, 0, 0))
+		drawPlot(panels[1], draw.Crop(top, half, 0, 0, 0))
 		drawLegend(legendArea(dc, legendH), entries, "")
 		_, err = c.WriteTo(w)
 		return err

@@ -1,11 +1,13 @@
 package report
 
 import (
+	"math"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/offload-sim/offload/internal/results"
+	"github.com/offload-sim/offload/internal/scenario"
 )
 
 // SweepFigure is one figure of a sweep, as the experiments write it into
@@ -46,7 +48,7 @@ func (f SweepFigure) Draw(dir Folder, file, format string, withTitle, caption bo
 // a log X axis. Figures of columns the summaries lack are left out.
 func SweepFigures(sums []results.Summary, legend Legend, param string, tiers []string) []SweepFigure {
 	xlabel, name := ParamLabel(param), ParamName(param)
-	logX := IsCountParam(param)
+	logX := SweepLogX(param, sweptValues(sums))
 	has := func(c string) bool { return len(sums) > 0 && results.Index(sums[0].Cols, c) >= 0 }
 	var stable []results.Summary
 	var left []results.Summary
@@ -62,19 +64,30 @@ func SweepFigures(sums []results.Summary, legend Legend, param string, tiers []s
 	metricFig := func(file, metric, title string, ss []results.Summary, isStable bool) SweepFigure {
 		o := FigureOptions{XLabel: xlabel, YLabel: MetricLabel(metric), LogY: SuggestLogY(ss, metric), LogX: logX, FitY: isStable}
 		caption := SweepCaption
+		var apart []results.Summary
+		if isStable {
+			var rest []results.Summary
+			apart, rest = SetApart(ss, metric)
+			o.SetApart, o.LogY = len(apart) > 0, SuggestLogY(rest, metric)
+		}
 		switch {
 		case isStable && len(left) > 0:
 			caption = "Points at or near a tier's capacity left out (a tier's offered load shown above 1, or its 95% interval reaching 1): " +
 				leftOut(left, legend) + ". Y axis fitted to the rest. " + caption
-		case isStable:
+		case isStable && len(apart) == 0:
 			caption = "No point was at or near a tier's capacity: the same as the figure with every point. " + caption
+		case isStable:
+			caption = "Y axis fitted to the points. " + caption
 		case anyUnstable:
 			caption += " Ringed: unstable (a tier's offered load shown above 1)."
+		}
+		if a := ApartCaption(apart, legend, metric); a != "" {
+			caption = a + " " + caption
 		}
 		if isStable {
 			title += ", stable points only"
 		}
-		return SweepFigure{File: file, Title: title, Caption: caption, Redundant: isStable && len(left) == 0, opts: o,
+		return SweepFigure{File: file, Title: title, Caption: caption, Redundant: isStable && len(left) == 0 && len(apart) == 0, opts: o,
 			draw: func(dir Folder, file, format string, o FigureOptions) error {
 				return PlotMetricWith(dir, file, format, ss, legend, metric, o)
 			}}
@@ -183,10 +196,7 @@ func leftOut(ss []results.Summary, legend Legend) string {
 // ParamName names a sweep parameter for a title: ParamLabel without its
 // unit, so that a title does not stack parentheses.
 func ParamName(param string) string {
-	l := ParamLabel(param)
-	if i := strings.LastIndex(l, " ("); i > 0 && strings.HasSuffix(l, ")") {
-		return l[:i]
-	}
+	l, _ := scenario.ParamLabel(param)
 	return l
 }
 
@@ -194,4 +204,31 @@ func ParamName(param string) string {
 // count, whose sweeps (1, 2, 4 … 16) read best on a log axis.
 func IsCountParam(param string) bool {
 	return strings.HasSuffix(param, ".servers") || param == "devices"
+}
+
+// SweepLogX reports whether a sweep over param reads best on a log X axis:
+// a count (IsCountParam), or positive values spanning more than two
+// decades (an observation period of 0.01 … 3 s), which a linear axis
+// crowds into its left end. A value of 0 is then drawn too, at the left of
+// a symmetric log axis (figures draw it so).
+func SweepLogX(param string, values []float64) bool {
+	if IsCountParam(param) {
+		return true
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, v := range values {
+		if v > 0 && isFinite(v) {
+			lo, hi = math.Min(lo, v), math.Max(hi, v)
+		}
+	}
+	return hi/lo > 100
+}
+
+// DiffValues are the swept values of differences, for SweepLogX.
+func DiffValues(ds []results.Difference) []float64 {
+	xs := make([]float64, len(ds))
+	for i, d := range ds {
+		xs[i] = d.Value
+	}
+	return xs
 }

@@ -156,7 +156,7 @@ func TestBurstLines(t *testing.T) {
 	if len(figs) != 2 || figs[0].Title != "Windowed mean latency through burst 1 of 1" {
 		t.Fatalf("burst figures %+v, want mean and P95 (no cloud tier)", figs)
 	}
-	if err := figs[0].Draw(memFolder{}, "b", "png", true, false); err != nil {
+	if err := figs[0].Draw(memFolder{}, "b", "svg", true, false); err != nil {
 		t.Error(err)
 	}
 }

@@ -181,22 +181,22 @@ func (f figure) renderWith(w io.Writer, format string, extra func(*plot.Plot) er
 			return err
 		}
 	}
-	note := ""
+	var lines []string
 	if f.Caption {
-		note = f.note()
+		w := f.Width
+		if w == 0 {
+			w = figWidth
+		}
+		lines = wrapCaption(f.note(), captionStyle(textScale(w)), w-2*vg.Points(captionMargin))
 	}
-	lines := 0
-	if note != "" {
-		lines = strings.Count(note, "\n") + 1
-	}
-	c, dc, legendH, err := whiteCanvas(format, len(entries), lines, f.Width, f.Height)
+	c, dc, legendH, err := whiteCanvas(format, entries, len(lines), f.Width, f.Height)
 	if err != nil {
 		return err
 	}
 	// Margins keep the title and the markers at the last swept value inside
 	// the image; gonum pads only for what lies inside the data area.
-	p.Draw(draw.Crop(dc, vg.Points(4), -vg.Points(14), legendH, -vg.Points(8)))
-	drawLegend(legendArea(dc, legendH), entries, note)
+	drawPlot(p, draw.Crop(dc, vg.Points(4), -vg.Points(14), legendH, -vg.Points(8)))
+	drawLegend(legendArea(dc, legendH), entries, strings.Join(lines, "\n"))
 	_, err = c.WriteTo(w)
 	return err
 }

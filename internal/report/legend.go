@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/offload-sim/offload/internal/scenario"
 )
 
 // ScenarioLegend reads, from a results folder's scenario.yaml (the resolved
@@ -54,15 +56,15 @@ func ScenarioLegend(data []byte) (Legend, string, error) {
 	return l, param, nil
 }
 
-// ParamLabel names a sweep parameter with its unit, for axis titles.
+// ParamLabel names a sweep parameter with its unit, for axis titles, from
+// the scenario schema (scenario.ParamLabel): "arrival rate (tasks/s)",
+// "edge servers", "observation period T (s)".
 func ParamLabel(param string) string {
-	switch {
-	case param == "arrivals.rate":
-		return "arrival rate (tasks/s)"
-	case strings.HasPrefix(param, "tiers.") && strings.HasSuffix(param, ".servers"):
-		return strings.TrimSuffix(strings.TrimPrefix(param, "tiers."), ".servers") + " servers"
+	l, u := scenario.ParamLabel(param)
+	if u == "" {
+		return l
 	}
-	return param
+	return l + " (" + u + ")"
 }
 
 // MetricLabel names a summary.csv column for an axis or a table heading:

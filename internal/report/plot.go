@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -23,13 +22,17 @@ import (
 )
 
 // Figure geometry. 7 × 4.6 in fits a page column or a README; PNGs are
-// rendered at 150 dpi (1050 px wide) so that they stay sharp when scaled.
+// rendered at 300 dpi (2100 px wide by default), the resolution journals
+// ask of line art set at its printed size, and say so in a pHYs chunk.
 const (
 	figWidth  = 7 * vg.Inch
 	plotH     = 4.6 * vg.Inch
-	pngDPI    = 150
 	legendCol = 4 // legend columns under the plot
 )
+
+// PNGDPI is the resolution of every PNG figure: its pixel width is PNGDPI
+// × its width in inches.
+const PNGDPI = 300
 
 // Formats lists the plot formats accepted by the plot functions.
 var Formats = []string{"png", "svg", "pdf"}
@@ -77,6 +80,11 @@ type FigureOptions struct {
 	// Width and Height are the whole image's size; 0 keeps the default
 	// (7 in wide; a 4.6 in plot plus the legend under it).
 	Width, Height vg.Length
+	// SetApart draws the points SetApart picks (near a tier's capacity and
+	// far above the rest of their cell) at the top of an axis fitted to
+	// the others, each with its value written beside it, so that they
+	// neither stretch the axis nor vanish.
+	SetApart bool
 }
 
 // MinFigureSize is the smallest Width or Height FigureOptions accepts:
@@ -92,6 +100,10 @@ func PlotMetricWith(dir Folder, file, format string, sums []results.Summary, leg
 		Fraction: strings.HasPrefix(metric, "share_"),
 		Series:   buildSeries(sums, legend, pickColumn(metric), o.LogY),
 		XTicks:   sweptValues(sums)}
+	if o.SetApart {
+		apart, _ := SetApart(sums, metric)
+		markApart(f.Series, apart)
+	}
 	return f.save(dir, file, format)
 }
 
@@ -147,6 +159,9 @@ type figure struct {
 	// rather than as bars (a time series, whose points are too close for
 	// bars).
 	Band bool
+	// SymY, if > 0, puts Y on a symmetric log scale linear within ±SymY
+	// (a difference plot whose differences span orders of magnitude).
+	SymY float64
 }
 
 func (f figure) save(dir Folder, file, format string) error {
@@ -173,24 +188,25 @@ func legendArea(dc draw.Canvas, legendH vg.Length) draw.Canvas {
 }
 
 // whiteCanvas is a figure's canvas: the plot area on top and room under it
-// for a legend of n entries in legendCol columns and captionLines lines of
+// for the legend's entries (in legendColumns) and captionLines lines of
 // caption, on a white background. w and h are the image's size, 0 for the
 // default (figWidth; plotH plus the legend).
-func whiteCanvas(format string, n, captionLines int, w, h vg.Length) (vg.CanvasWriterTo, draw.Canvas, vg.Length, error) {
-	rows := (n + legendCol - 1) / legendCol
-	legendH := vg.Length(rows)*vg.Points(15) + vg.Points(12)
-	if captionLines > 0 {
-		legendH += vg.Points(14) + vg.Length(captionLines-1)*vg.Points(11)
-	}
+func whiteCanvas(format string, entries []legendEntry, captionLines int, w, h vg.Length) (vg.CanvasWriterTo, draw.Canvas, vg.Length, error) {
 	if w == 0 {
 		w = figWidth
+	}
+	s := textScale(w)
+	rows := legendRows(legendGrid(entries, w))
+	legendH := vg.Length(rows)*pt(15, s) + pt(12, s)
+	if captionLines > 0 {
+		legendH += pt(14, s) + vg.Length(captionLines-1)*pt(11, s)
 	}
 	if h == 0 {
 		h = plotH + legendH
 	}
 	if w < MinFigureSize || h < MinFigureSize || h-legendH < MinFigureSize/2 {
 		return nil, draw.Canvas{}, 0, fmt.Errorf("figure size %.3g × %.3g in: too small for the plot and its legend of %d entries (at least %.3g in each way)",
-			float64(w/vg.Inch), float64(h/vg.Inch), n, float64(MinFigureSize/vg.Inch))
+			float64(w/vg.Inch), float64(h/vg.Inch), len(entries), float64(MinFigureSize/vg.Inch))
 	}
 	c, err := newCanvas(format, w, h)
 	if err != nil {
@@ -205,7 +221,7 @@ func whiteCanvas(format string, n, captionLines int, w, h vg.Length) (vg.CanvasW
 func newCanvas(format string, w, h vg.Length) (vg.CanvasWriterTo, error) {
 	switch format {
 	case "png":
-		return vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(pngDPI))}, nil
+		return dpiPNG{vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(PNGDPI))}, PNGDPI}, nil
 	case "svg":
 		return outlinedSVG{vgsvg.New(w, h)}, nil
 	case "pdf":
@@ -222,13 +238,14 @@ type legendEntry struct {
 
 // plot builds the gonum plot and the legend entries for the series.
 func (f figure) plot() (*plot.Plot, []legendEntry, error) {
+	sc := textScale(f.Width)
 	p := plot.New()
 	p.Title.Text = f.Title
-	p.Title.TextStyle.Font.Size = vg.Points(13)
+	p.Title.TextStyle.Font.Size = pt(13, sc)
 	p.X.Label.Text, p.Y.Label.Text = f.XLabel, f.YLabel
 	for _, a := range []*plot.Axis{&p.X, &p.Y} {
-		a.Label.TextStyle.Font.Size = vg.Points(12)
-		a.Tick.Label.Font.Size = vg.Points(10)
+		a.Label.TextStyle.Font.Size = pt(12, sc)
+		a.Tick.Label.Font.Size = pt(10, sc)
 		a.Tick.Marker = linearTicks{}
 	}
 	if t := f.xTicks(); t != nil {
@@ -238,12 +255,9 @@ func (f figure) plot() (*plot.Plot, []legendEntry, error) {
 	grid.Vertical.Color, grid.Horizontal.Color = color.Gray{Y: 225}, color.Gray{Y: 225}
 	p.Add(grid)
 
-	ss := f.Series
-	if f.LogX { // a log axis shows positive x only (a T = 0 cell stays in the CSVs)
-		ss = positiveX(ss)
-		if len(ss) == 0 {
-			return nil, nil, fmt.Errorf("%w: no positive x for a log axis", ErrNoData)
-		}
+	ss, xm, symX, err := f.xSeries()
+	if err != nil {
+		return nil, nil, err
 	}
 	floor := 0.0
 	if f.LogY {
@@ -254,6 +268,10 @@ func (f figure) plot() (*plot.Plot, []legendEntry, error) {
 			clampLow(ss, floor/2)
 		}
 	}
+	ss, farLabels, err := f.setApart(ss, sc)
+	if err != nil {
+		return nil, nil, err
+	}
 	var entries []legendEntry
 	st := styler{legend: f.Legend}
 	anyUnstable := false
@@ -262,22 +280,36 @@ func (f figure) plot() (*plot.Plot, []legendEntry, error) {
 		entries = append(entries, legendEntry{"burst", []plot.Thumbnailer{shadeThumb()}})
 	}
 	if f.MarkEvery == 0 && len(f.XLabels) == 0 {
-		ss = dodge(ss, f.LogX)
+		ss = dodge(ss, xm)
 	}
 	if f.Zero {
 		zero := plotter.NewFunction(func(float64) float64 { return 0 })
 		zero.Color, zero.Width, zero.Dashes = color.Gray{Y: 60}, vg.Points(1), []vg.Length{vg.Points(4), vg.Points(3)}
 		p.Add(zero)
 	}
-	for _, s := range ss {
-		e, err := addSeries(p, s, st.style(s.Name), f.MarkEvery, f.Band)
+	// Lines, bars and bands first, markers over them all: a line drawn
+	// later never covers another policy's marker, so a line that runs
+	// under others still shows its markers. A time series marks every
+	// k-th point, each series at its own phase, so that no two markers
+	// share a window where lines coincide.
+	var marks []plot.Plotter
+	every := f.MarkEvery
+	if every > 1 {
+		every = max(every, len(ss))
+	}
+	for i, s := range ss {
+		e, m, err := addSeries(p, s, st.style(s.Name), every, i, f.Band, sc)
 		if err != nil {
 			return nil, nil, fmt.Errorf("policy %s: %w", s.Name, err)
 		}
-		entries = append(entries, e)
+		entries, marks = append(entries, e), append(marks, m...)
 		for _, u := range s.Unstable {
 			anyUnstable = anyUnstable || u
 		}
+	}
+	p.Add(marks...)
+	if farLabels != nil {
+		p.Add(farLabels)
 	}
 	for _, e := range f.Extra {
 		entries = append(entries, legendEntry{Text: e})
@@ -285,6 +317,7 @@ func (f figure) plot() (*plot.Plot, []legendEntry, error) {
 	if anyUnstable {
 		ring, _ := plotter.NewScatter(plotter.XYs{})
 		ring.GlyphStyle = unstableRing
+		ring.GlyphStyle.Radius = pt(7, sc)
 		entries = append(entries, legendEntry{"unstable (a tier's load > 1)", []plot.Thumbnailer{ring}})
 	}
 	if f.LogX {
@@ -294,23 +327,38 @@ func (f figure) plot() (*plot.Plot, []legendEntry, error) {
 				lo, hi = math.Min(lo, xy.X), math.Max(hi, xy.X)
 			}
 		}
-		// A margin of a fraction of a decade each side; one value gets a
-		// decade around it rather than a zero-width axis.
+		// A margin of a tenth of a decade each side (1.25×); one value
+		// gets a decade around it rather than a zero-width axis.
 		p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, logTicks{}
-		if t := sweptTicks(positive(f.XTicks), true, 0.04); t != nil {
+		xs := positive(f.XTicks)
+		if symX > 0 {
+			sl := symLog{C: symX}
+			p.X.Scale, p.X.Tick.Marker = sl, sl
+			xs = atLeastZero(f.XTicks)
+		}
+		if t := sweptTicksOn(xs, xm.fwd, f.tickGap()); t != nil {
 			p.X.Tick.Marker = t
 		}
-		p.X.Min, p.X.Max = lo/1.25, hi*1.25
+		p.X.Min, p.X.Max = xm.inv(xm.fwd(lo)-math.Log10(1.25)), xm.inv(xm.fwd(hi)+math.Log10(1.25))
 	} else if n := len(f.XLabels); n > 0 {
 		// Half a column of room on each side: the first and last points
 		// stay off the frame.
 		p.X.Min, p.X.Max = -0.5, float64(n)-0.5
 	}
 	// Headroom above the highest bar keeps its marker off the frame.
-	if f.LogY {
-		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, logTicks{}
+	switch {
+	case f.LogY:
+		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, logTicks{MinorDecades: f.minorDecades()}
 		p.Y.Min, p.Y.Max = floor, math.Max(1.2*p.Y.Max, 2*floor)
-	} else {
+	case f.SymY > 0:
+		// 4% of the axis's length beyond the data at each end, counted
+		// in the scale's linear units.
+		sl := symLog{C: f.SymY}
+		p.Y.Scale, p.Y.Tick.Marker = sl, sl
+		lo, hi := sl.f(math.Min(p.Y.Min, 0)), sl.f(math.Max(p.Y.Max, 0))
+		pad := 0.04 * (hi - lo)
+		p.Y.Min, p.Y.Max = sl.inv(lo-pad), sl.inv(hi+pad)
+	default:
 		// A linear axis starts at zero (or below, for negative data) so that
 		// heights compare as ratios.
 		if f.FitY {
@@ -333,6 +381,46 @@ func (f figure) plot() (*plot.Plot, []legendEntry, error) {
 	return p, entries, nil
 }
 
+// minorDecades is how many decades the Y axis may span and keep its
+// minor ticks: 5 on the default 4.6 in plot, fewer on a shorter one
+// (about one decade per 0.9 in), where they would blur into a bar.
+func (f figure) minorDecades() float64 {
+	if f.Height <= 0 || f.Height >= plotH+vg.Inch {
+		return 5
+	}
+	return 5 * float64(f.Height/(plotH+vg.Inch))
+}
+
+// xSeries is the series as the X axis can show them, with the axis's map
+// and, on a log axis that must show x = 0 too (an observation period of 0,
+// the fresh view), the linear half-width of the symlog scale that does:
+// the smallest positive x, so that 0 sits one decade's length left of it.
+// Without a zero, a log axis shows positive x only.
+func (f figure) xSeries() (ss []series, xm axisMap, symX float64, err error) {
+	ss, xm = f.Series, linearMap
+	if !f.LogX {
+		return ss, xm, 0, nil
+	}
+	lo, zero := math.Inf(1), false
+	for _, s := range ss {
+		for _, xy := range s.XYs {
+			if xy.X > 0 {
+				lo = math.Min(lo, xy.X)
+			}
+			zero = zero || xy.X == 0
+		}
+	}
+	if zero && !math.IsInf(lo, 1) {
+		sl := symLog{C: lo}
+		return keepX(ss, func(x float64) bool { return x >= 0 }), sl.axisMap(), lo, nil
+	}
+	ss = positiveX(ss)
+	if len(ss) == 0 {
+		return nil, xm, 0, fmt.Errorf("%w: no positive x for a log axis", ErrNoData)
+	}
+	return ss, log10Map, 0, nil
+}
+
 // xTicks is the X axis's ticker when the figure fixes its ticks: one per
 // category, or labelled ticks at the swept values when there are few enough
 // and none crowds its neighbour (gaps of at least 4% of the range: about
@@ -349,7 +437,17 @@ func (f figure) xTicks() plot.Ticker {
 	if f.LogX {
 		return nil // set with the log scale
 	}
-	return sweptTicks(f.XTicks, false, 0.04)
+	return sweptTicks(f.XTicks, false, f.tickGap())
+}
+
+// tickGap is the least gap between labelled swept values, as a share of
+// the axis: 4% on the default 7 in figure (about 0.25 in, room for three
+// digits), more on a narrower one, whose labels shrink less than its axis.
+func (f figure) tickGap() float64 {
+	if f.Width <= 0 || f.Width >= figWidth {
+		return 0.04
+	}
+	return 0.04 * textScale(f.Width) * float64(figWidth/f.Width)
 }
 
 // sweptTicks labels the sorted swept values xs when there are 2 to 15 and
@@ -357,14 +455,16 @@ func (f figure) xTicks() plot.Ticker {
 // nil. A neighbour crowds when closer than minGap of the axis's span (4%
 // on a full-width figure: about 0.25 in, room for three digits).
 func sweptTicks(xs []float64, logX bool, minGap float64) plot.Ticker {
+	if logX {
+		return sweptTicksOn(xs, math.Log10, minGap)
+	}
+	return sweptTicksOn(xs, linearMap.fwd, minGap)
+}
+
+// sweptTicksOn is sweptTicks on an axis that is linear in pos(x).
+func sweptTicksOn(xs []float64, pos func(float64) float64, minGap float64) plot.Ticker {
 	if len(xs) < 2 || len(xs) > 15 {
 		return nil
-	}
-	pos := func(x float64) float64 {
-		if logX {
-			return math.Log10(x)
-		}
-		return x
 	}
 	span := pos(xs[len(xs)-1]) - pos(xs[0])
 	for i := 1; i < len(xs); i++ {
@@ -377,6 +477,17 @@ func sweptTicks(xs []float64, logX bool, minGap float64) plot.Ticker {
 		ticks[i] = plot.Tick{Value: x, Label: strconv.FormatFloat(x, 'g', 4, 64)}
 	}
 	return plot.ConstantTicks(ticks)
+}
+
+// atLeastZero keeps the values at or above zero.
+func atLeastZero(xs []float64) []float64 {
+	var out []float64
+	for _, x := range xs {
+		if x >= 0 {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // positive keeps the values above zero (the ones a log axis can show).
@@ -403,27 +514,26 @@ func sweptValues(sums []results.Summary) []float64 {
 	return slices.Compact(xs)
 }
 
-// addSeries adds a policy's line, markers, error bars and unstable rings.
-func addSeries(p *plot.Plot, s series, sty style, markEvery int, band bool) (legendEntry, error) {
+// addSeries adds a policy's line and error bars (or band) to p and returns
+// its legend entry and its markers and unstable rings, which the caller
+// adds once every line is drawn. With markEvery > 1 only every
+// markEvery-th point has a marker, starting at phase mod markEvery.
+func addSeries(p *plot.Plot, s series, sty style, markEvery, phase int, band bool, sc float64) (legendEntry, []plot.Plotter, error) {
 	line, points, err := plotter.NewLinePoints(s.XYs)
 	if err != nil {
-		return legendEntry{}, err
+		return legendEntry{}, nil, err
 	}
 	if markEvery > 1 {
-		var sparse plotter.XYs
-		for i := 0; i < len(s.XYs); i += markEvery {
-			sparse = append(sparse, s.XYs[i])
-		}
-		points.XYs = sparse
+		points.XYs = marked(s.XYs, markEvery, phase)
 	}
 	line.Color, line.Width, line.Dashes = sty.Color, vg.Points(1.5), sty.Dash
-	points.GlyphStyle = draw.GlyphStyle{Color: sty.Color, Radius: vg.Points(3.5), Shape: sty.Shape}
+	points.GlyphStyle = draw.GlyphStyle{Color: sty.Color, Radius: pt(3.5, sc), Shape: sty.Shape}
 
 	var barXY plotter.XYs
 	var barErr plotter.YErrors
 	var ringXY plotter.XYs
 	for i, xy := range s.XYs {
-		if s.Err[i].Low > 0 || s.Err[i].High > 0 {
+		if (s.Err[i].Low > 0 || s.Err[i].High > 0) && !s.far(i) {
 			barXY, barErr = append(barXY, xy), append(barErr, s.Err[i])
 		}
 		if s.Unstable[i] {
@@ -440,7 +550,7 @@ func addSeries(p *plot.Plot, s series, sty style, markEvery int, band bool) (leg
 		}
 		fill, err := plotter.NewPolygon(poly)
 		if err != nil {
-			return legendEntry{}, err
+			return legendEntry{}, nil, err
 		}
 		fill.Color, fill.LineStyle.Width = burstBand(sty.Color), 0
 		p.Add(fill)
@@ -450,21 +560,34 @@ func addSeries(p *plot.Plot, s series, sty style, markEvery int, band bool) (leg
 			plotter.YErrors
 		}{barXY, barErr})
 		if err != nil {
-			return legendEntry{}, err
+			return legendEntry{}, nil, err
 		}
-		bars.Color, bars.Width, bars.CapWidth = sty.Color, vg.Points(1), vg.Points(5)
+		bars.Color, bars.Width, bars.CapWidth = sty.Color, vg.Points(1), pt(5, sc)
 		p.Add(bars)
 	}
-	p.Add(line, points)
+	p.Add(line)
+	marks := []plot.Plotter{points}
 	if len(ringXY) > 0 {
 		rings, err := plotter.NewScatter(ringXY)
 		if err != nil {
-			return legendEntry{}, err
+			return legendEntry{}, nil, err
 		}
 		rings.GlyphStyle = unstableRing
-		p.Add(rings)
+		rings.GlyphStyle.Radius = pt(7, sc)
+		marks = append(marks, rings)
 	}
-	return legendEntry{s.Name, []plot.Thumbnailer{line, points}}, nil
+	return legendEntry{s.Name, []plot.Thumbnailer{line, points}}, marks, nil
+}
+
+// marked are the points of xys that carry a marker when only every
+// every-th does: those at indices phase mod every, phase + every, …, so
+// that series given the phases 0 … every−1 never mark the same point.
+func marked(xys plotter.XYs, every, phase int) plotter.XYs {
+	var out plotter.XYs
+	for i := phase % every; i < len(xys); i += every {
+		out = append(out, xys[i])
+	}
+	return out
 }
 
 // note explains the marks, so that a figure read alone is not misread.
@@ -475,16 +598,28 @@ func (f figure) note() string {
 	return SweepCaption
 }
 
-// drawLegend lays the entries out in legendCol columns, row by row, with the
-// note underneath.
+// drawLegend lays the entries out in legendColumns columns, row by row,
+// with the note underneath. c is the legend strip (legendArea), whose
+// width and margins give the image's width.
 func drawLegend(c draw.Canvas, entries []legendEntry, note string) {
-	colW := (c.Max.X - c.Min.X) / legendCol
-	for col := range legendCol {
+	w := c.Max.X - c.Min.X + 2*vg.Points(captionMargin)
+	s := textScale(w)
+	cols, slots := legendGrid(entries, w)
+	rows := legendRows(cols, slots)
+	colW := (c.Max.X - c.Min.X) / vg.Length(cols)
+	for col := range cols {
 		l := plot.NewLegend()
-		l.TextStyle.Font.Size = vg.Points(10)
-		l.Top, l.Left, l.Padding = true, true, vg.Points(3)
-		l.ThumbnailWidth = vg.Points(24)
-		for i := col; i < len(entries); i += legendCol {
+		l.TextStyle = legendStyle(s)
+		l.Top, l.Left, l.Padding = true, true, pt(3, s)
+		l.ThumbnailWidth = legendThumb(s)
+		for r := range rows {
+			// An empty slot is a blank entry, which keeps the rows of
+			// every column level.
+			i := slices.Index(slots, r*cols+col)
+			if i < 0 {
+				l.Add("")
+				continue
+			}
 			l.Add(entries[i].Text, entries[i].Thumbs...)
 		}
 		cc := c
@@ -495,8 +630,5 @@ func drawLegend(c draw.Canvas, entries []legendEntry, note string) {
 	if note == "" {
 		return
 	}
-	sty := plot.NewLegend().TextStyle
-	sty.Font = font.From(sty.Font, vg.Points(9))
-	sty.Color = color.Gray{Y: 70}
-	c.FillText(sty, vg.Point{X: c.Min.X, Y: c.Min.Y + vg.Points(2)}, note)
+	c.FillText(captionStyle(s), vg.Point{X: c.Min.X, Y: c.Min.Y + pt(2, s)}, note)
 }

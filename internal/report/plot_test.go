@@ -2,16 +2,22 @@ package report
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"flag"
 	"fmt"
 	"image"
-	_ "image/png" // image.Decode of the rendered plots
+	"image/png"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 
 	"github.com/offload-sim/offload/internal/results"
 )
@@ -57,7 +63,13 @@ func TestPlotMetricPNG(t *testing.T) {
 		{"p95_latency", "p95_latency_s", "P95 latency (s)", false},
 		{"share_cloud", "share_cloud", "share of tasks sent to cloud", false},
 	}
-	for _, c := range cases {
+	for i, c := range cases {
+		if testing.Short() && i > 0 {
+			// -short (the race detector's pass, where rasterising and
+			// compressing a 3 Mpx image under instrumentation takes
+			// seconds): the first case stands for the PNG path.
+			break
+		}
 		err := PlotMetric(Dir(dir), c.file, "png", sweepSummaries(), testLegend, c.metric, "sweep-load: "+c.ylabel, "arrival rate λ (tasks/s)", c.ylabel, c.logY)
 		if err != nil {
 			t.Fatalf("%s: %v", c.file, err)
@@ -67,8 +79,8 @@ func TestPlotMetricPNG(t *testing.T) {
 	assertNoTemp(t, dir)
 }
 
-// checkPNG decodes a rendered plot and checks its size: 7 in wide at 150 dpi,
-// taller than the 4.6 in plot by the legend.
+// checkPNG decodes a rendered plot and checks its size: 7 in wide at 300 dpi,
+// taller than the 4.6 in plot by the legend, and that it says 300 dpi.
 func checkPNG(t *testing.T, path string) {
 	t.Helper()
 	b, err := os.ReadFile(path)
@@ -79,8 +91,11 @@ func checkPNG(t *testing.T, path string) {
 	if err != nil || format != "png" {
 		t.Fatalf("%s: not a PNG (format %q): %v", path, format, err)
 	}
-	if sz := img.Bounds().Size(); sz.X != 1050 || sz.Y <= 690 || sz.Y > 900 {
-		t.Errorf("%s: %v pixels, want 1050 wide and 690–900 high", path, sz)
+	if sz := img.Bounds().Size(); sz.X != 2100 || sz.Y <= 1380 || sz.Y > 1800 {
+		t.Errorf("%s: %v pixels, want 2100 wide and 1380–1800 high", path, sz)
+	}
+	if dpi := pngDPI(b); dpi != PNGDPI {
+		t.Errorf("%s: its pHYs chunk says %v dpi, want %d", path, dpi, PNGDPI)
 	}
 	if *plotDir != "" {
 		_ = os.WriteFile(filepath.Join(*plotDir, filepath.Base(path)), b, 0o644)
@@ -149,10 +164,12 @@ func TestPlotMetricHostileInputs(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range cases {
 		for _, logY := range []bool{false, true} {
-			err := PlotMetric(Dir(dir), "p", "png", c.sums, testLegend, "mean_latency_s", c.name, "x", "y (s)", logY)
+			// SVG: the same drawing as a PNG's, without rasterising 3 Mpx
+			// thirty times.
+			err := PlotMetric(Dir(dir), "p", "svg", c.sums, testLegend, "mean_latency_s", c.name, "x", "y (s)", logY)
 			// A log x axis must not hang or panic on the same inputs (a
 			// single x value once made the tick loop run forever).
-			if xerr := PlotMetricX(Dir(dir), "px", "png", c.sums, testLegend, "mean_latency_s", c.name, "x", "y (s)", true, logY); xerr != nil && !errors.Is(xerr, ErrNoData) {
+			if xerr := PlotMetricX(Dir(dir), "px", "svg", c.sums, testLegend, "mean_latency_s", c.name, "x", "y (s)", true, logY); xerr != nil && !errors.Is(xerr, ErrNoData) {
 				t.Errorf("%s, log x, logY %v: %v", c.name, logY, xerr)
 			}
 			wantNoData := c.noData && (logY || !c.logOnly)
@@ -160,12 +177,12 @@ func TestPlotMetricHostileInputs(t *testing.T) {
 				t.Errorf("%s, logY %v: err = %v, want no-data error %v", c.name, logY, err, wantNoData)
 			}
 			if err == nil && *plotDir != "" {
-				b, _ := os.ReadFile(filepath.Join(dir, "p.png"))
-				_ = os.WriteFile(filepath.Join(*plotDir, fmt.Sprintf("hostile-%s-log%v.png", strings.ReplaceAll(c.name, " ", "_"), logY)), b, 0o644)
+				b, _ := os.ReadFile(filepath.Join(dir, "p.svg"))
+				_ = os.WriteFile(filepath.Join(*plotDir, fmt.Sprintf("hostile-%s-log%v.svg", strings.ReplaceAll(c.name, " ", "_"), logY)), b, 0o644)
 			}
 		}
 	}
-	if err := PlotMetric(Dir(dir), "p", "png", sweepSummaries(), testLegend, "share_moon", "", "", "", false); err == nil {
+	if err := PlotMetric(Dir(dir), "p", "svg", sweepSummaries(), testLegend, "share_moon", "", "", "", false); err == nil {
 		t.Error("share_moon, a tier the summaries do not have: no error")
 	}
 }
@@ -176,5 +193,74 @@ func TestLinearTicksNoNegativeZero(t *testing.T) {
 		if strings.HasPrefix(tk.Label, "-0") {
 			t.Errorf("label %q at %v", tk.Label, tk.Value)
 		}
+	}
+}
+
+// pngDPI reads the resolution of a PNG's pHYs chunk, in dots per inch
+// rounded to an integer; 0 without one (or in another unit).
+func pngDPI(b []byte) int {
+	for i := 8; i+12 <= len(b); {
+		n := int(binary.BigEndian.Uint32(b[i:]))
+		if string(b[i+4:i+8]) == "pHYs" && n == 9 && i+17 <= len(b) && b[i+16] == 1 {
+			x, y := binary.BigEndian.Uint32(b[i+8:]), binary.BigEndian.Uint32(b[i+12:])
+			if x != y {
+				return 0
+			}
+			return int(math.Round(float64(x) * 0.0254))
+		}
+		i += 12 + n
+	}
+	return 0
+}
+
+// TestPNGSaysItsResolution: a PNG of any size is PNGDPI × its inches wide,
+// carries a pHYs chunk that says so, right after IHDR, with a CRC that
+// image/png (which checks every chunk's) accepts.
+func TestPNGSaysItsResolution(t *testing.T) {
+	for _, w := range []vg.Length{3.5 * vg.Inch, 7 * vg.Inch} {
+		d := memFolder{}
+		o := FigureOptions{Width: w, Height: 2.6 * vg.Inch}
+		if err := PlotMetricWith(d, "a", "png", sweepSummaries(), testLegend, results.ColMeanLatency, o); err != nil {
+			t.Fatal(err)
+		}
+		b := d["a.png"]
+		cfg, err := png.DecodeConfig(bytes.NewReader(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := png.Decode(bytes.NewReader(b)); err != nil {
+			t.Fatalf("%v in: %v", w/vg.Inch, err)
+		}
+		if want := int(math.Round(float64(w/vg.Inch) * PNGDPI)); cfg.Width != want || pngDPI(b) != PNGDPI {
+			t.Errorf("%v in: %d px at %d dpi, want %d px at %d", w/vg.Inch, cfg.Width, pngDPI(b), want, PNGDPI)
+		}
+		if string(b[37:41]) != "pHYs" {
+			t.Errorf("%v in: the chunk after IHDR is %q, want pHYs", w/vg.Inch, b[37:41])
+		}
+	}
+}
+
+// BenchmarkFigurePNG draws and encodes one sweep figure as a PNG at 150
+// and at PNGDPI dpi: what the resolution costs each figure an experiment
+// writes (docs/performance.md gives the ratio).
+func BenchmarkFigurePNG(b *testing.B) {
+	f := figure{Legend: testLegend, FigureOptions: FigureOptions{LogY: true},
+		Series: buildSeries(sweepSummaries(), testLegend, pickColumn(results.ColMeanLatency), true)}
+	for _, dpi := range []int{150, PNGDPI} {
+		b.Run(fmt.Sprintf("dpi=%d", dpi), func(b *testing.B) {
+			for b.Loop() {
+				p, entries, err := f.plot()
+				if err != nil {
+					b.Fatal(err)
+				}
+				c := dpiPNG{vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(figWidth, plotH+vg.Inch), vgimg.UseDPI(dpi))}, dpi}
+				dc := draw.New(c)
+				drawPlot(p, draw.Crop(dc, 0, 0, vg.Inch, 0))
+				drawLegend(legendArea(dc, vg.Inch), entries, "")
+				if _, err := c.WriteTo(io.Discard); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

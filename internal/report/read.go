@@ -107,6 +107,20 @@ func ReadSummary(r io.Reader) ([]results.Summary, error) {
 	return readRecords(cr, "summary.csv", func(rec []string) (results.Summary, error) { return parseSummary(rec, cols) })
 }
 
+// SummaryMetrics reads a summary.csv's header alone and returns its
+// metric columns (those plot --y takes), in file order.
+func SummaryMetrics(r io.Reader) ([]string, error) {
+	header, err := readHeader(csv.NewReader(r), "summary.csv")
+	if err != nil {
+		return nil, err
+	}
+	cols, err := summaryColumns(header)
+	if err != nil {
+		return nil, fmt.Errorf("summary.csv: %w", err)
+	}
+	return results.Names(cols), nil
+}
+
 // summaryColumns checks a summary.csv header's shape and names its metrics.
 func summaryColumns(h []string) ([]results.Column, error) {
 	n := len(summaryKeys)

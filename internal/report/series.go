@@ -23,7 +23,13 @@ type series struct {
 	XYs      plotter.XYs
 	Err      plotter.YErrors
 	Unstable []bool
+	// Far marks the points set apart (SetApart): drawn at the top of the
+	// axis with their value written beside them. nil: none.
+	Far []bool
 }
+
+// far reports whether point i is set apart.
+func (s series) far(i int) bool { return i < len(s.Far) && s.Far[i] }
 
 // buildSeries turns summaries into one series per policy, in order of first
 // appearance. pick returns a summary's mean and CI half-width of the plotted
@@ -69,9 +75,12 @@ func sortByX(s *series) {
 		idx[i] = i
 	}
 	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(s.XYs[a].X, s.XYs[b].X) })
-	xys, errs, un := slices.Clone(s.XYs), slices.Clone(s.Err), slices.Clone(s.Unstable)
+	xys, errs, un, far := slices.Clone(s.XYs), slices.Clone(s.Err), slices.Clone(s.Unstable), slices.Clone(s.Far)
 	for to, from := range idx {
 		s.XYs[to], s.Err[to], s.Unstable[to] = xys[from], errs[from], un[from]
+		if far != nil {
+			s.Far[to] = far[from]
+		}
 	}
 }
 
@@ -110,14 +119,24 @@ func clampLow(ss []series, floor float64) {
 	}
 }
 
+// axisMap is an axis's scale as a pair of functions: fwd to the units in
+// which the axis is linear, inv back.
+type axisMap struct{ fwd, inv func(float64) float64 }
+
+var (
+	linearMap = axisMap{func(x float64) float64 { return x }, func(u float64) float64 { return u }}
+	log10Map  = axisMap{math.Log10, func(u float64) float64 { return math.Pow(10, u) }}
+)
+
 // dodge shifts each series sideways by a small, fixed amount so that eight
 // policies' error bars at the same x do not hide one another: series i of n
 // moves by (i − (n−1)/2)·step, where step is 3% of the smallest gap between
-// swept values (so the spread stays within a quarter of a gap). On a log
-// axis (logX) gaps and shifts are in log10 x, so the spread looks the same
-// at every x. The shift is for drawing only; the CSV holds the true values.
-func dodge(ss []series, logX bool) []series {
-	gap := minGap(ss, logX)
+// swept values (so the spread stays within a quarter of a gap). Gaps and
+// shifts are in the axis's linear units (m: log10 x on a log axis), so the
+// spread looks the same at every x. The shift is for drawing only; the CSV
+// holds the true values.
+func dodge(ss []series, m axisMap) []series {
+	gap := minGap(ss, m)
 	if gap == 0 || len(ss) < 2 {
 		return ss
 	}
@@ -128,27 +147,19 @@ func dodge(ss []series, logX bool) []series {
 		out[i] = s
 		out[i].XYs = slices.Clone(s.XYs)
 		for j := range out[i].XYs {
-			if logX {
-				out[i].XYs[j].X *= math.Pow(10, off)
-			} else {
-				out[i].XYs[j].X += off
-			}
+			out[i].XYs[j].X = m.inv(m.fwd(out[i].XYs[j].X) + off)
 		}
 	}
 	return out
 }
 
 // minGap is the smallest positive distance between distinct x values of all
-// series (in log10 x when logX), or 0 with fewer than two of them.
-func minGap(ss []series, logX bool) float64 {
+// series (in the axis's linear units, m.fwd x), or 0 with fewer than two.
+func minGap(ss []series, m axisMap) float64 {
 	var xs []float64
 	for _, s := range ss {
 		for _, p := range s.XYs {
-			x := p.X
-			if logX {
-				x = math.Log10(x)
-			}
-			xs = append(xs, x)
+			xs = append(xs, m.fwd(p.X))
 		}
 	}
 	slices.Sort(xs)
@@ -173,14 +184,21 @@ func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 // positiveX keeps the points of each series at x > 0, and the series that
 // keep any.
-func positiveX(ss []series) []series {
+func positiveX(ss []series) []series { return keepX(ss, func(x float64) bool { return x > 0 }) }
+
+// keepX keeps the points of each series whose x passes keep, and the
+// series that keep any.
+func keepX(ss []series, keep func(x float64) bool) []series {
 	var out []series
 	for _, s := range ss {
 		var k series
 		k.Name = s.Name
 		for i, xy := range s.XYs {
-			if xy.X > 0 {
+			if keep(xy.X) {
 				k.XYs, k.Err, k.Unstable = append(k.XYs, xy), append(k.Err, s.Err[i]), append(k.Unstable, s.Unstable[i])
+				if s.Far != nil {
+					k.Far = append(k.Far, s.Far[i])
+				}
 			}
 		}
 		if len(k.XYs) > 0 {

@@ -80,7 +80,7 @@ func TestDodge(t *testing.T) {
 		return s
 	}
 	in := []series{mk(10, 20, 40), mk(10, 20), mk(40)}
-	out := dodge(in, false)
+	out := dodge(in, linearMap)
 	// Smallest gap 10 → step 0.3; three series at −0.3, 0, +0.3.
 	wantX := [][]float64{{9.7, 19.7, 39.7}, {10, 20}, {40.3}}
 	for i := range out {
@@ -93,7 +93,7 @@ func TestDodge(t *testing.T) {
 	if in[0].XYs[0].X != 10 {
 		t.Error("dodge modified its input")
 	}
-	if got := dodge([]series{mk(5), mk(5)}, false); got[0].XYs[0].X != 5 {
+	if got := dodge([]series{mk(5), mk(5)}, linearMap); got[0].XYs[0].X != 5 {
 		t.Errorf("single x value: shifted to %v, want no shift (no gap to scale by)", got[0].XYs[0].X)
 	}
 }
@@ -139,7 +139,9 @@ func TestTicks(t *testing.T) {
 		{"linear 0–0.32", 0, 0.32, false, []string{"0.0", "0.1", "0.2", "0.3"}},
 		{"log under a decade", 0.15, 0.9, true, []string{"0.2", "0.5"}},
 		{"log 0.02–6", 0.02, 6, true, []string{"0.02", "0.05", "0.1", "0.2", "0.5", "1", "2", "5"}},
-		{"log wide", 1e-3, 50, true, []string{"0.001", "0.01", "0.1", "1", "10"}},
+		{"log wide", 1e-3, 50, true, []string{"0.001", "0.01", "0.1", "1", "10", "50"}},
+		{"log wide, ends labelled", 0.02, 120, true, []string{"0.02", "0.1", "1", "10", "100"}},
+		{"log very wide, ends labelled", 3e-9, 0.6, true, []string{"5e-09", "1e-08", "1e-07", "1e-06", "1e-05", "0.0001", "0.001", "0.01", "0.1", "0.5"}},
 		{"log very wide", 1e-9, 1, true, []string{"1e-09", "1e-08", "1e-07", "1e-06", "1e-05", "0.0001", "0.001", "0.01", "0.1", "1"}},
 	}
 	for _, c := range cases {

@@ -219,7 +219,7 @@ func renderShares(w io.Writer, format string, panels []sharePanel, tiers []strin
 	if h == 0 {
 		h = vg.Length(rows)*2.3*vg.Inch + vg.Points(40)
 	}
-	c, dc, legendH, err := whiteCanvas(format, len(entries), 0, o.Width, h)
+	c, dc, legendH, err := whiteCanvas(format, entries, 0, o.Width, h)
 	if err != nil {
 		return err
 	}

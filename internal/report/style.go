@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"image/color"
 	"math"
 	"slices"
@@ -172,12 +173,13 @@ func fillPolygon(c *draw.Canvas, at vg.Point, pts []vg.Point) {
 // labels only powers of ten, which leaves an axis spanning less than a
 // decade without a single label; here a span under three decades is
 // labelled at 1, 2 and 5 × 10^k, a wider one at powers of ten, with
-// unlabelled minor ticks at the other integers × 10^k up to five decades.
-type logTicks struct{}
+// unlabelled minor ticks at the other integers × 10^k up to five decades
+// (MinorDecades, if set: a short axis blurs its minor ticks sooner).
+type logTicks struct{ MinorDecades float64 }
 
 // Ticks implements plot.Ticker. min and max must be positive, which the
 // plot guarantees by setting the axis range itself.
-func (logTicks) Ticks(min, max float64) []plot.Tick {
+func (lt logTicks) Ticks(min, max float64) []plot.Tick {
 	if !(min > 0) || !(max >= min) || math.IsInf(max, 0) { // a degenerate axis: no ticks rather than no end
 		return nil
 	}
@@ -186,7 +188,11 @@ func (logTicks) Ticks(min, max float64) []plot.Tick {
 	if decades < 3 {
 		labelled[2], labelled[5] = true, true
 	}
-	minors := decades < 5 // beyond, minor ticks blur into a solid bar
+	most := lt.MinorDecades
+	if most == 0 {
+		most = 5
+	}
+	minors := decades < most // beyond, minor ticks blur into a solid bar
 	var ticks []plot.Tick
 	for k := math.Floor(math.Log10(min)); math.Pow(10, k) <= max; k++ {
 		for m := 1; m < 10; m++ {
@@ -203,6 +209,52 @@ func (logTicks) Ticks(min, max float64) []plot.Tick {
 			ticks = append(ticks, t)
 		}
 	}
+	return labelEnds(ticks, min, max)
+}
+
+// labelEnds labels, at an end of a log axis left without a label over
+// more than half a decade, the tick at 2 or 5 × 10^k nearest that end
+// (adding it if the minor ticks are off), so that the first and last
+// decades of the data can be read off the axis too.
+func labelEnds(ticks []plot.Tick, min, max float64) []plot.Tick {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, t := range ticks {
+		if t.Label != "" {
+			lo, hi = math.Min(lo, t.Value), math.Max(hi, t.Value)
+		}
+	}
+	if math.IsInf(lo, 1) {
+		return ticks
+	}
+	half := math.Sqrt(10)
+	for _, end := range []struct {
+		gap  bool
+		from float64 // the decade to look in: 10^k ≤ v < 10^(k+1)
+		best func(a, b float64) bool
+	}{
+		{hi*half < max, math.Pow(10, math.Floor(math.Log10(max))), func(a, b float64) bool { return a > b }},
+		{lo > min*half, math.Pow(10, math.Floor(math.Log10(min))), func(a, b float64) bool { return a < b }},
+	} {
+		if !end.gap {
+			continue
+		}
+		pick := math.NaN()
+		for _, m := range []float64{2, 5} {
+			if v := m * end.from; v >= min && v <= max && (math.IsNaN(pick) || end.best(v, pick)) {
+				pick = v
+			}
+		}
+		if math.IsNaN(pick) {
+			continue
+		}
+		label := strconv.FormatFloat(pick, 'g', 4, 64)
+		if i := slices.IndexFunc(ticks, func(t plot.Tick) bool { return math.Abs(t.Value-pick) <= 1e-12*pick }); i >= 0 {
+			ticks[i].Label = label
+		} else {
+			ticks = append(ticks, plot.Tick{Value: pick, Label: label})
+		}
+	}
+	slices.SortFunc(ticks, func(a, b plot.Tick) int { return cmp.Compare(a.Value, b.Value) })
 	return ticks
 }
 

@@ -98,7 +98,7 @@ func Compare(ctx context.Context, o CompareOptions) ([]results.Difference, error
 		return nil, err
 	}
 	written := []string{filepath.Join(target, csvName)}
-	err = report.PlotDiffs(d, plotName, o.Format, ds, legend, diffFigure(o.Metric, o.Baseline, param))
+	err = report.PlotDiffs(d, plotName, o.Format, ds, legend, diffFigure(o.Metric, o.Baseline, param, ds))
 	switch {
 	case err == nil:
 		written = append(written, filepath.Join(target, plotName))
@@ -119,12 +119,12 @@ func Compare(ctx context.Context, o CompareOptions) ([]results.Difference, error
 }
 
 // diffFigure is the presentation of a difference plot.
-func diffFigure(metric, baseline, param string) report.FigureOptions {
+func diffFigure(metric, baseline, param string, ds []results.Difference) report.FigureOptions {
 	label := report.MetricLabel(metric)
 	o := report.FigureOptions{Title: strings.ToUpper(label[:1]) + label[1:] + ": each policy − " + baseline + ", paired by replicate",
 		YLabel: "difference in " + report.MetricLabel(metric)}
 	if param != "" {
-		o.XLabel, o.LogX = report.ParamLabel(param), report.IsCountParam(param)
+		o.XLabel, o.LogX = report.ParamLabel(param), report.SweepLogX(param, report.DiffValues(ds))
 	}
 	return o
 }

@@ -226,7 +226,7 @@ func prepareMerge(ctx context.Context, all []shardDir) (*mergeJob, error) {
 	if err != nil {
 		return nil, badInputf("merge: %w", err)
 	}
-	if err := attachMergedTrace(sc); err != nil {
+	if err := attachMergedTrace(sc, first.m.Command); err != nil {
 		return nil, err
 	}
 	// After attaching: the hash covers the replayed data too.
@@ -309,9 +309,9 @@ func (j *mergeJob) write(opts Options) (*Result, error) {
 	defer d.Close()
 	// The shards' revision ran the runs, so it is the folder's version, as
 	// in a single run; the merging binary is recorded beside it.
-	m := Manifest{Tool: store.Tool, Version: first.m.Version, Command: opts.Command, Experiment: plan.Name,
+	m := Manifest{Tool: store.Tool, Version: first.m.Version, Command: mergedCommand(first.m.Command, opts.Dir), Experiment: plan.Name,
 		Seed: first.m.Seed, Seeds: first.m.Seeds, ScenarioHash: hash, Started: time.Now().UTC(), Runs: len(j.outs),
-		TimeDecisions: first.m.TimeDecisions, Extra: map[string]any{extraShards: shardRecords(j.all), "merged_by": Version()}}
+		TimeDecisions: first.m.TimeDecisions, Extra: mergeExtra(j.all, opts)}
 	if err := d.WriteManifest(m); err != nil {
 		return nil, err
 	}
@@ -340,16 +340,15 @@ type shardRecord struct {
 	ManifestSHA256 string `json:"manifest_sha256"`
 }
 
-func shardRecords(sds []shardDir) []shardRecord {
+// mergeExtra is a merged manifest's Extra: the shard manifests, each by
+// its folder relative to the merged one, and the merge's own command and
+// revision. The manifest's command is the shards' own (mergedCommand).
+func mergeExtra(sds []shardDir, opts Options) map[string]any {
 	var rs []shardRecord
 	for _, s := range sds {
-		dir, err := filepath.Abs(s.dir)
-		if err != nil {
-			dir = s.dir
-		}
-		rs = append(rs, shardRecord{Shard: s.shard().String(), Dir: dir, ManifestSHA256: s.sum})
+		rs = append(rs, shardRecord{Shard: s.shard().String(), Dir: relPath(s.dir, opts.Dir), ManifestSHA256: s.sum})
 	}
-	return rs
+	return map[string]any{extraShards: rs, "merged_by": Version(), extraMergeCommand: mergeCommand(opts.Command, opts.Dir)}
 }
 
 // specNamed finds the Spec a shard's manifest names: a command's, or one of
@@ -484,9 +483,8 @@ func mergeReproduce(ctx context.Context, all []shardDir, opts Options) error {
 		return err
 	}
 	defer d.Close()
-	m := Manifest{Tool: store.Tool, Version: first.m.Version, Command: opts.Command, Experiment: reproduceName, Seed: first.m.Seed,
-		Seeds: first.m.Seeds, ScenarioHash: first.m.ScenarioHash, Started: time.Now().UTC(),
-		Extra: map[string]any{extraShards: shardRecords(roots), "merged_by": Version()}}
+	m := Manifest{Tool: store.Tool, Version: first.m.Version, Command: mergedCommand(first.m.Command, opts.Dir), Experiment: reproduceName, Seed: first.m.Seed,
+		Seeds: first.m.Seeds, ScenarioHash: first.m.ScenarioHash, Started: time.Now().UTC(), Extra: mergeExtra(roots, opts)}
 	if err := d.WriteManifest(m); err != nil {
 		return err
 	}

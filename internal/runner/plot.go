@@ -25,8 +25,8 @@ type PlotOptions struct {
 	Y        string   // a summary.csv metric column
 	X        string   // the swept parameter ("" or its path) or another metric column
 	Policies []string // labels to draw; nil for all
-	Format   string   // png, svg or pdf
-	Size     string   // "WxH" in in (default), cm or px (at the PNG's 150 dpi); "" for the default
+	Format   string   // png, svg or pdf; "" for the one Out's extension names
+	Size     string   // "WxH" in in (default), cm or px (at the PNG's report.PNGDPI); "" for the default
 	LogY     *bool    // nil: as the experiments choose (report.SuggestLogY)
 	Caption  bool     // draw the caption inside the image
 	Title    *string  // nil: "<metric> vs <x>"
@@ -41,15 +41,14 @@ type PlotOptions struct {
 // anywhere else. Unknown metrics and policies are bad input, with what is
 // allowed.
 func Plot(ctx context.Context, o PlotOptions) (string, error) {
-	if !slices.Contains(report.Formats, o.Format) {
-		return "", badInputf("--format %q: allowed: %s", o.Format, strings.Join(report.Formats, ", "))
-	}
 	if o.Out == "" {
 		return "", badInputf("-o FILE: where to write the plot")
 	}
-	if ext := strings.TrimPrefix(filepath.Ext(o.Out), "."); ext != o.Format {
-		return "", badInputf("-o %s: the name must end in .%s (--format %s)", o.Out, o.Format, o.Format)
+	format, err := plotFormat(o.Out, o.Format)
+	if err != nil {
+		return "", err
 	}
+	o.Format = format
 	w, h, err := ParseSize(o.Size)
 	if err != nil {
 		return "", badInputf("--size %q: %v", o.Size, err)
@@ -86,7 +85,7 @@ func Plot(ctx context.Context, o PlotOptions) (string, error) {
 	logX := false
 	switch {
 	case o.X == "" || o.X == param || o.X == "value":
-		logX = report.IsCountParam(param) // as the experiment drew it
+		logX = report.SweepLogX(param, sweptOf(sums)) // as the experiment drew it
 		if param == "" && !slices.ContainsFunc(sums, func(s results.Summary) bool { return isFinite(s.Value) }) {
 			return "", badInputf("%s has no sweep: give --x a column to plot against (allowed: %s)", o.Dir, strings.Join(names, ", "))
 		}
@@ -154,9 +153,29 @@ func Plot(ctx context.Context, o PlotOptions) (string, error) {
 	return o.Out, nil
 }
 
+// plotFormat is the format of the plot file out: the one its extension
+// names, which --format (given, not "") must repeat. A name without one of
+// the formats' extensions is refused rather than written under a name that
+// hides what the file holds.
+func plotFormat(out, given string) (string, error) {
+	if given != "" && !slices.Contains(report.Formats, given) {
+		return "", badInputf("--format %q: allowed: %s", given, strings.Join(report.Formats, ", "))
+	}
+	ext := strings.TrimPrefix(filepath.Ext(out), ".")
+	switch {
+	case !slices.Contains(report.Formats, ext) && given != "":
+		return "", badInputf("-o %s: the name must end in .%s (--format %s)", out, given, given)
+	case !slices.Contains(report.Formats, ext):
+		return "", badInputf("-o %s: the name must end in .%s: its extension is the format", out, strings.Join(report.Formats, ", ."))
+	case given != "" && given != ext:
+		return "", badInputf("--format %s contradicts -o %s (a .%s file): give one of them, or the same format in both", given, out, ext)
+	}
+	return ext, nil
+}
+
 // ParseSize reads a figure size "WxH": numbers in inches, or with a unit
-// suffix in, cm or px (pixels of the PNG's 150 dpi). "" is the default
-// size (0, 0).
+// suffix in, cm or px (pixels of the PNG's report.PNGDPI). "" is the
+// default size (0, 0).
 func ParseSize(s string) (w, h vg.Length, err error) {
 	if s == "" {
 		return 0, 0, nil
@@ -165,14 +184,14 @@ func ParseSize(s string) (w, h vg.Length, err error) {
 	for _, u := range []struct {
 		suffix string
 		len    vg.Length
-	}{{"in", vg.Inch}, {"cm", vg.Centimeter}, {"px", vg.Inch / 150}} {
+	}{{"in", vg.Inch}, {"cm", vg.Centimeter}, {"px", vg.Inch / report.PNGDPI}} {
 		if strings.HasSuffix(s, u.suffix) {
 			unit, scale, s = u.suffix, u.len, strings.TrimSuffix(s, u.suffix)
 		}
 	}
 	ws, hs, ok := strings.Cut(s, "x")
 	if !ok {
-		return 0, 0, errors.New(`want WxH, e.g. 7x4.6 (inches), 18x12cm or 1200x800px`)
+		return 0, 0, errors.New(`want WxH, e.g. 7x4.6 (inches), 18x12cm or 2100x1380px`)
 	}
 	wf, err1 := strconv.ParseFloat(ws, 64)
 	hf, err2 := strconv.ParseFloat(hs, 64)
@@ -187,3 +206,12 @@ func ParseSize(s string) (w, h vg.Length, err error) {
 }
 
 func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// sweptOf lists the summaries' swept values.
+func sweptOf(sums []results.Summary) []float64 {
+	xs := make([]float64, len(sums))
+	for i, s := range sums {
+		xs[i] = s.Value
+	}
+	return xs
+}

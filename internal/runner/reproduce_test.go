@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -78,11 +79,16 @@ func TestReproduceRunsWhatItSays(t *testing.T) {
 			t.Errorf("claims.md lacks claim %d", i)
 		}
 	}
-	for _, want := range []string{"hybrid − hybrid-eps0 (ε = 0), mean latency (s) — evidence", "hybrid-eps0 − edge-first",
-		"edge-first unstable: the difference measures the run length", "windows of 5 s", "below 7.4 µs"} {
+	for _, want := range []string{"hybrid − hybrid-eps0 (ε = 0), mean latency (", "hybrid-eps0 − edge-first",
+		"edge-first unstable: the difference measures the run length", "windows of 5 s", "below 7.4 µs",
+		"| cell | hybrid | edge-first | difference |", "\nhybrid is ", "| T (s) | best predictor |", "Lowest MAPE, by T (s): "} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("claims.md lacks %q:\n%s", want, md)
 		}
+	}
+	// Names in the headers, numbers without exponents.
+	if loc := regexp.MustCompile(`first \| second|[0-9]e[-+][0-9]`).FindString(string(md)); loc != "" {
+		t.Errorf("claims.md has %q:\n%s", loc, md)
 	}
 	if !strings.Contains(string(md), "## Where the hybrid earns its keep") || !strings.Contains(string(md), "| 1 | ") {
 		t.Errorf("claims.md lacks the staleness section with its T = 1 row:\n%s", md)

@@ -36,7 +36,7 @@ func TestShardedReproduce(t *testing.T) {
 		t.Helper()
 		var buf bytes.Buffer
 		_, err := Reproduce(context.Background(), ReproduceOptions{Scale: "ci", Sets: []string{"seeds=2"}, Extra: small, Load: load},
-			Options{Dir: out, Workers: 2, Format: "png", Shard: sh, Out: &buf, Err: &buf})
+			Options{Dir: out, Workers: 2, Format: "svg", Shard: sh, Out: &buf, Err: &buf})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,7 +54,7 @@ func TestShardedReproduce(t *testing.T) {
 	}
 	merged := filepath.Join(dir, "merged")
 	var buf bytes.Buffer
-	if err := Merge(context.Background(), shards, Options{Dir: merged, Format: "png", Out: &buf, Err: &buf}); err != nil {
+	if err := Merge(context.Background(), shards, Options{Dir: merged, Format: "svg", Out: &buf, Err: &buf}); err != nil {
 		t.Fatal(err)
 	}
 	for _, e := range reproduceExperiments() {
@@ -95,7 +95,7 @@ func TestShardedReproduce(t *testing.T) {
 		}
 	}
 	old := filepath.Join(dir, "merged-old")
-	if err := Merge(context.Background(), shards, Options{Dir: old, Format: "png", Out: &buf, Err: &buf}); err != nil {
+	if err := Merge(context.Background(), shards, Options{Dir: old, Format: "svg", Out: &buf, Err: &buf}); err != nil {
 		t.Fatalf("shards without %s: %v", explorationName, err)
 	}
 	if md, err := os.ReadFile(filepath.Join(old, "claims.md")); err != nil || bytes.Contains(md, []byte("hybrid-eps0")) {

@@ -248,7 +248,7 @@ func sweepDiff(d *store.Dir, format string, plan *experiment.Plan, runs []result
 	if err != nil {
 		return nil, err
 	}
-	err = report.PlotDiffs(d, diffPlot, format, ds, legendOf(plan), diffFigure(results.ColMeanLatency, policies.NameJSQS, plan.Scenario.Sweep.Param))
+	err = report.PlotDiffs(d, diffPlot, format, ds, legendOf(plan), diffFigure(results.ColMeanLatency, policies.NameJSQS, plan.Scenario.Sweep.Param, ds))
 	if errors.Is(err, report.ErrNoData) {
 		return nil, nil
 	}

@@ -6,12 +6,15 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/offload-sim/offload/internal/claims"
 	"github.com/offload-sim/offload/internal/experiment"
 	"github.com/offload-sim/offload/internal/policies"
 	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/results"
+	"github.com/offload-sim/offload/internal/scenario"
 )
 
 // StalenessSpec is the staleness experiment (docs/design.md §4.8): every
@@ -43,7 +46,8 @@ func stalenessOutputs(r *Result) ([]string, error) {
 		return nil, err
 	}
 	r.Sums = sums
-	xlabel := staleLabel(plan.Scenario.Sweep.Param)
+	param := plan.Scenario.Sweep.Param
+	xlabel := report.ParamLabel(param)
 	written := []string{fmtPath(dir, "runs.csv"), fmtPath(dir, "summary.csv")}
 	var stable []results.Summary
 	for _, s := range sums {
@@ -66,12 +70,16 @@ func stalenessOutputs(r *Result) ([]string, error) {
 		{"p95_latency", results.ColP95Latency, "P95 latency", "P95 latency (s)", stable},
 		{"mape", results.ColMAPE, "Prediction error of the estimator policies", "MAPE (%)", predicting},
 	} {
-		title := p.title + " vs " + strings.TrimSuffix(xlabel, " (s)")
-		if p.file == "mean_latency_stable" {
-			title += ", stable points only"
-		}
+		title := p.title + " vs " + report.ParamName(param)
 		o := report.FigureOptions{Title: title, XLabel: xlabel, YLabel: p.ylabel,
 			LogX: true, LogY: report.SuggestLogY(p.sums, p.metric), FitY: p.file == "mean_latency_stable"}
+		if p.file == "mean_latency_stable" {
+			// As the sweeps' *_stable figures: the points near a tier's
+			// capacity and far above the rest are drawn at the top.
+			o.Title += ", stable points only"
+			_, rest := report.SetApart(p.sums, p.metric)
+			o.SetApart, o.LogY = true, report.SuggestLogY(rest, p.metric)
+		}
 		err := report.PlotMetricWith(r.Dir, p.file, format, p.sums, legendOf(plan), p.metric, o)
 		if err == nil {
 			written = append(written, fmtPath(dir, p.file+"."+format))
@@ -87,27 +95,40 @@ func stalenessOutputs(r *Result) ([]string, error) {
 	return append(written, fmtPath(dir, "stale.md")), nil
 }
 
-// staleLabel names the swept observation field with its unit.
-func staleLabel(param string) string {
-	if param == "observation.period" {
-		return "observation period T (s)"
-	}
-	return param
-}
-
 // StaleReport is the section "Where the hybrid earns its keep": for each
 // swept value, which estimator policy predicts best (lowest MAPE) and which
 // policy routes best (lowest mean latency; the clairvoyant oracle apart),
 // each against the runner-up with the paired 95% interval of the
-// difference, and hybrid against model-only and queue-only.
+// difference, and hybrid against model-only and queue-only; under the
+// table, sentences read from the same numbers.
 func StaleReport(plan *experiment.Plan, runs []results.Run) string {
 	var b strings.Builder
 	sc := plan.Scenario
+	param := sc.Sweep.Param
+	_, unit := scenario.ParamLabel(param)
 	fmt.Fprintf(&b, "## Where the hybrid earns its keep\n\n%d devices, %s observation, %s swept; %d replicates per cell. Differences are paired per replicate (common random numbers); ± is the 95%% t-interval.\n\n",
-		sc.DeviceCount(), observationName(plan), sc.Sweep.Param, sc.Seeds)
-	b.WriteString("| T | best predictor (MAPE %) | runner-up | difference | best router (mean latency s) | runner-up | difference | hybrid − queue-only (s) | hybrid − model-only (s) |\n")
-	b.WriteString("| ---: | --- | --- | ---: | --- | --- | ---: | ---: | ---: |\n")
-	for ci, cell := range plan.Cells {
+		sc.DeviceCount(), observationName(plan), param, sc.Seeds)
+	var predictors, routers []string
+	for _, e := range plan.Policies {
+		if policies.HasEstimator(e.Name) {
+			predictors = append(predictors, e.Label)
+		}
+		if e.Name != policies.NameOracle {
+			routers = append(routers, e.Label)
+		}
+	}
+	unstable := map[string]bool{}
+	for _, s := range results.Summarize(runs) {
+		unstable[fmt.Sprint(s.Value, "|", s.Policy)] = s.Unstable
+	}
+	type row struct {
+		v                float64
+		p1, p2, r1, r2   string
+		pred, route      claims.Cell
+		vsQueue, vsModel claims.Cell
+	}
+	var rows []row
+	for _, cell := range plan.Cells {
 		by := map[string][]results.Run{}
 		for _, r := range runs {
 			if r.Param == cell.Param && sameValue(r.Value, cell.Value) {
@@ -115,9 +136,8 @@ func StaleReport(plan *experiment.Plan, runs []results.Run) string {
 			}
 		}
 		col := func(label, name string) []float64 {
-			rs := by[label]
 			out := results.NaNs(sc.Seeds)
-			for _, r := range rs {
+			for _, r := range by[label] {
 				if r.Seed < len(out) {
 					out[r.Seed] = r.Get(name)
 				}
@@ -144,32 +164,105 @@ func StaleReport(plan *experiment.Plan, runs []results.Run) string {
 			}
 			return first, second
 		}
-		var predictors, routers []string
-		for _, e := range plan.Policies {
-			if policies.HasEstimator(e.Name) {
-				predictors = append(predictors, e.Label)
-			}
-			if e.Name != policies.NameOracle {
-				routers = append(routers, e.Label)
-			}
-		}
-		diff := func(a, b, name string) string {
+		label := "T = " + strconv.FormatFloat(cell.Value, 'g', -1, 64)
+		pair := func(a, b, name string) claims.Cell {
 			if a == "" || b == "" {
-				return "—"
+				return claims.Cell{Label: label, A: math.NaN(), B: math.NaN(), Diff: math.NaN(), CI95: math.NaN()}
 			}
-			d, h, n := results.PairedDiff(col(a, name), col(b, name))
-			if n < 2 {
-				return "—"
+			c := claims.Lower(label, col(a, name), col(b, name))
+			var notes []string
+			for _, p := range []string{a, b} {
+				if unstable[fmt.Sprint(cell.Value, "|", p)] {
+					notes = append(notes, p+" unstable")
+				}
 			}
-			return fmt.Sprintf("%.4g ± %.2g", d, h)
+			c.Note = strings.Join(notes, ", ")
+			return c
 		}
-		p1, p2 := best(predictors, results.ColMAPE)
-		r1, r2 := best(routers, results.ColMeanLatency)
-		fmt.Fprintf(&b, "| %g | %s | %s | %s | %s | %s | %s | %s | %s |\n", plan.Cells[ci].Value, orDash(p1), orDash(p2), diff(p1, p2, results.ColMAPE),
-			orDash(r1), orDash(r2), diff(r1, r2, results.ColMeanLatency),
-			diff(policies.NameHybrid, policies.NameQueueOnly, results.ColMeanLatency), diff(policies.NameHybrid, policies.NameModelOnly, results.ColMeanLatency))
+		r := row{v: cell.Value}
+		r.p1, r.p2 = best(predictors, results.ColMAPE)
+		r.r1, r.r2 = best(routers, results.ColMeanLatency)
+		r.pred, r.route = pair(r.p1, r.p2, results.ColMAPE), pair(r.r1, r.r2, results.ColMeanLatency)
+		r.vsQueue = pair(policies.NameHybrid, policies.NameQueueOnly, results.ColMeanLatency)
+		r.vsModel = pair(policies.NameHybrid, policies.NameModelOnly, results.ColMeanLatency)
+		rows = append(rows, r)
 	}
+	// One unit per column, as claims.md writes its tables.
+	pick := func(f func(row) claims.Cell, base string) claims.Unit {
+		var xs []float64
+		for _, r := range rows {
+			xs = append(xs, f(r).Diff)
+		}
+		return claims.PickUnit(base, xs...)
+	}
+	uRoute := pick(func(r row) claims.Cell { return r.route }, "s")
+	uQueue := pick(func(r row) claims.Cell { return r.vsQueue }, "s")
+	uModel := pick(func(r row) claims.Cell { return r.vsModel }, "s")
+	tHead := "T"
+	if unit != "" {
+		tHead += " (" + unit + ")"
+	}
+	fmt.Fprintf(&b, "| %s | best predictor | runner-up | MAPE difference (percentage points) | best router | runner-up | mean latency difference (%s) | hybrid − queue-only (%s) | hybrid − model-only (%s) |\n",
+		tHead, uRoute.Name, uQueue.Name, uModel.Name)
+	b.WriteString("| ---: | --- | --- | ---: | --- | --- | ---: | ---: | ---: |\n")
+	diff := func(c claims.Cell, u claims.Unit) string {
+		if c.N < 2 {
+			return "—"
+		}
+		d, h := claims.MeanDiff(c.Diff*u.Factor, c.CI95*u.Factor)
+		return d + " ± " + h
+	}
+	for _, r := range rows {
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", strconv.FormatFloat(r.v, 'g', -1, 64),
+			orDash(r.p1), orDash(r.p2), diff(r.pred, claims.Unit{Name: "%", Factor: 1}),
+			orDash(r.r1), orDash(r.r2), diff(r.route, uRoute), diff(r.vsQueue, uQueue), diff(r.vsModel, uModel))
+	}
+	// The reading: who is best where, then hybrid against its ablations.
+	winners := func(f func(row) string) string {
+		var order []string
+		at := map[string][]string{}
+		for _, r := range rows {
+			w := f(r)
+			if w == "" {
+				continue
+			}
+			if _, ok := at[w]; !ok {
+				order = append(order, w)
+			}
+			at[w] = append(at[w], strconv.FormatFloat(r.v, 'g', -1, 64))
+		}
+		var parts []string
+		for _, w := range order {
+			parts = append(parts, w+" at "+joinWords(at[w]))
+		}
+		return strings.Join(parts, "; ")
+	}
+	fmt.Fprintf(&b, "\nLowest MAPE, by %s: %s. Lowest mean latency (oracle apart): %s.",
+		tHead, winners(func(r row) string { return r.p1 }), winners(func(r row) string { return r.r1 }))
+	for _, other := range []struct {
+		name string
+		f    func(row) claims.Cell
+	}{{policies.NameQueueOnly, func(r row) claims.Cell { return r.vsQueue }}, {policies.NameModelOnly, func(r row) claims.Cell { return r.vsModel }}} {
+		cmp := claims.Comparison{Title: "hybrid − " + other.name, A: policies.NameHybrid, B: other.name, Unit: "s"}
+		for _, r := range rows {
+			if c := other.f(r); c.N >= 2 {
+				cmp.Cells = append(cmp.Cells, c)
+			}
+		}
+		if s := claims.Reading(cmp); s != "" {
+			b.WriteString(" In mean latency, " + s)
+		}
+	}
+	b.WriteString("\n")
 	return b.String()
+}
+
+// joinWords lists values as a sentence does: "a", "a and b", "a, b and c".
+func joinWords(ws []string) string {
+	if len(ws) < 2 {
+		return strings.Join(ws, "")
+	}
+	return strings.Join(ws[:len(ws)-1], ", ") + " and " + ws[len(ws)-1]
 }
 
 func observationName(plan *experiment.Plan) string {

@@ -15,15 +15,15 @@ import (
 // {alpha, mean}, bounded-pareto {alpha, low, high}), or {proportional: f},
 // f bits per work unit of the task's size. The zero Data is none.
 type Data struct {
-	Dist  string  `yaml:"dist,omitempty"`  // a size law's family
-	Alpha float64 `yaml:"alpha,omitempty"` // pareto shape, > 2; bounded-pareto, > 0
-	Mean  float64 `yaml:"mean,omitempty"`  // bits, > 0; none for bounded-pareto
-	CV    float64 `yaml:"cv,omitempty"`    // lognormal coefficient of variation, > 0
-	Low   float64 `yaml:"low,omitempty"`   // bounded-pareto lower bound, bits, > 0
-	High  float64 `yaml:"high,omitempty"`  // bounded-pareto upper bound, bits, > low
+	Dist  string  `yaml:"dist,omitempty"`                                 // a size law's family
+	Alpha float64 `yaml:"alpha,omitempty" label:"tail index α"`           // pareto shape, > 2; bounded-pareto, > 0
+	Mean  float64 `yaml:"mean,omitempty" unit:"bits"`                     // bits, > 0; none for bounded-pareto
+	CV    float64 `yaml:"cv,omitempty" label:"CV"`                        // lognormal coefficient of variation, > 0
+	Low   float64 `yaml:"low,omitempty" label:"lower bound" unit:"bits"`  // bounded-pareto lower bound, bits, > 0
+	High  float64 `yaml:"high,omitempty" label:"upper bound" unit:"bits"` // bounded-pareto upper bound, bits, > low
 	// Proportional, if > 0, makes the data this many bits per work unit of
 	// the task's size (and takes no dist).
-	Proportional float64 `yaml:"proportional,omitempty"`
+	Proportional float64 `yaml:"proportional,omitempty" label:"per work unit" unit:"bits"`
 	// File and Column are an empirical law's data, as for a size law: the
 	// named column (default size) of a CSV relative to the scenario file;
 	// Mean, if set, scales the values to it.

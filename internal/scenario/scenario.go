@@ -16,28 +16,28 @@ type Scenario struct {
 	Seeds int `yaml:"seeds"`
 	// Tasks is the number of measured tasks per run, after the warmup.
 	// Exactly one of Tasks and Duration is set.
-	Tasks int `yaml:"tasks,omitempty"`
+	Tasks int `yaml:"tasks,omitempty" label:"measured tasks"`
 	// Duration is the measured span of arrivals, in seconds, after WarmupTime.
-	Duration float64 `yaml:"duration,omitempty"`
+	Duration float64 `yaml:"duration,omitempty" label:"measured duration" unit:"s"`
 	// Warmup is the number of unmeasured tasks that arrive first (tasks mode).
-	Warmup int `yaml:"warmup"`
+	Warmup int `yaml:"warmup" label:"warmup tasks"`
 	// WarmupTime is the unmeasured span of arrivals, in seconds (duration mode).
-	WarmupTime float64 `yaml:"warmup_time,omitempty"`
+	WarmupTime float64 `yaml:"warmup_time,omitempty" label:"warmup time" unit:"s"`
 	// Arrivals is the arrival process.
 	// Omitted (zero) only with Trace.
-	Arrivals Arrivals `yaml:"arrivals,omitempty"`
+	Arrivals Arrivals `yaml:"arrivals,omitempty" label:""`
 	// Workload is the task-size distribution.
-	Workload Workload `yaml:"workload"`
+	Workload Workload `yaml:"workload" label:""`
 	// Trace, if set, replays a recorded workload: its arrivals and sizes
 	// replace arrivals and workload.size.
-	Trace *Trace `yaml:"trace,omitempty"`
+	Trace *Trace `yaml:"trace,omitempty" label:""`
 	// Tiers lists the tiers in order; names become CSV columns.
-	Tiers []Tier `yaml:"tiers"`
+	Tiers []Tier `yaml:"tiers" label:""`
 	// Policies lists the policies to run (docs/design.md §3), each with its label
 	// and options; Parse fills the catalog's defaults when a file has none.
-	Policies []PolicyEntry `yaml:"policies"`
+	Policies []PolicyEntry `yaml:"policies" label:""`
 	// Estimator configures the hybrid estimator and its two ablations.
-	Estimator Estimator `yaml:"estimator"`
+	Estimator Estimator `yaml:"estimator" label:""`
 	// Devices is the number of dispatchers sharing the non-local tiers,
 	// each with its own copy of the local tiers, its own arrivals of rate
 	// arrivals.rate / devices, policy and observations (docs/design.md
@@ -65,44 +65,44 @@ type Scenario struct {
 type Arrivals struct {
 	// Rate is the base arrival rate, tasks/s. For process mmpp it is
 	// derived, the stationary rate of rates and sojourn, and is left out.
-	Rate float64 `yaml:"rate"`
+	Rate float64 `yaml:"rate" label:"arrival rate" unit:"tasks/s"`
 	// Bursts are periods of multiplied rate; they may overlap (factors multiply).
-	Bursts []Burst `yaml:"bursts,omitempty"`
+	Bursts []Burst `yaml:"bursts,omitempty" label:""`
 	// Process is poisson (omitted), renewal, mmpp or diurnal.
 	Process string `yaml:"process,omitempty"`
 	// Law is the renewal inter-arrival law: gamma, lognormal or weibull,
 	// of mean 1/rate.
 	Law string `yaml:"law,omitempty"`
 	// CV is the renewal inter-arrival coefficient of variation, > 0.
-	CV float64 `yaml:"cv,omitempty"`
+	CV float64 `yaml:"cv,omitempty" label:"inter-arrival CV"`
 	// Rates are the mmpp's two phase rates, tasks/s, ≥ 0 (not both 0).
-	Rates []float64 `yaml:"rates,omitempty"`
+	Rates []float64 `yaml:"rates,omitempty" label:"MMPP phase rate" unit:"tasks/s"`
 	// Sojourn are the mmpp's mean times in each phase, s, > 0.
-	Sojourn []float64 `yaml:"sojourn,omitempty"`
+	Sojourn []float64 `yaml:"sojourn,omitempty" label:"MMPP phase sojourn" unit:"s"`
 	// Amplitude is the diurnal rate's relative amplitude, in [0, 1):
 	// rate·(1 + amplitude·sin(2πt/period)).
-	Amplitude float64 `yaml:"amplitude,omitempty"`
+	Amplitude float64 `yaml:"amplitude,omitempty" label:"diurnal amplitude"`
 	// Period is the diurnal rate's period, s.
-	Period float64 `yaml:"period,omitempty"`
+	Period float64 `yaml:"period,omitempty" label:"diurnal period" unit:"s"`
 }
 
 // Burst multiplies the rate by Factor during [Start + n·Every, Start + n·Every + Length).
 type Burst struct {
-	Start  float64 `yaml:"start"`           // s, first burst begins
-	Every  float64 `yaml:"every"`           // s, period; 0 means a single burst
-	Length float64 `yaml:"length"`          // s, ≤ Every when Every > 0
-	Factor float64 `yaml:"factor"`          // > 0
-	Count  int     `yaml:"count,omitempty"` // number of bursts; 0 = unbounded (1 when Every is 0)
+	Start  float64 `yaml:"start" unit:"s"`                // s, first burst begins
+	Every  float64 `yaml:"every" label:"period" unit:"s"` // s, period; 0 means a single burst
+	Length float64 `yaml:"length" unit:"s"`               // s, ≤ Every when Every > 0
+	Factor float64 `yaml:"factor"`                        // > 0
+	Count  int     `yaml:"count,omitempty"`               // number of bursts; 0 = unbounded (1 when Every is 0)
 }
 
 // Workload describes task sizes.
 type Workload struct {
 	// Size is the size distribution, in work units.
 	// Omitted (zero) only with a trace, which gives the sizes.
-	Size Dist `yaml:"size,omitempty"`
+	Size Dist `yaml:"size,omitempty" label:"task size"`
 	// LargeQuantile: a task is "large" when its size is strictly above this
 	// quantile of the size distribution.
-	LargeQuantile float64 `yaml:"large_quantile"`
+	LargeQuantile float64 `yaml:"large_quantile" label:"large-task quantile"`
 	// Data is the law of the data each task sends to its tier, bits
 	// (omitted: none); a tier's delay.bandwidth turns it into transfer
 	// time, its tx_energy into energy.
@@ -118,12 +118,12 @@ type Workload struct {
 // high}, whose mean follows from its parameters and is left out, or
 // empirical {file, column, mean}: the values of a column, drawn uniformly.
 type Dist struct {
-	Dist  string  `yaml:"dist"`            // pareto, exponential, deterministic, lognormal, bounded-pareto or empirical
-	Alpha float64 `yaml:"alpha,omitempty"` // pareto shape, > 2; bounded-pareto, > 0
-	Mean  float64 `yaml:"mean,omitempty"`  // work units, > 0; none for bounded-pareto
-	CV    float64 `yaml:"cv,omitempty"`    // lognormal coefficient of variation, ≥ 0
-	Low   float64 `yaml:"low,omitempty"`   // bounded-pareto lower bound, work units, > 0
-	High  float64 `yaml:"high,omitempty"`  // bounded-pareto upper bound, work units, > low
+	Dist  string  `yaml:"dist"`                                                 // pareto, exponential, deterministic, lognormal, bounded-pareto or empirical
+	Alpha float64 `yaml:"alpha,omitempty" label:"tail index α"`                 // pareto shape, > 2; bounded-pareto, > 0
+	Mean  float64 `yaml:"mean,omitempty" unit:"work units"`                     // work units, > 0; none for bounded-pareto
+	CV    float64 `yaml:"cv,omitempty" label:"CV"`                              // lognormal coefficient of variation, ≥ 0
+	Low   float64 `yaml:"low,omitempty" label:"lower bound" unit:"work units"`  // bounded-pareto lower bound, work units, > 0
+	High  float64 `yaml:"high,omitempty" label:"upper bound" unit:"work units"` // bounded-pareto upper bound, work units, > low
 	// File and Column are an empirical law's data: the named column of a
 	// CSV with a header (the tool's trace format or any other), relative to
 	// the scenario file's folder; Column omitted is "size". Mean, if set,
@@ -145,44 +145,44 @@ type attached struct {
 
 // Tier is one pool of identical servers behind an FCFS queue.
 type Tier struct {
-	Name    string  `yaml:"name"`            // [a-z0-9_-]+, unique
-	Kind    string  `yaml:"kind"`            // local, edge or cloud
-	Servers int     `yaml:"servers"`         // ≥ 1
-	Speed   float64 `yaml:"speed"`           // work units/s of one server, > 0
-	Delay   Delay   `yaml:"delay,omitempty"` // to reach the tier; omitted: none
+	Name    string  `yaml:"name"`                                           // [a-z0-9_-]+, unique
+	Kind    string  `yaml:"kind"`                                           // local, edge or cloud
+	Servers int     `yaml:"servers"`                                        // ≥ 1
+	Speed   float64 `yaml:"speed" label:"server speed" unit:"work units/s"` // work units/s of one server, > 0
+	Delay   Delay   `yaml:"delay,omitempty"`                                // to reach the tier; omitted: none
 	// Power is one server's power model, W (omitted: none; docs/design.md §1.11).
 	Power Power `yaml:"power,omitempty"`
 	// TxEnergy and RxEnergy are the device's cost per bit, J/bit, of
 	// sending a task's data to the tier and of receiving its reply
 	// (non-local tiers; omitted: 0).
-	TxEnergy float64 `yaml:"tx_energy,omitempty"`
-	RxEnergy float64 `yaml:"rx_energy,omitempty"`
+	TxEnergy float64 `yaml:"tx_energy,omitempty" label:"send energy" unit:"J/bit"`
+	RxEnergy float64 `yaml:"rx_energy,omitempty" label:"receive energy" unit:"J/bit"`
 }
 
 // Power is a server's linear power model: P(u) = Idle + (Max − Idle)·u at
 // utilisation u ∈ [0, 1], W.
 type Power struct {
-	Idle float64 `yaml:"idle"` // W, ≥ 0
-	Max  float64 `yaml:"max"`  // W, ≥ idle, > 0
+	Idle float64 `yaml:"idle" label:"idle" unit:"W"`        // W, ≥ 0
+	Max  float64 `yaml:"max" label:"at full load" unit:"W"` // W, ≥ idle, > 0
 }
 
 // Delay is a lognormal communication delay with this mean (s) and coefficient
 // of variation; cv 0 is a constant delay, mean 0 no delay. A tier's delay
 // may add the data's transfer time over Bandwidth.
 type Delay struct {
-	Mean float64 `yaml:"mean"` // s, ≥ 0
-	CV   float64 `yaml:"cv"`   // coefficient of variation, ≥ 0
+	Mean float64 `yaml:"mean" unit:"s"` // s, ≥ 0
+	CV   float64 `yaml:"cv" label:"CV"` // coefficient of variation, ≥ 0
 	// Bandwidth is the link's bandwidth, bit/s (tiers only; omitted: no
 	// limit): a task's workload.data adds data/bandwidth to its delay.
-	Bandwidth float64 `yaml:"bandwidth,omitempty"`
+	Bandwidth float64 `yaml:"bandwidth,omitempty" unit:"bit/s"`
 }
 
 // Estimator holds the estimator-policy parameters (docs/design.md §2, §3).
 type Estimator struct {
-	Window  float64 `yaml:"window"`  // s, sliding window of the arrival-rate estimate, > 0
-	Epsilon float64 `yaml:"epsilon"` // ε-greedy exploration probability, [0, 1]
-	RhoMax  float64 `yaml:"rho_max"` // cap on ρ̂ in the model component, (0, 1)
-	Penalty Penalty `yaml:"penalty"` // utilisation penalty of the routing score
+	Window  float64 `yaml:"window" label:"rate window" unit:"s"`       // s, sliding window of the arrival-rate estimate, > 0
+	Epsilon float64 `yaml:"epsilon" label:"exploration probability ε"` // ε-greedy exploration probability, [0, 1]
+	RhoMax  float64 `yaml:"rho_max" label:"ρ̂ cap"`                    // cap on ρ̂ in the model component, (0, 1)
+	Penalty Penalty `yaml:"penalty" label:"penalty"`                   // utilisation penalty of the routing score
 	// Ca2 is the model component's C_a²: poisson (1, omitted) or online,
 	// each tier's inter-dispatch SCV over the window (docs/design.md §2.13).
 	Ca2 string `yaml:"ca2,omitempty"`
@@ -191,8 +191,8 @@ type Estimator struct {
 // Penalty is the routing score's utilisation penalty: above Threshold the
 // score is multiplied by 1 + K·(ρ̂ − θ)/(1 − θ). K = 0 switches it off.
 type Penalty struct {
-	Threshold float64 `yaml:"threshold"` // θ ∈ [0, 1)
-	K         float64 `yaml:"k"`         // ≥ 0
+	Threshold float64 `yaml:"threshold" label:"threshold θ"` // θ ∈ [0, 1)
+	K         float64 `yaml:"k" label:"k"`                   // ≥ 0
 }
 
 // Sweep varies Param (a --set path, e.g. arrivals.rate, tiers.edge.servers or
@@ -209,15 +209,15 @@ type Observation struct {
 	// individual (each tier reposts at exponential epochs of mean period)
 	// or delayed (each tier's state as it was delay ago); omitted: fresh.
 	Model  string  `yaml:"model"`
-	Period float64 `yaml:"period,omitempty"` // s; periodic 0 is fresh
-	Phase  float64 `yaml:"phase,omitempty"`  // s, periodic: first refresh, in [0, period)
-	Delay  *Delay  `yaml:"delay,omitempty"`  // delayed: the observation's age {mean, cv}
+	Period float64 `yaml:"period,omitempty" label:"period T" unit:"s"` // s; periodic 0 is fresh
+	Phase  float64 `yaml:"phase,omitempty" unit:"s"`                   // s, periodic: first refresh, in [0, period)
+	Delay  *Delay  `yaml:"delay,omitempty"`                            // delayed: the observation's age {mean, cv}
 	// CountOwn adds the tasks this dispatcher sent a tier since the
 	// observation to its observed count; omitted: true.
 	CountOwn *bool `yaml:"count_own,omitempty"`
 	// Noise is the coefficient of variation of a lognormal factor of mean
 	// 1 on each observed count; 0: exact.
-	Noise float64 `yaml:"noise,omitempty"`
+	Noise float64 `yaml:"noise,omitempty" label:"noise CV"`
 }
 
 // resolveObservation writes out an observation block's defaults, so that

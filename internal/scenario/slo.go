@@ -22,7 +22,7 @@ const (
 // a scenario without one keeps its form and hash.
 type SLO struct {
 	// Latency lists the thresholds, in seconds: one number or a list.
-	Latency Thresholds `yaml:"latency,omitempty"`
+	Latency Thresholds `yaml:"latency,omitempty" label:"SLO latency" unit:"s"`
 }
 
 // Thresholds are latency thresholds in seconds. A file may write one as a

@@ -17,10 +17,10 @@ type Trace struct {
 	File string `yaml:"file"`
 	// Rate, if set, scales time so that the mean rate (N − 1)/(last − first
 	// arrival) is this, tasks/s; omitted: the trace's own.
-	Rate float64 `yaml:"rate,omitempty"`
+	Rate float64 `yaml:"rate,omitempty" label:"arrival rate" unit:"tasks/s"`
 	// MeanSize, if set, scales sizes so that their mean is this, work units;
 	// omitted: the trace's own unit (tokens, seconds).
-	MeanSize float64 `yaml:"mean_size,omitempty"`
+	MeanSize float64 `yaml:"mean_size,omitempty" label:"mean task size" unit:"work units"`
 	// Resample is "" (each replicate replays the trace's sizes) or
 	// "bootstrap" (sizes drawn with replacement per replicate, on the size
 	// stream; arrivals kept).
