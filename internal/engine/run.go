@@ -283,7 +283,6 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 		}
 		dv.feedback = devs[d].Feedback
 	}
-	s.task.Delays = make([]float64, nt)
 	s.scratchF = make([]float64, 0, maxC)
 	switch s.obs.Model {
 	case Periodic:
@@ -521,7 +520,7 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 	// fails); in a profile that copy was a third of arrive's own time
 	// (issue 17).
 	x.id, x.arrival, x.size = k, t, s.task.Size
-	x.delay = s.task.Delays[i]
+	x.delay = dv.src.Delay(&s.task, i) // drawn now, for the chosen tier alone (the keyed stream)
 	x.reach = t + x.delay
 	x.tier, x.vtier, x.dev = int32(p), int32(i), int32(dev)
 	x.measured, x.hasPred, x.predWait = measured, dec.HasPred, dec.PredWait
