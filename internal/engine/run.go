@@ -55,6 +55,7 @@ type tierState struct {
 	fin      finishes
 	transit  []int32 // slots of tasks travelling to the tier, in the order they reach it (kept for a clairvoyant policy only; reachedBy)
 	scen     int     // the scenario tier it is (a copy) of
+	owner    int32   // the device whose local copy it is; −1: shared by every device
 	servers  int
 	speed    float64
 	watchers []viewRef // the views that show it: one per device that sees it
@@ -88,8 +89,18 @@ type device struct {
 	// count: the device's fresh view is counted at each of its
 	// decisions, for a policy or shadows that read it (countsView); a
 	// dispatch.Blind policy without shadows reads none of it, and its Busy
-	// and Queued are left unset.
-	count     bool
+	// and Queued are left unset. sample: a dispatch.Sampler policy without
+	// shadows reads the few tiers it samples through View.Reader, each
+	// counted when read.
+	count, sample bool
+	index         int // the device's index in sim.devs
+	// Tracked views (track.go): the change log's entries this device has
+	// applied to its view, its own changes since its last decision, and
+	// the marks that list a tier once in View.Changed.
+	cursor    int
+	pend      []int32
+	mark      []uint32
+	epoch     uint32
 	sentSince []int     // own sends per view tier since that tier's observation (board models)
 	sendLog   []history // Delayed with CountOwn: own sends per view tier, as a running count
 	sent      []int     // own sends per view tier, ever
@@ -113,15 +124,22 @@ type sim struct {
 	res       *Result
 	rec       TaskRecord
 	obs       Observation
-	fresh     bool          // obs.fastFresh(): views are the true counts, read at each decision
-	delayed   bool          // Delayed: every change of a tier goes into its history
-	listen    bool          // cfg.OnTask or a device's Feedback wants each task's record
-	ownBoard  bool          // a board model counting own sends
-	oracle    bool          // a device's policy is clairvoyant: keep each tier's transit list
-	drawView  bool          // obs.perDecision()
-	obsRand   *rand.Rand    // the board's draws (Individual epochs, noise at posting)
-	noise     workload.Dist // the lognormal factor of Observation.Noise
-	horizon   float64       // Delayed: how far back a look may go
+	fresh     bool // obs.fastFresh(): views are the true counts, read at each decision
+	delayed   bool // Delayed: every change of a tier goes into its history
+	listen    bool // cfg.OnTask or a device's Feedback wants each task's record
+	ownBoard  bool // a board model counting own sends
+	oracle    bool // a device's policy is clairvoyant: keep each tier's transit list
+	drawView  bool // obs.perDecision()
+	// track: counted views are kept current by the tiers that change
+	// rather than counted whole at each decision (track.go).
+	track    bool
+	due      keyHeap       // the tiers by their next departure
+	clog     []int32       // the change log: physical tiers, in the order they changed
+	clogBase int           // the log position of clog[0]
+	clogMax  int           // the log's length past which it is emptied with several devices
+	obsRand  *rand.Rand    // the board's draws (Individual epochs, noise at posting)
+	noise    workload.Dist // the lognormal factor of Observation.Noise
+	horizon  float64       // Delayed: how far back a look may go
 
 	now       float64
 	scratchF  []float64
@@ -209,7 +227,7 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 	// size: the scan of its servers that makes a large tier keep a heap of
 	// finishes instead is then never run, and the heap's push and pop for
 	// every task are saved.
-	unread := s.fresh && !slices.ContainsFunc(devs, s.countsView)
+	unread := s.fresh && !slices.ContainsFunc(devs, func(d Device) bool { return s.countsView(d) || s.samples(d) })
 	// Physical tiers: the scenario's order, a local tier's copies (one per
 	// device) next to each other.
 	s.devs = make([]device, k)
@@ -221,7 +239,11 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 		}
 		for c := range copies {
 			p := len(s.tiers)
-			s.tiers = append(s.tiers, tierState{free: fcfs.New(cfg.Tiers[i].Servers), fin: newFinishes(), scen: i,
+			owner := int32(-1)
+			if copies > 1 {
+				owner = int32(c)
+			}
+			s.tiers = append(s.tiers, tierState{free: fcfs.New(cfg.Tiers[i].Servers), fin: newFinishes(), scen: i, owner: owner,
 				servers: cfg.Tiers[i].Servers, speed: cfg.Tiers[i].Speed,
 				kw: !s.delayed && (cfg.Tiers[i].Servers <= kwServers || unread)})
 			s.tiers[p].hist.ch = []change{{0, 0}}
@@ -245,7 +267,10 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 			dv.seen[i] = &s.tiers[p]
 		}
 		dv.pol, dv.shadows, dv.rng = devs[d].Policy, devs[d].Shadows, devs[d].Observe
-		dv.count = s.countsView(devs[d])
+		dv.count, dv.sample, dv.index = s.countsView(devs[d]), s.samples(devs[d]), d
+		if dv.sample {
+			dv.view.Reader = (*reader)(s)
+		}
 		if tp := devs[d].Tape; tp != nil {
 			if !reflect.DeepEqual(tp.Spec(), spec) {
 				return nil, fmt.Errorf("engine: device %d's tape records another workload than this run's", d)
@@ -311,15 +336,42 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 		s.listen = s.listen || s.devs[d].feedback != nil
 	}
 	s.res = newResult(cfg, s.tiers, s.nShadows)
+	s.setTrack(nt >= trackTiers)
 	return s, nil
+}
+
+// setTrack makes the counted views of the run tracked (track.go) when on
+// is true and some device counts its view.
+func (s *sim) setTrack(on bool) {
+	s.track = on && slices.ContainsFunc(s.devs, func(dv device) bool { return dv.count })
+	if !s.track {
+		return
+	}
+	s.due = newKeyHeap(len(s.tiers))
+	s.clogBase, s.clogMax = 0, max(64, 2*len(s.tiers))
+	for d := range s.devs {
+		dv := &s.devs[d]
+		dv.cursor = -1 // a first decision sets the whole view
+		dv.mark = make([]uint32, len(dv.seen))
+	}
 }
 
 // countsView reports whether device d's fresh view is counted at each of
 // its decisions (device.count): under fresh observation, unless its policy
-// is dispatch.Blind and it has no shadows to read the view.
+// is dispatch.Blind or dispatch.Sampler and it has no shadows to read the
+// view.
 func (s *sim) countsView(d Device) bool {
 	_, blind := d.Policy.(dispatch.Blind)
-	return s.fresh && !(blind && len(d.Shadows) == 0)
+	return s.fresh && !((blind || s.samples(d)) && len(d.Shadows) == 0)
+}
+
+// samples reports whether device d's policy reads its fresh view through
+// View.Reader, a few tiers a decision (device.sample): a dispatch.Sampler
+// without shadows (which read States).
+func (s *sim) samples(d Device) bool {
+	_, sampler := d.Policy.(dispatch.Sampler)
+	_, blind := d.Policy.(dispatch.Blind)
+	return s.fresh && sampler && !blind && len(d.Shadows) == 0
 }
 
 // nextArrival is the device whose next arrival comes first (the lowest
@@ -422,7 +474,11 @@ func (s *sim) loop() error {
 				}
 				s.reach(h) // never counted in transit: no view is read in between
 			} else {
-				s.devs[x.dev].view.States[x.vtier].InTransit++
+				dv := &s.devs[x.dev]
+				dv.view.States[x.vtier].InTransit++
+				if s.track {
+					s.pended(dv, x.vtier)
+				}
 				s.events.push(x.reach, h, x.tier, evReach)
 			}
 		}
@@ -493,7 +549,12 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 	s.now, dv.view.Now, dv.view.Task = t, t, k
 	dv.src.Next(&s.task)
 	dv.view.Data = s.task.Data
+	if s.track { // every tier's count brought up to t, for tracked and sampled views alike
+		s.settle(t)
+	}
 	switch {
+	case dv.count && s.track:
+		s.follow(dv)
 	case dv.count:
 		// The true counts, read now for this device's view alone: cheaper
 		// than keeping every device's view current at every change of a
@@ -592,6 +653,9 @@ func (s *sim) sendOracle(dv *device, slot int32, i, p int) {
 	copy(ts.transit[at+1:], ts.transit[at:])
 	ts.transit[at] = slot
 	dv.view.States[i].InTransit++
+	if s.track {
+		s.pended(dv, int32(i))
+	}
 	s.events.push(x.reach, slot, int32(p), evReach)
 }
 
@@ -619,7 +683,11 @@ func (s *sim) event(e *event) {
 			}
 			ts.transit = ts.transit[:copy(ts.transit, ts.transit[1:])]
 		}
-		s.devs[x.dev].view.States[x.vtier].InTransit--
+		dv := &s.devs[x.dev]
+		dv.view.States[x.vtier].InTransit--
+		if s.track {
+			s.pended(dv, x.vtier)
+		}
 		s.reach(e.slot)
 	case evRefresh:
 		s.refresh(e)
@@ -667,6 +735,9 @@ func (s *sim) reach(slot int32) {
 		ts.last = math.Float64frombits(max(math.Float64bits(ts.last), math.Float64bits(finish)))
 	} else {
 		s.keep(ts, x.reach, finish)
+	}
+	if s.track {
+		s.touched(p, ts)
 	}
 
 	wait, latency := start-x.reach, finish-x.arrival
