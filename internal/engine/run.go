@@ -137,6 +137,7 @@ type sim struct {
 	clog     []int32       // the change log: physical tiers, in the order they changed
 	clogBase int           // the log position of clog[0]
 	clogMax  int           // the log's length past which it is emptied with several devices
+	next     keyHeap       // several devices: by their next arrival
 	obsRand  *rand.Rand    // the board's draws (Individual epochs, noise at posting)
 	noise    workload.Dist // the lognormal factor of Observation.Noise
 	horizon  float64       // Delayed: how far back a look may go
@@ -246,10 +247,14 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 			s.tiers = append(s.tiers, tierState{free: fcfs.New(cfg.Tiers[i].Servers), fin: newFinishes(), scen: i, owner: owner,
 				servers: cfg.Tiers[i].Servers, speed: cfg.Tiers[i].Speed,
 				kw: !s.delayed && (cfg.Tiers[i].Servers <= kwServers || unread)})
-			s.tiers[p].hist.ch = []change{{0, 0}}
+			if s.delayed {
+				s.tiers[p].hist.ch = []change{{0, 0}}
+			}
 			for d := range k {
 				if copies == 1 || c == d {
-					s.tiers[p].watchers = append(s.tiers[p].watchers, viewRef{d, i})
+					if !s.fresh { // a board's postings set the views that show the tier
+						s.tiers[p].watchers = append(s.tiers[p].watchers, viewRef{d, i})
+					}
 					if s.devs[d].phys == nil {
 						s.devs[d].phys = make([]int, nt)
 					}
@@ -260,6 +265,12 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 		maxC = max(maxC, cfg.Tiers[i].Servers)
 	}
 	spec := deviceSpec(cfg, k)
+	// Every device's view shows the same tiers: one slice for all, which
+	// policies only read (a device's memory is then its states alone).
+	tiers := make([]dispatch.Tier, nt)
+	for i := range cfg.Tiers {
+		tiers[i] = cfg.Tiers[i].Tier
+	}
 	for d := range devs {
 		dv := &s.devs[d]
 		dv.seen = make([]*tierState, nt) // s.tiers is complete: its elements stay put
@@ -279,20 +290,19 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 		} else {
 			dv.src = workload.NewSource(spec, devs[d].Streams, cfg.Cancel)
 		}
-		dv.view.Tiers = make([]dispatch.Tier, nt)
+		dv.view.Tiers = tiers
 		dv.view.States = make([]dispatch.State, nt)
 		if !s.obs.fastFresh() {
 			dv.view.Observed = make([]float64, nt)
 		}
-		dv.sentSince, dv.sent = make([]int, nt), make([]int, nt)
+		if !s.fresh { // what a dispatcher knows it sent, for the observations that are not fresh (sentOwn)
+			dv.sentSince, dv.sent = make([]int, nt), make([]int, nt)
+		}
 		if s.obs.Model == Delayed && s.obs.CountOwn {
 			dv.sendLog = make([]history, nt)
 			for i := range dv.sendLog {
 				dv.sendLog[i].ch = []change{{0, 0}}
 			}
-		}
-		for i := range cfg.Tiers {
-			dv.view.Tiers[i] = cfg.Tiers[i].Tier
 		}
 		if o, ok := dv.pol.(dispatch.Observer); ok {
 			dv.observers = append(dv.observers, o)
@@ -375,23 +385,30 @@ func (s *sim) samples(d Device) bool {
 }
 
 // nextArrival is the device whose next arrival comes first (the lowest
-// index at a tie, so that the order is deterministic) and its time.
+// index at a tie, so that the order is deterministic) and its time. With
+// several devices they are kept in a heap by their next arrival (next),
+// so that the choice costs O(log k) of k devices, not a pass over them.
 func (s *sim) nextArrival() (int, float64) {
 	if len(s.devs) == 1 {
 		return 0, s.devs[0].src.Peek()
 	}
-	best, t := 0, s.devs[0].src.Peek()
-	for d := 1; d < len(s.devs); d++ {
-		if u := s.devs[d].src.Peek(); u < t {
-			best, t = d, u
-		}
-	}
-	return best, t
+	return s.next.top()
 }
 
-func (s *sim) stopped() bool {
-	if len(s.devs) == 1 {
-		return s.devs[0].src.Stopped()
+// advanced puts device d, which just drew a task, back in the heap of
+// next arrivals at its new one.
+func (s *sim) advanced(d int) {
+	if len(s.devs) > 1 {
+		s.next.set(d, s.devs[d].src.Peek())
+	}
+}
+
+// stopped reports whether a device's source gave up drawing (Cancel
+// closed): any device's at the start (d < 0), and after that the one that
+// drew last, the only one whose source moved.
+func (s *sim) stopped(d int) bool {
+	if d >= 0 {
+		return s.devs[d].src.Stopped()
 	}
 	for d := range s.devs {
 		if s.devs[d].src.Stopped() {
@@ -416,8 +433,14 @@ func (s *sim) loop() error {
 	}
 	s.started, s.held = s.measuring, -1
 	total := cfg.Warmup + cfg.Tasks
+	if len(s.devs) > 1 {
+		s.next = newKeyHeap(len(s.devs))
+		for d := range s.devs {
+			s.next.set(d, s.devs[d].src.Peek())
+		}
+	}
 	dev, next := s.nextArrival()
-	if s.stopped() {
+	if s.stopped(-1) {
 		return ErrCanceled
 	}
 	// Arrivals, each after the events that come before it (at equal times
@@ -449,10 +472,11 @@ func (s *sim) loop() error {
 		if byTasks && k == total {
 			s.stopMeasuring(next)
 		}
-		dev, next = s.nextArrival()
-		if s.stopped() {
+		s.advanced(dev)
+		if s.stopped(dev) {
 			return ErrCanceled
 		}
+		dev, next = s.nextArrival()
 		if !(next < math.MaxFloat64) && (!byTasks && next < end || byTasks && k < total) {
 			return fmt.Errorf("task %d: the clock left the finite range (next arrival at %v s): the arrival rate, burst factors or run length are too extreme", k, next)
 		}

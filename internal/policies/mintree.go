@@ -95,6 +95,10 @@ func (t *minTree) fix(i int) {
 // present).
 func (t *minTree) ties() int { return int(t.cnt[1]) }
 
+// min is the smallest present key and how many leaves hold it (0 when
+// none is present).
+func (t *minTree) min() (float64, int) { return t.val[1], int(t.cnt[1]) }
+
 // pick is the leaf of the smallest key, ties uniformly at random (see
 // minTree); −1 when no leaf is present.
 func (t *minTree) pick(rng *rand.Rand) int {
@@ -102,11 +106,17 @@ func (t *minTree) pick(rng *rand.Rand) int {
 	if c == 0 {
 		return -1
 	}
-	min := t.val[1]
 	r := 0
-	if c > 1 && !math.IsNaN(min) {
+	if c > 1 && !math.IsNaN(t.val[1]) {
 		r = rng.IntN(c)
 	}
+	return t.pickAt(r)
+}
+
+// pickAt is the r-th leaf, in index order, of those holding the smallest
+// key (r below their number).
+func (t *minTree) pickAt(r int) int {
+	min := t.val[1]
 	k := 1
 	for k < t.size {
 		l := 2 * k

@@ -23,11 +23,16 @@ var _ dispatch.Policy = (*StaticOpt)(nil)
 // p_i λ (+∞ at or above capacity). It is what a dispatcher that knows the
 // rate but observes nothing can do best, and the classic baseline of
 // optimal static routing (Bernoulli splitting).
+//
+// A draw is O(1) of the tiers, by Walker's alias method as Vose builds it
+// ("A linear algorithm for generating random numbers with a given
+// distribution", IEEE TSE 17(9), 1991): one uniform picks a column and,
+// with its fraction, the column's tier or its alias.
 type StaticOpt struct {
-	cum  []float64 // cumulative probabilities
-	p    []float64
-	last int // the last tier of positive probability
-	rng  *rand.Rand
+	p     []float64
+	prob  []float64 // column i keeps tier i with this probability
+	alias []int32   // else it gives this tier
+	rng   *rand.Rand
 }
 
 func newStaticOpt(b Build) (dispatch.Policy, error) {
@@ -41,16 +46,54 @@ func newStaticOpt(b Build) (dispatch.Policy, error) {
 // these tiers, drawing its choices from rng.
 func NewStaticOpt(tiers []dispatch.Tier, lambda float64, rng *rand.Rand) *StaticOpt {
 	p := staticSplit(tiers, lambda)
-	s := &StaticOpt{p: p, cum: make([]float64, len(p)), rng: rng}
-	var c float64
+	s := &StaticOpt{p: p, rng: rng}
+	s.prob, s.alias = aliasTable(p)
+	return s
+}
+
+// aliasTable is Vose's alias table of the probabilities p (summing to 1
+// up to rounding): column i gives tier i with probability prob[i] and
+// alias[i] otherwise, so that a column drawn uniformly gives tier i with
+// probability p[i]. A tier of probability 0 is never given: its column
+// always gives its alias, and a column that rounding leaves without a
+// partner keeps its own tier only if that tier's probability is positive.
+func aliasTable(p []float64) (prob []float64, alias []int32) {
+	n := len(p)
+	prob, alias = make([]float64, n), make([]int32, n)
+	q := make([]float64, n)
+	var small, large []int32
+	last := int32(0) // a tier of positive probability
 	for i, x := range p {
-		c += x
-		s.cum[i] = c
+		q[i] = x * float64(n)
 		if x > 0 {
-			s.last = i
+			last = int32(i)
+		}
+		if q[i] < 1 {
+			small = append(small, int32(i))
+		} else {
+			large = append(large, int32(i))
 		}
 	}
-	return s
+	for len(small) > 0 && len(large) > 0 {
+		l, g := small[len(small)-1], large[len(large)-1]
+		small = small[:len(small)-1]
+		prob[l], alias[l] = q[l], g
+		q[g] = (q[g] + q[l]) - 1 // Vose's order of the sum, which loses least
+		if q[g] < 1 {
+			large = large[:len(large)-1]
+			small = append(small, g)
+		}
+	}
+	for _, g := range large {
+		prob[g], alias[g] = 1, g
+	}
+	for _, l := range small { // left by rounding: about 1 each
+		prob[l], alias[l] = 1, l
+		if p[l] <= 0 {
+			prob[l], alias[l] = 0, last
+		}
+	}
+	return prob, alias
 }
 
 // Split returns the probabilities p_i.
@@ -59,17 +102,17 @@ func (s *StaticOpt) Split() []float64 { return slices.Clone(s.p) }
 // Blind implements dispatch.Blind: the split ignores the state.
 func (*StaticOpt) Blind() {}
 
-// Decide implements dispatch.Policy: one uniform draw against the
-// cumulative probabilities. A tier of probability 0 is never chosen, and a
-// draw that rounding leaves above the last sum goes to the last tier used.
+// Decide implements dispatch.Policy: one uniform draw u, the column
+// ⌊u·n⌋ of the alias table, and its tier if the fraction of u·n is below
+// the column's probability, its alias otherwise. A tier of probability 0
+// is never chosen.
 func (s *StaticOpt) Decide(*dispatch.View) dispatch.Decision {
-	u := s.rng.Float64()
-	for i, c := range s.cum {
-		if u < c && s.p[i] > 0 {
-			return dispatch.Decision{Tier: i}
-		}
+	x := s.rng.Float64() * float64(len(s.prob))
+	i := min(int(x), len(s.prob)-1)
+	if x-float64(i) < s.prob[i] {
+		return dispatch.Decision{Tier: i}
 	}
-	return dispatch.Decision{Tier: s.last}
+	return dispatch.Decision{Tier: int(s.alias[i])}
 }
 
 // splitCost is tier t's term p·(D̄ + Ŵ(pλ) + 1/μ) of the static objective.
