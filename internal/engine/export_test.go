@@ -11,3 +11,6 @@ var (
 	MustDist    = mustDist
 	MustDelay   = mustDelay
 )
+
+// ThreadClock is the thread's CPU clock of the cost benchmarks.
+var ThreadClock = threadClock

@@ -452,3 +452,39 @@ func TestLWLTreesAreTheScan(t *testing.T) {
 		t.Errorf("%d ties across the trees: the test does not reach them", crossTies)
 	}
 }
+
+// A pool of many alike tiers splits as its classes do: a local tier and a
+// thousand alike edge tiers give every edge tier the same share, the
+// shares sum to 1, and the local tier's share is the best of a grid of
+// step 10⁻⁴ over the one free mass (the edge tiers sharing the rest
+// equally), to the grid's resolution.
+func TestStaticSplitOfManyAlikeTiers(t *testing.T) {
+	tiers := []dispatch.Tier{{Name: "local", Servers: 1, Speed: 10, Mu: 10, Cs2: 0.8}}
+	for range 1000 {
+		tiers = append(tiers, dispatch.Tier{Name: "edge", Servers: 4, Speed: 10, Mu: 10, MeanDelay: 0.005, Cs2: 0.8})
+	}
+	const lambda = 0.5 * (10 + 1000*40)
+	p := staticSplit(tiers, lambda)
+	sum := 0.0
+	for i, x := range p {
+		sum += x
+		if i > 1 && x != p[1] {
+			t.Fatalf("edge tier %d has %v, tier 1 %v", i, x, p[1])
+		}
+	}
+	if math.Abs(sum-1) > 1e-12 {
+		t.Fatalf("shares sum to %v", sum)
+	}
+	cost := func(local float64) float64 { // staticCost of that split, its thousand equal terms as one
+		return splitCost(&tiers[0], local, lambda) + 1000*splitCost(&tiers[1], (1-local)/1000, lambda)
+	}
+	best, bestCost := 0.0, math.Inf(1)
+	for k := range 10001 {
+		if x := float64(k) / 10000; cost(x) < bestCost {
+			best, bestCost = x, cost(x)
+		}
+	}
+	if math.Abs(p[0]-best) > 1e-4 || staticCost(tiers, p, lambda) > bestCost*(1+1e-12) {
+		t.Errorf("local share %v (cost %v), the grid's best %v (cost %v)", p[0], staticCost(tiers, p, lambda), best, bestCost)
+	}
+}

@@ -143,13 +143,19 @@ func staticCost(tiers []dispatch.Tier, p []float64, lambda float64) float64 {
 // improves it by less than 10⁻¹⁴. It starts from the split in proportion
 // to capacity c·μ, stable whenever any split is; when none is (λ ≥ Σ cμ)
 // that proportional split is returned.
+//
+// Identical tiers (the same c, μ, D̄ and C_s²) have equal shares at the
+// minimum (the objective is symmetric in them and strictly convex), so
+// the descent runs over classes of identical tiers, a class of m sharing
+// its mass s as m·cost(s/m): a sweep costs O(K²) for K classes, not O(n²)
+// for n tiers, which at a pool of a thousand alike tiers is the
+// difference between an hour and a moment. A class of one is a tier as
+// before, to the bit.
 func staticSplit(tiers []dispatch.Tier, lambda float64) []float64 {
 	n := len(tiers)
 	p := make([]float64, n)
-	capa := make([]float64, n) // the largest stable share, cμ/λ
 	var total float64
-	for i, t := range tiers {
-		capa[i] = float64(t.Servers) * t.Mu / lambda
+	for _, t := range tiers {
 		total += float64(t.Servers) * t.Mu
 	}
 	for i, t := range tiers {
@@ -158,42 +164,93 @@ func staticSplit(tiers []dispatch.Tier, lambda float64) []float64 {
 	if lambda >= total || n == 1 {
 		return p
 	}
-	best := staticCost(tiers, p, lambda)
+	type key struct {
+		c             int
+		mu, delay, cs float64
+	}
+	var reps []dispatch.Tier // one tier a class, in order of first appearance
+	var size []float64       // the tiers of each class
+	class := make([]int, n)
+	seen := map[key]int{}
+	for i, t := range tiers {
+		k := key{t.Servers, t.Mu, t.MeanDelay, t.Cs2}
+		c, ok := seen[k]
+		if !ok {
+			c = len(reps)
+			seen[k] = c
+			reps, size = append(reps, t), append(size, 0)
+		}
+		class[i] = c
+		size[c]++
+	}
+	share := make([]float64, len(reps)) // each class's mass
+	for i, c := range class {
+		if size[c] == 1 {
+			share[c] = p[i]
+		}
+	}
+	for c, t := range reps {
+		if size[c] > 1 {
+			share[c] = size[c] * float64(t.Servers) * t.Mu / total
+		}
+	}
+	descend(reps, size, share, lambda)
+	for i, c := range class {
+		p[i] = share[c] / size[c]
+	}
+	return p
+}
+
+// descend is staticSplit's pairwise descent over classes of identical
+// tiers: reps[k] is class k's tier, m[k] its number of tiers, s[k] its
+// mass, which it changes in place.
+func descend(reps []dispatch.Tier, m, s []float64, lambda float64) {
+	k := len(reps)
+	cost := func(c int, x float64) float64 { return m[c] * splitCost(&reps[c], x/m[c], lambda) }
+	capa := make([]float64, k) // the largest stable mass, m·cμ/λ
+	for c, t := range reps {
+		capa[c] = m[c] * (float64(t.Servers) * t.Mu / lambda)
+	}
+	total := func() float64 {
+		var v float64
+		for c := range reps {
+			v += cost(c, s[c])
+		}
+		return v
+	}
+	best := total()
 	for range 500 {
 		before := best
-		for i := range n {
-			for j := i + 1; j < n; j++ {
-				s := p[i] + p[j]
-				if s == 0 {
+		for i := range k {
+			for j := i + 1; j < k; j++ {
+				sum := s[i] + s[j]
+				if sum == 0 {
 					continue
 				}
-				rest := best - splitCost(&tiers[i], p[i], lambda) - splitCost(&tiers[j], p[j], lambda)
-				g := func(x float64) float64 {
-					return splitCost(&tiers[i], x, lambda) + splitCost(&tiers[j], s-x, lambda)
-				}
-				lo, hi := math.Max(0, s-capa[j]), math.Min(s, capa[i])
+				rest := best - cost(i, s[i]) - cost(j, s[j])
+				g := func(x float64) float64 { return cost(i, x) + cost(j, sum-x) }
+				lo, hi := math.Max(0, sum-capa[j]), math.Min(sum, capa[i])
 				x := golden(g, lo, hi)
 				cands := []float64{x}
 				if lo == 0 {
 					cands = append(cands, 0)
 				}
-				if hi == s {
-					cands = append(cands, s)
+				if hi == sum {
+					cands = append(cands, sum)
 				}
-				bx, bv := p[i], g(p[i])
+				bx, bv := s[i], g(s[i])
 				for _, c := range cands {
 					if v := g(c); v < bv {
 						bx, bv = c, v
 					}
 				}
-				p[i], p[j] = bx, s-bx
+				s[i], s[j] = bx, sum-bx
 				best = rest + bv
 			}
 		}
-		best = staticCost(tiers, p, lambda) // no drift from the running sums
+		best = total() // no drift from the running sums
 		if before-best <= 1e-14*best {
 			break
 		}
 	}
-	return p
 }
