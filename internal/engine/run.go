@@ -37,37 +37,42 @@ type transit struct {
 // is one physical tier, except a local tier with several devices: each
 // device has its own copy.
 type tierState struct {
+	// What a task's reach touches comes first, so that it spans as few
+	// cache lines as it can: with many tiers, a task's tier is rarely in
+	// the nearest cache, and each line of it is a miss.
 	free fcfs.Servers // each server's next free time (Kiefer–Wolfowitz vector)
 	// The tasks present, waiting or in service: read from free and the
 	// start times of the tasks that wait (kw, a tier of few servers), or
 	// kept as their finish times (fin, as of the tier's last drain). See
 	// present.
-	kw    bool
 	waits fcfs.Waits
 	// kw: n, the tasks present at the tier's last count, holds for reads
 	// before until, the next departure then (+Inf when none is present).
 	// A task that reaches the tier is added to n (its finish, if it starts
 	// at once, may be the next departure); after until that only adds to
 	// a count already stale, which the next read does again.
-	n        int
-	until    float64
-	last     float64 // kw: the latest finish of a task given to the tier: none is present from then on
-	fin      finishes
-	transit  []int32 // slots of tasks travelling to the tier, in the order they reach it (kept for a clairvoyant policy only; reachedBy)
-	scen     int     // the scenario tier it is (a copy) of
-	owner    int32   // the device whose local copy it is; −1: shared by every device
-	servers  int
-	speed    float64
-	watchers []viewRef // the views that show it: one per device that sees it
-	board    boardEntry
-	hist     history
+	n     int
+	until float64
+	last  float64 // kw: the latest finish of a task given to the tier: none is present from then on
+	speed float64
 	// The Little's-law sums of TierResult for this physical tier, added
 	// into the result when the window closes: kept here, next to the
 	// tier's other hot fields, rather than through the result on every
-	// task (issue 17). A tier of one copy gets exactly its sums. areaN
-	// holds the residual at the window's start until then (stopMeasuring).
-	areaN, sojourn float64
-	reached        int
+	// task. A tier of one copy gets exactly its sums. areaN holds the
+	// residual at the window's start until then (stopMeasuring).
+	sojourn float64
+	reached int
+	areaN   float64
+	scen    int // the scenario tier it is (a copy) of
+	servers int
+	owner   int32 // the device whose local copy it is; −1: shared by every device
+	kw      bool
+
+	fin      finishes
+	transit  []int32   // slots of tasks travelling to the tier, in the order they reach it (kept for a clairvoyant policy only; reachedBy)
+	watchers []viewRef // the views that show it: one per device that sees it (board models)
+	board    boardEntry
+	hist     history
 }
 
 // viewRef is tier i of device d's view.
