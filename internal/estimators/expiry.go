@@ -17,6 +17,7 @@ type expiry struct {
 	invH  float64   // buckets a second, as RateWindow's
 	cur   int64     // the newest bucket, ⌈t·invH⌉ as RateWindow's
 	lists [][]int32 // ring of B: the tiers dispatched to in each live bucket
+	held  int       // entries in lists
 	last  []int64   // per tier: the bucket it was last listed in (−1: none)
 	out   []int32   // tiers changed since Changed last took them
 }
@@ -36,6 +37,7 @@ func (f *expiry) observe(now float64, tier int) {
 		f.last[tier] = f.cur
 		at := f.slot(f.cur)
 		f.lists[at] = append(f.lists[at], int32(tier))
+		f.held++
 	}
 	f.out = append(f.out, int32(tier))
 }
@@ -51,6 +53,10 @@ func (f *expiry) advance(now float64) {
 		return
 	}
 	n := int64(len(f.lists))
+	if f.held == 0 { // no bucket holds a tier: nothing to report as the clock moves
+		f.cur = k
+		return
+	}
 	if k-f.cur >= n {
 		for at := range f.lists {
 			f.expire(at)
@@ -66,6 +72,7 @@ func (f *expiry) advance(now float64) {
 // expire reports and empties the list of the bucket in slot at.
 func (f *expiry) expire(at int) {
 	f.out = append(f.out, f.lists[at]...)
+	f.held -= len(f.lists[at])
 	f.lists[at] = f.lists[at][:0]
 }
 
