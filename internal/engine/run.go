@@ -98,7 +98,11 @@ type device struct {
 	// shadows reads the few tiers it samples through View.Reader, each
 	// counted when read.
 	count, sample bool
-	index         int // the device's index in sim.devs
+	// tracks: the device's view follows the tiers that change
+	// (View.Changed): a counted fresh view of a tracked run, or a
+	// board's view, which changes at postings and own sends only.
+	tracks bool
+	index  int // the device's index in sim.devs
 	// Tracked views (track.go): the change log's entries this device has
 	// applied to its view, its own changes since its last decision, and
 	// the marks that list a tier once in View.Changed.
@@ -138,6 +142,7 @@ type sim struct {
 	// track: counted views are kept current by the tiers that change
 	// rather than counted whole at each decision (track.go).
 	track    bool
+	follows  bool          // some device's view tracks its changes (device.tracks)
 	due      keyHeap       // the tiers by their next departure
 	clog     []int32       // the change log: physical tiers, in the order they changed
 	clogBase int           // the log position of clog[0]
@@ -357,15 +362,24 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 
 // setTrack makes the counted views of the run tracked (track.go) when on
 // is true and some device counts its view.
+//
+// A board's views (periodic, individual) change only where the board
+// posts a tier and where a device counts its own send: they follow their
+// changes whatever the tier count, at no cost a decision but the list.
 func (s *sim) setTrack(on bool) {
 	s.track = on && slices.ContainsFunc(s.devs, func(dv device) bool { return dv.count })
-	if !s.track {
+	board := s.obs.board()
+	s.follows = s.track || board
+	if !s.follows {
 		return
 	}
-	s.due = newKeyHeap(len(s.tiers))
-	s.clogBase, s.clogMax = 0, max(64, 2*len(s.tiers))
+	if s.track {
+		s.due = newKeyHeap(len(s.tiers))
+		s.clogBase, s.clogMax = 0, max(64, 2*len(s.tiers))
+	}
 	for d := range s.devs {
 		dv := &s.devs[d]
+		dv.tracks = dv.count || board
 		dv.cursor = -1 // a first decision sets the whole view
 		dv.mark = make([]uint32, len(dv.seen))
 	}
@@ -505,7 +519,7 @@ func (s *sim) loop() error {
 			} else {
 				dv := &s.devs[x.dev]
 				dv.view.States[x.vtier].InTransit++
-				if s.track {
+				if s.follows {
 					s.pended(dv, x.vtier)
 				}
 				s.events.push(x.reach, h, x.tier, evReach)
@@ -593,8 +607,10 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 		for i, ts := range dv.seen {
 			setCounts(&states[i], s.present(ts, t), ts.servers)
 		}
-	case s.drawView: // a board's views change at its postings only
+	case s.drawView:
 		s.observe(dv, t)
+	case dv.tracks: // a board's views change at its postings and own sends only
+		s.followBoard(dv)
 	}
 	dec := dv.pol.Decide(&dv.view)
 	i := dec.Tier
@@ -665,6 +681,9 @@ func (s *sim) sentOwn(dv *device, i, p int, t float64) {
 	dv.sent[i]++
 	if s.ownBoard { // its own send, on its own view of the board
 		s.show(dv, i, s.tiers[p].board.n+dv.sentSince[i])
+		if s.follows {
+			s.pended(dv, int32(i))
+		}
 	}
 	if dv.sendLog != nil {
 		dv.sendLog[i].add(t, dv.sent[i], s.horizon)
@@ -682,7 +701,7 @@ func (s *sim) sendOracle(dv *device, slot int32, i, p int) {
 	copy(ts.transit[at+1:], ts.transit[at:])
 	ts.transit[at] = slot
 	dv.view.States[i].InTransit++
-	if s.track {
+	if s.follows {
 		s.pended(dv, int32(i))
 	}
 	s.events.push(x.reach, slot, int32(p), evReach)
@@ -714,7 +733,7 @@ func (s *sim) event(e *event) {
 		}
 		dv := &s.devs[x.dev]
 		dv.view.States[x.vtier].InTransit--
-		if s.track {
+		if s.follows {
 			s.pended(dv, x.vtier)
 		}
 		s.reach(e.slot)
@@ -823,6 +842,9 @@ func (s *sim) refresh(e *event) {
 			dv.sentSince[w.tier] = 0
 			dv.view.Observed[w.tier] = e.t
 			s.show(dv, w.tier, ts.board.n)
+			if s.follows {
+				s.pended(dv, int32(w.tier))
+			}
 		}
 	}
 	if e.tier < 0 {

@@ -62,7 +62,9 @@ func mixedTiers(b testing.TB, n int, speed, rho float64) *engine.Config {
 // engine tracks its views) and at a load where queues form, the registry's
 // state-reading and sampling policies decide exactly as they do when every
 // decision rescores every tier (whole): the same Result, bit for bit, in
-// tasks and duration mode, with one device and with three. It covers the
+// tasks and duration mode, with one device and with three, and under a
+// periodic board (own sends counted) and an individual one, whose views
+// follow their postings. It covers the
 // tree policies (jsq, jsq-s, jiq), the hybrid's cached scores past the
 // window's first 10 s and during them, its ablations, the age-aware
 // hybrid (which rescores every tier), power-of-d read on demand, and lwl's
@@ -70,52 +72,59 @@ func mixedTiers(b testing.TB, n int, speed, rho float64) *engine.Config {
 func TestTrackedDecisionsAreTheWholeOnes(t *testing.T) {
 	names := []string{policies.NameJSQ, policies.NameJSQS, policies.NameJIQ, policies.NameHybrid, policies.NameModelOnly,
 		policies.NameQueueOnly, policies.NameHybridAge, policies.NamePowerOfD, policies.NameLWL}
+	boards := []engine.Observation{{}, {Model: engine.Periodic, Period: 0.05, CountOwn: true}, {Model: engine.Individual, Period: 0.2}}
 	for _, name := range names {
 		for _, devices := range []int{1, 3} {
 			for _, duration := range []bool{false, true} {
-				t.Run(fmt.Sprintf("%s/%d devices/duration %v", name, devices, duration), func(t *testing.T) {
-					run := func(hide bool) *engine.Result {
-						cfg := mixedTiers(t, 12, 2, 0.85) // 230 tasks/s: the hybrid past its window's first 10 s for most of the run
-						if duration {
-							cfg.WarmupTime, cfg.Duration = 2, 25
-						} else {
-							cfg.Tasks, cfg.Warmup = 6000, 300
-						}
-						var devs []engine.Device
-						for d := range devices {
-							p := makeTestPolicy(t, name, cfg, uint64(d))
-							if hide {
-								if _, ok := p.(dispatch.Clairvoyant); ok {
-									p = wholeClairvoyant{whole{p}}
-								} else {
-									p = whole{p}
-								}
+				for _, obs := range boards {
+					if obs.Model != engine.Fresh && (duration || devices > 1) {
+						continue // a board in one case each
+					}
+					t.Run(fmt.Sprintf("%s/%d devices/duration %v/%v", name, devices, duration, obs.Model), func(t *testing.T) {
+						run := func(hide bool) *engine.Result {
+							cfg := mixedTiers(t, 12, 2, 0.85) // 230 tasks/s: the hybrid past its window's first 10 s for most of the run
+							cfg.Observe = obs
+							if duration {
+								cfg.WarmupTime, cfg.Duration = 2, 25
+							} else {
+								cfg.Tasks, cfg.Warmup = 6000, 300
 							}
-							devs = append(devs, engine.Device{Policy: p, Streams: workload.DeviceStreams(5, 0, d)})
+							var devs []engine.Device
+							for d := range devices {
+								p := makeTestPolicy(t, name, cfg, uint64(d))
+								if hide {
+									if _, ok := p.(dispatch.Clairvoyant); ok {
+										p = wholeClairvoyant{whole{p}}
+									} else {
+										p = whole{p}
+									}
+								}
+								devs = append(devs, engine.Device{Policy: p, Streams: workload.DeviceStreams(5, 0, d)})
+							}
+							res, err := engine.RunDevices(cfg, devs, rand.New(rand.NewPCG(9, 9)))
+							if err != nil {
+								t.Fatal(err)
+							}
+							return res
 						}
-						res, err := engine.RunDevices(cfg, devs, nil)
-						if err != nil {
-							t.Fatal(err)
+						tracked, all := run(false), run(true)
+						// A blind policy's run (lwl's), whose views nothing
+						// reads, counts its tiers of more than 16 servers
+						// from their workload vectors: their Little's-law
+						// integrals, which no output reads, sum the same
+						// times in another order (TestBlindRunIsTheSame).
+						for i := range tracked.Tier {
+							a, b := &tracked.Tier[i], &all.Tier[i]
+							if math.Abs(a.AreaN-b.AreaN) > 1e-12*b.AreaN {
+								t.Fatalf("tier %d: AreaN %v tracked, %v whole", i, a.AreaN, b.AreaN)
+							}
+							a.AreaN = b.AreaN
 						}
-						return res
-					}
-					tracked, all := run(false), run(true)
-					// A blind policy's run (lwl's), whose views nothing
-					// reads, counts its tiers of more than 16 servers
-					// from their workload vectors: their Little's-law
-					// integrals, which no output reads, sum the same
-					// times in another order (TestBlindRunIsTheSame).
-					for i := range tracked.Tier {
-						a, b := &tracked.Tier[i], &all.Tier[i]
-						if math.Abs(a.AreaN-b.AreaN) > 1e-12*b.AreaN {
-							t.Fatalf("tier %d: AreaN %v tracked, %v whole", i, a.AreaN, b.AreaN)
+						if tracked.Tasks == 0 || !reflect.DeepEqual(tracked, all) {
+							t.Fatalf("tracked decisions differ from whole ones:\ntracked %+v\nwhole   %+v", tracked, all)
 						}
-						a.AreaN = b.AreaN
-					}
-					if tracked.Tasks == 0 || !reflect.DeepEqual(tracked, all) {
-						t.Fatalf("tracked decisions differ from whole ones:\ntracked %+v\nwhole   %+v", tracked, all)
-					}
-				})
+					})
+				}
 			}
 		}
 	}

@@ -144,11 +144,34 @@ func (s *sim) touched(p int, ts *tierState) {
 }
 
 // pended notes that device dv's view tier i changed by its own doing (a
-// task of its in transit there, or arrived), for its next decision.
+// task of its in transit there, or arrived; its own send on a board) or a
+// board's posting, for its next decision. Past a list of twice its tiers
+// it stops: the decision then sets every tier as changed.
 func (s *sim) pended(dv *device, i int32) {
-	if dv.count {
+	if dv.tracks && len(dv.pend) <= 2*len(dv.seen) {
 		dv.pend = append(dv.pend, i)
 	}
+}
+
+// followBoard lists in View.Changed the tiers of device dv's board view
+// that changed since its previous decision: the postings and its own
+// sends, which set its view as they come (refresh, sentOwn), and its own
+// tasks' InTransit.
+func (s *sim) followBoard(dv *device) {
+	v := &dv.view
+	v.Changed = v.Changed[:0]
+	if dv.epoch++; dv.epoch == 0 {
+		clear(dv.mark)
+		dv.epoch = 1
+	}
+	v.Tracked = dv.cursor >= 0 && len(dv.pend) <= 2*len(dv.seen)
+	if v.Tracked {
+		for _, i := range dv.pend {
+			s.mark(dv, int(i))
+		}
+	}
+	dv.pend = dv.pend[:0]
+	dv.cursor = 0
 }
 
 // follow brings device dv's view up to date at a decision, after settle:
@@ -163,7 +186,7 @@ func (s *sim) follow(dv *device) {
 		dv.epoch = 1
 	}
 	end := s.clogBase + len(s.clog)
-	if dv.cursor < s.clogBase {
+	if dv.cursor < s.clogBase || len(dv.pend) > 2*len(dv.seen) { // the log or its own list no longer holds every change
 		states := v.States[:len(dv.seen)]
 		for i, ts := range dv.seen {
 			setCounts(&states[i], kept(ts), ts.servers)

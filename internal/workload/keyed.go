@@ -16,8 +16,9 @@ import (
 // The generator is Philox2x64-10 (Salmon, Moraes, Dror and Shaw, "Parallel
 // random numbers: as easy as 1, 2, 3", SC'11, 2011): a ten-round
 // multiply-and-xor network that maps a 128-bit counter under a 64-bit key
-// to 128 bits, a bijection of the counter for each key, which passes
-// TestU01's BigCrush for every key with rounds to spare (seven suffice).
+// to 128 bits, a bijection of the counter for each key, whose ten rounds
+// are several more than the fewest the paper found to pass TestU01's
+// BigCrush.
 // The counter is (task, tier·2³² + block), so the blocks of distinct pairs
 // are distinct inputs of one permutation: no two pairs share a draw, and
 // none is correlated with another by construction, which a hash of the
