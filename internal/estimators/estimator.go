@@ -210,14 +210,38 @@ func (e *Estimator) Plain() bool { return e.plain() }
 // constant w after.
 func (e *Estimator) Span(now float64) float64 { return max(min(e.cfg.Window, now), 1) }
 
-// Follow makes the estimator keep which tiers' window counts change (by
-// a dispatch or as a bucket leaves the window), for Changed: O(1) a
-// dispatch, and no pass over the tiers as time moves on.
-func (e *Estimator) Follow() {
-	if e.follow == nil {
-		e.follow = newExpiry(e.cfg.Window, e.cfg.Buckets, len(e.tiers))
+// Follow makes the estimator keep, from now on, which tiers' window
+// counts change (by a dispatch or as a bucket leaves the window), for
+// Changed: O(1) a dispatch, and no pass over the tiers as time moves on.
+// It starts from the windows as they are at now, every tier's buckets
+// (O(tiers·buckets), once); Followed reports whether it was called.
+func (e *Estimator) Follow(now float64) {
+	if e.follow != nil {
+		return
 	}
+	f := newExpiry(e.cfg.Window, e.cfg.Buckets, len(e.tiers))
+	f.advance(now)
+	for i := range e.tiers {
+		w := &e.tiers[i].window
+		w.advance(now)
+		if w.cur != f.cur { // the same clock, on the same time
+			panic("estimators: a rate window and the expiry clock disagree on the newest bucket")
+		}
+		for at, c := range w.counts { // a window's slot is its bucket's slot in the clock's ring
+			if c > 0 {
+				f.lists[at] = append(f.lists[at], int32(i))
+				f.held++
+			}
+		}
+		if w.counts[w.at] > 0 {
+			f.last[i] = f.cur
+		}
+	}
+	e.follow = f
 }
+
+// Followed reports whether Follow was called.
+func (e *Estimator) Followed() bool { return e.follow != nil }
 
 // Changed is the tiers whose window count may differ at now from what it
 // was at the previous call (or since Follow): each tier dispatched to, and

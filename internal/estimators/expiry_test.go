@@ -24,10 +24,17 @@ func TestChangedListsEveryCountThatMoved(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.Follow()
 	r := rand.New(rand.NewPCG(2, 3))
+	// Dispatches before Follow: it must start from the windows as they are.
+	for k := range 300 {
+		e.Observe(float64(k)*0.02, k%n)
+	}
+	e.Follow(6)
 	before := make([]int, n)
-	now, listed, quiet := 0.0, 0, 0
+	for i := range n {
+		before[i] = e.tiers[i].window.Count(6)
+	}
+	now, listed, quiet := 6.0, 0, 0
 	for step := range 20000 {
 		switch k := r.IntN(100); {
 		case k < 2:

@@ -57,9 +57,8 @@ func TestGroupsPartitionTheJobs(t *testing.T) {
 	}
 }
 
-// A worker's tapes take 8 bytes per value, 2 values per task of the
-// default scenario (arrival and size: no delay is recorded, readers draw
-// them from the keyed stream), up to TapeBudget; a plan
+// A worker's tapes take 8 bytes per value, 5 values per task of the
+// default scenario (arrival, size, three delays), up to TapeBudget; a plan
 // of one policy records none.
 func TestTapeBytes(t *testing.T) {
 	two, err := NewPlan("t", defaultAt(t, 60, 1000, 1, "policies=[jsq, random]"))
@@ -70,8 +69,8 @@ func TestTapeBytes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := two.TapeBytes(1000); got != 16*1000 {
-		t.Errorf("two policies, 1000 tasks: %v bytes, want 16000", got)
+	if got := two.TapeBytes(1000); got != 40*1000 {
+		t.Errorf("two policies, 1000 tasks: %v bytes, want 40000", got)
 	}
 	if got := two.TapeBytes(1e9); got != TapeBudget {
 		t.Errorf("two policies, 10⁹ tasks: %v bytes, want the budget %d", got, TapeBudget)

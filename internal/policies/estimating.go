@@ -80,7 +80,6 @@ func newEstimating(name string, mode estimators.Mode, tiers []dispatch.Tier, p P
 	if err != nil {
 		return nil, fmt.Errorf("policy %q: %w", name, err)
 	}
-	est.Follow()
 	return &Estimating{name: name, est: est, eps: p.Epsilon, rng: rng,
 		score: make([]float64, len(tiers)), wait: make([]float64, len(tiers)),
 		span: math.NaN(), every: true, stale: make([]bool, len(tiers))}, nil
@@ -121,10 +120,21 @@ func (p *Estimating) Decide(v *dispatch.View) dispatch.Decision {
 // stale: the view's changed tiers and the estimator's, or all of them
 // (see Estimating). An exploring decision scores nothing, so the marks
 // stay for the next greedy one.
+//
+// The estimator follows its windows' changes only from the first tracked
+// view on (Estimator.Follow): a run whose views are never tracked (a few
+// tiers) pays nothing for it.
 func (p *Estimating) note(v *dispatch.View) {
-	changed := p.est.Changed(v.Now)
-	span := p.est.Span(v.Now)
-	if !v.Tracked || span != p.span || p.energy != nil || !p.est.Plain() {
+	cacheable := v.Tracked && p.energy == nil && p.est.Plain()
+	if cacheable && !p.est.Followed() {
+		p.est.Follow(v.Now)
+		p.every = true
+	}
+	var changed []int32
+	if p.est.Followed() { // taken at every decision, so that the list stays short
+		changed = p.est.Changed(v.Now)
+	}
+	if span := p.est.Span(v.Now); !cacheable || span != p.span {
 		p.every, p.span = true, span
 	}
 	if p.every {

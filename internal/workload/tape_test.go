@@ -3,6 +3,7 @@ package workload
 import (
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -22,6 +23,7 @@ func tapeSpecs(t *testing.T) map[string]Spec {
 			Process: ProcessSpec{Kind: MMPP, Rates: [2]float64{0.5, 1.5}, Sojourn: [2]float64{1, 1}}},
 		"data": {Arrivals: Schedule{Rate: 5}, Size: size, Delays: []Dist{{}, delay}, Data: DataLaw{Dist: data},
 			Reply: reply, Bandwidth: []float64{0, 1e7}},
+		"many tiers": {Arrivals: Schedule{Rate: 20}, Size: size, Delays: slices.Repeat([]Dist{delay}, TapeDelayTiers+2)}, // no delay recorded
 		"trace": {Arrivals: Schedule{Rate: 1}, Size: size, Delays: []Dist{delay},
 			Trace: &Trace{Arrivals: []float64{0, 0.5, 0.5, 2, 3, 3.25, 4, 7}, Sizes: []float64{1, 2, 3, 4, 5, 6, 7, 8}, Bootstrap: true}},
 	}
@@ -101,16 +103,15 @@ func TestTapeStops(t *testing.T) {
 	}
 }
 
-// TapeBytes counts eight bytes per recorded value: arrival and size, and
-// data and reply when the tasks carry data; no delay, whatever the tiers
-// (readers draw those from the keyed stream).
+// TapeBytes counts eight bytes per recorded value: arrival and size, every
+// tier's delay up to TapeDelayTiers tiers (none beyond: readers draw
+// theirs from the keyed stream), and data and reply when the tasks carry
+// data.
 func TestTapeBytes(t *testing.T) {
-	spec := tapeSpecs(t)["data"]
-	if got := TapeBytes(spec, 10); got != 8*4*10 {
-		t.Errorf("TapeBytes = %v, want %v", got, 8*4*10)
-	}
-	if got := TapeBytes(tapeSpecs(t)["poisson bursts"], 10); got != 8*2*10 {
-		t.Errorf("TapeBytes = %v, want %v", got, 8*2*10)
+	for name, want := range map[string]float64{"data": 8 * 6 * 10, "poisson bursts": 8 * 5 * 10, "many tiers": 8 * 2 * 10} {
+		if got := TapeBytes(tapeSpecs(t)[name], 10); got != want {
+			t.Errorf("%s: TapeBytes = %v, want %v", name, got, want)
+		}
 	}
 }
 
