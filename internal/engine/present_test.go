@@ -97,6 +97,12 @@ func TestViewCountsAreTrue(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			for j := 1; j < len(looks); j++ { // the devices in the order of their arrivals, the lower index at a tie
+				a, b := looks[j-1], looks[j]
+				if b.now < a.now || b.now == a.now && b.dev <= a.dev && b.dev != a.dev {
+					t.Fatalf("decision %d: device %d at %v after device %d at %v", j, b.dev, b.now, a.dev, a.now)
+				}
+			}
 			tracked := 0
 			prev := map[int]look{} // each device's previous decision
 			for _, l := range looks {

@@ -364,11 +364,11 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 // is true and some device counts its view.
 //
 // A board's views (periodic, individual) change only where the board
-// posts a tier and where a device counts its own send: they follow their
-// changes whatever the tier count, at no cost a decision but the list.
+// posts a tier and where a device counts its own send: with as many
+// tiers, they follow those changes, at no cost a decision but the list.
 func (s *sim) setTrack(on bool) {
 	s.track = on && slices.ContainsFunc(s.devs, func(dv device) bool { return dv.count })
-	board := s.obs.board()
+	board := on && s.obs.board()
 	s.follows = s.track || board
 	if !s.follows {
 		return
@@ -404,20 +404,31 @@ func (s *sim) samples(d Device) bool {
 }
 
 // nextArrival is the device whose next arrival comes first (the lowest
-// index at a tie, so that the order is deterministic) and its time. With
-// several devices they are kept in a heap by their next arrival (next),
-// so that the choice costs O(log k) of k devices, not a pass over them.
+// index at a tie, so that the order is deterministic) and its time. Past
+// heapDevices devices they are kept in a heap by their next arrival
+// (next), so that the choice costs O(log k) of k devices, not a pass over
+// them; below, the pass costs less.
 func (s *sim) nextArrival() (int, float64) {
-	if len(s.devs) == 1 {
-		return 0, s.devs[0].src.Peek()
+	if len(s.devs) > heapDevices {
+		return s.next.top()
 	}
-	return s.next.top()
+	best, t := 0, s.devs[0].src.Peek()
+	for d := 1; d < len(s.devs); d++ {
+		if u := s.devs[d].src.Peek(); u < t {
+			best, t = d, u
+		}
+	}
+	return best, t
 }
+
+// heapDevices is the most devices whose next arrival is found by a pass
+// over them rather than a heap.
+const heapDevices = 16
 
 // advanced puts device d, which just drew a task, back in the heap of
 // next arrivals at its new one.
 func (s *sim) advanced(d int) {
-	if len(s.devs) > 1 {
+	if len(s.devs) > heapDevices {
 		s.next.set(d, s.devs[d].src.Peek())
 	}
 }
@@ -452,7 +463,7 @@ func (s *sim) loop() error {
 	}
 	s.started, s.held = s.measuring, -1
 	total := cfg.Warmup + cfg.Tasks
-	if len(s.devs) > 1 {
+	if len(s.devs) > heapDevices {
 		s.next = newKeyHeap(len(s.devs))
 		for d := range s.devs {
 			s.next.set(d, s.devs[d].src.Peek())
