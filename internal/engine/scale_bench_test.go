@@ -153,38 +153,3 @@ func growth(values []int, costs []float64) float64 {
 	}
 	return (n*sxy - sx*sy) / (n*sxx - sx*sx)
 }
-
-// BenchmarkScaleMemory is the memory a run takes per device and per tier:
-// the bytes a run of one task allocates (its set-up, almost all of it),
-// from one device to 1,001 and from 3 tiers to 1,003, divided by the
-// devices or tiers added, for each policy (its own state per tier counts:
-// the estimator's windows, the trees). One op is one pair of runs.
-func BenchmarkScaleMemory(b *testing.B) {
-	for _, name := range scalePolicies {
-		b.Run(name, func(b *testing.B) {
-			alloc := func(tiers, devices int) float64 {
-				cfg := costConfig(b, tiers, 4, 0.5)
-				cfg.Tasks = 1
-				devs := make([]engine.Device, devices)
-				for d := range devs {
-					devs[d] = engine.Device{Policy: makePolicyOn(b, name, cfg, uint64(d)), Streams: workload.DeviceStreams(1, 0, d)}
-				}
-				var m0, m1 runtime.MemStats
-				runtime.ReadMemStats(&m0)
-				if _, err := engine.RunDevices(cfg, devs, nil); err != nil {
-					b.Fatal(err)
-				}
-				runtime.ReadMemStats(&m1)
-				return float64(m1.TotalAlloc - m0.TotalAlloc)
-			}
-			var perDevice, perTier float64
-			for range b.N {
-				one := alloc(3, 1)
-				perDevice = (alloc(3, 1001) - one) / 1000
-				perTier = (alloc(1003, 1) - one) / 1000
-			}
-			b.ReportMetric(perDevice, "B/device")
-			b.ReportMetric(perTier, "B/tier")
-		})
-	}
-}
