@@ -506,7 +506,11 @@ func (s *sim) loop() error {
 		if s.stopped(dev) {
 			return ErrCanceled
 		}
-		dev, next = s.nextArrival()
+		if len(s.devs) == 1 { // the usual run, inline
+			next = s.devs[0].src.Peek()
+		} else {
+			dev, next = s.nextArrival()
+		}
 		if !(next < math.MaxFloat64) && (!byTasks && next < end || byTasks && k < total) {
 			return fmt.Errorf("task %d: the clock left the finite range (next arrival at %v s): the arrival rate, burst factors or run length are too extreme", k, next)
 		}

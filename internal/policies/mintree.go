@@ -42,17 +42,28 @@ func (t *minTree) reset(n int) {
 func treeLess(a, b float64) bool { return a < b || (math.IsNaN(b) && !math.IsNaN(a)) }
 func treeSame(a, b float64) bool { return a == b || (math.IsNaN(a) && math.IsNaN(b)) }
 
-// pull recomputes node k from its children.
+// pull recomputes node k from its children. The usual comparisons come
+// first; NaN (never a key of most rules) only when neither is smaller and
+// they are not equal.
 func (t *minTree) pull(k int) {
 	l, r := 2*k, 2*k+1
 	cl, cr := t.cnt[l], t.cnt[r]
+	vl, vr := t.val[l], t.val[r]
 	switch {
-	case cr == 0 || cl != 0 && treeLess(t.val[l], t.val[r]):
-		t.val[k], t.cnt[k] = t.val[l], cl
-	case cl == 0 || treeLess(t.val[r], t.val[l]):
-		t.val[k], t.cnt[k] = t.val[r], cr
-	default: // a tie
-		t.val[k], t.cnt[k] = t.val[l], cl+cr
+	case cr == 0:
+		t.val[k], t.cnt[k] = vl, cl
+	case cl == 0:
+		t.val[k], t.cnt[k] = vr, cr
+	case vl < vr:
+		t.val[k], t.cnt[k] = vl, cl
+	case vr < vl:
+		t.val[k], t.cnt[k] = vr, cr
+	case vl == vr || math.IsNaN(vl) && math.IsNaN(vr): // a tie
+		t.val[k], t.cnt[k] = vl, cl+cr
+	case math.IsNaN(vl): // a number against NaN
+		t.val[k], t.cnt[k] = vr, cr
+	default:
+		t.val[k], t.cnt[k] = vl, cl
 	}
 }
 
@@ -84,10 +95,15 @@ func (t *minTree) unset(i int) {
 	t.fix(i)
 }
 
-// fix updates the nodes above leaf i.
+// fix updates the nodes above leaf i, up to the first that its change
+// leaves as it was: the ones above it are then as they were too.
 func (t *minTree) fix(i int) {
 	for k := (t.size + i) / 2; k >= 1; k /= 2 {
+		v, c := t.val[k], t.cnt[k]
 		t.pull(k)
+		if t.cnt[k] == c && math.Float64bits(t.val[k]) == math.Float64bits(v) {
+			return
+		}
 	}
 }
 
