@@ -58,7 +58,7 @@ func mixedTiers(b testing.TB, n int, speed, rho float64) *engine.Config {
 	return &engine.Config{Tiers: tiers, Arrivals: workload.Schedule{Rate: rho * capa}, Size: size, Large: size.Quantile(0.9)}
 }
 
-// TestTrackedDecisionsAreTheWholeOnes: on twelve tiers (so that the
+// TestTrackedDecisionsAreTheWholeOnes: on 26 tiers (so that the
 // engine tracks its views) and at a load where queues form, the registry's
 // state-reading and sampling policies decide exactly as they do when every
 // decision rescores every tier (whole): the same Result, bit for bit, in
@@ -82,7 +82,7 @@ func TestTrackedDecisionsAreTheWholeOnes(t *testing.T) {
 					}
 					t.Run(fmt.Sprintf("%s/%d devices/duration %v/%v", name, devices, duration, obs.Model), func(t *testing.T) {
 						run := func(hide bool) *engine.Result {
-							cfg := mixedTiers(t, 12, 2, 0.85) // 230 tasks/s: the hybrid past its window's first 10 s for most of the run
+							cfg := mixedTiers(t, 26, 1, 0.85) // 250 tasks/s: the hybrid past its window's first 10 s for most of the run
 							cfg.Observe = obs
 							if duration {
 								cfg.WarmupTime, cfg.Duration = 2, 25
