@@ -3,7 +3,6 @@ package engine_test
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"runtime"
 	"slices"
 	"testing"
@@ -96,7 +95,7 @@ func scaleRun(b *testing.B, ax scaleAxis, v int, name string, n int) time.Durati
 	cfg.Tasks, cfg.Warmup = n, 0
 	devs := make([]engine.Device, k)
 	for d := range devs {
-		devs[d] = engine.Device{Policy: makePolicyOn(b, name, cfg, uint64(d)), Streams: workload.DeviceStreams(1, 0, d)}
+		devs[d] = engine.Device{Policy: engine.RegistryPolicy(b, name, cfg, uint64(d)), Streams: workload.DeviceStreams(1, 0, d)}
 		if fb, ok := devs[d].Policy.(dispatch.Feedback); ok {
 			devs[d].Feedback = fb
 		}
@@ -115,21 +114,6 @@ func scaleRun(b *testing.B, ax scaleAxis, v int, name string, n int) time.Durati
 		return read() - c0
 	}
 	return time.Since(start)
-}
-
-// makePolicyOn builds a registry policy for cfg on policy stream seed.
-func makePolicyOn(b *testing.B, name string, cfg *engine.Config, seed uint64) dispatch.Policy {
-	b.Helper()
-	tiers := make([]dispatch.Tier, len(cfg.Tiers))
-	for i := range cfg.Tiers {
-		tiers[i] = cfg.Tiers[i].Tier
-	}
-	p, err := policies.Make(policies.Entry{Name: name}, policies.Build{Tiers: tiers, Params: policies.DefaultParams(),
-		Rand: rand.New(rand.NewPCG(seed, 4)), Sizes: cfg.Size, Rate: cfg.Arrivals.Rate})
-	if err != nil {
-		b.Fatal(err)
-	}
-	return p
 }
 
 // growth is the least-squares slope of ln(cost) on ln(value): cost grows

@@ -70,7 +70,8 @@ func scaleConfig(b *testing.B, n int) *Config {
 }
 
 // registryPolicy builds a registry policy for cfg on policy stream seed.
-func registryPolicy(b *testing.B, name string, cfg *Config, seed uint64) dispatch.Policy {
+func registryPolicy(b testing.TB, name string, cfg *Config, seed uint64) dispatch.Policy {
+	b.Helper()
 	tiers := make([]dispatch.Tier, len(cfg.Tiers))
 	for i := range cfg.Tiers {
 		tiers[i] = cfg.Tiers[i].Tier

@@ -2,9 +2,7 @@ package engine_test
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
-	"reflect"
 	"testing"
 
 	"github.com/offload-sim/offload/internal/dispatch"
@@ -91,7 +89,7 @@ func TestTrackedDecisionsAreTheWholeOnes(t *testing.T) {
 							}
 							var devs []engine.Device
 							for d := range devices {
-								p := makeTestPolicy(t, name, cfg, uint64(d))
+								p := engine.RegistryPolicy(t, name, cfg, uint64(d))
 								if hide {
 									if _, ok := p.(dispatch.Clairvoyant); ok {
 										p = wholeClairvoyant{whole{p}}
@@ -108,39 +106,10 @@ func TestTrackedDecisionsAreTheWholeOnes(t *testing.T) {
 							return res
 						}
 						tracked, all := run(false), run(true)
-						// A blind policy's run (lwl's), whose views nothing
-						// reads, counts its tiers of more than 16 servers
-						// from their workload vectors: their Little's-law
-						// integrals, which no output reads, sum the same
-						// times in another order (TestBlindRunIsTheSame).
-						for i := range tracked.Tier {
-							a, b := &tracked.Tier[i], &all.Tier[i]
-							if math.Abs(a.AreaN-b.AreaN) > 1e-12*b.AreaN {
-								t.Fatalf("tier %d: AreaN %v tracked, %v whole", i, a.AreaN, b.AreaN)
-							}
-							a.AreaN = b.AreaN
-						}
-						if tracked.Tasks == 0 || !reflect.DeepEqual(tracked, all) {
-							t.Fatalf("tracked decisions differ from whole ones:\ntracked %+v\nwhole   %+v", tracked, all)
-						}
+						engine.SameRuns(t, "tracked", tracked, "whole", all) // lwl's blind run counts its large tiers as TestBlindRunIsTheSame says
 					})
 				}
 			}
 		}
 	}
-}
-
-// makeTestPolicy builds a registry policy for cfg on policy stream seed.
-func makeTestPolicy(t testing.TB, name string, cfg *engine.Config, seed uint64) dispatch.Policy {
-	t.Helper()
-	tiers := make([]dispatch.Tier, len(cfg.Tiers))
-	for i := range cfg.Tiers {
-		tiers[i] = cfg.Tiers[i].Tier
-	}
-	p, err := policies.Make(policies.Entry{Name: name}, policies.Build{Tiers: tiers, Params: policies.DefaultParams(),
-		Rand: rand.New(rand.NewPCG(seed, 4)), Sizes: cfg.Size, Rate: cfg.Arrivals.Rate})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
 }
