@@ -87,6 +87,39 @@ type View struct {
 	Data float64
 	// Oracle is non-nil only for a policy that implements Clairvoyant.
 	Oracle Oracle
+
+	// Changed lists the tiers whose entry of States may differ from what
+	// it was at the previous decision made through this view, when
+	// Tracked is true (each tier at most once, in no particular order).
+	// When Tracked is false, any entry may have changed: the first
+	// decision, or a caller that does not follow the changes. A policy
+	// that keeps something computed from States (a score per tier, an
+	// order) need recompute it only for these tiers: the simulator
+	// follows the changes under fresh views, so that such a policy's
+	// decision does not cost a pass over every tier (docs/performance.md,
+	// "Cost against the pool size").
+	Changed []int
+	Tracked bool
+
+	// Reader, if set, gives the tiers' states on demand, and States holds
+	// only their InTransit counts: a caller sets it for a Sampler policy,
+	// which reads the few tiers it samples through State and never reads
+	// States.
+	Reader Reader
+}
+
+// Reader gives a tier's state at the decision, on demand.
+type Reader interface {
+	State(i int) State
+}
+
+// State is tier i's state as the view shows it: from Reader when one is
+// set, else States[i]. A Sampler policy reads the view through it alone.
+func (v *View) State(i int) State {
+	if v.Reader != nil {
+		return v.Reader.State(i)
+	}
+	return v.States[i]
 }
 
 // Age is how old the observation of tier i is, s (0 for a fresh view).
@@ -154,6 +187,16 @@ type Clairvoyant interface {
 // always safe.
 type Blind interface {
 	Blind()
+}
+
+// Sampler marks a policy whose decisions read the states of a few tiers
+// (a sample of bounded size, whatever the tier count) through View.State,
+// and never View.States nor View.Changed: power-of-d, and any rule that
+// looks at d tiers. A simulator may then leave States' counts unset and
+// set Reader, so that a decision costs what its sample does, not a read
+// of every tier. The rest of the view is set as for any policy.
+type Sampler interface {
+	Sampler()
 }
 
 // PredictedLatency turns a predicted wait at tier t into a predicted latency:

@@ -88,20 +88,7 @@ func TestBlindRunIsTheSame(t *testing.T) {
 				return res
 			}
 			blind, seen := run(false), run(true)
-			// A tier of more than kwServers servers that no view reads
-			// counts from its workload vector, not a heap of finishes: its
-			// Little's-law integral, which no output reads, sums the same
-			// times in another order, so its last bits may differ.
-			for i := range blind.Tier {
-				a, b := &blind.Tier[i], &seen.Tier[i]
-				if math.Abs(a.AreaN-b.AreaN) > 1e-12*b.AreaN {
-					t.Fatalf("tier %d: AreaN %v blind, %v counted", i, a.AreaN, b.AreaN)
-				}
-				a.AreaN = b.AreaN
-			}
-			if blind.Tasks == 0 || !reflect.DeepEqual(blind, seen) {
-				t.Fatalf("blind run differs from the counted one:\nblind %+v\nseen  %+v", blind, seen)
-			}
+			sameRuns(t, "blind", blind, "counted", seen)
 			if tc.shadow && blind.Shadow[0].SumAbsWait == 0 {
 				t.Fatal("the shadow saw no counts")
 			}
@@ -156,5 +143,25 @@ func TestUnreadTiersStayBounded(t *testing.T) {
 		if most > 1024 || most == 0 {
 			t.Fatalf("c = %d, board %v: the ring of waiting starts or the heap of finishes held %d", tc.c, tc.board, most)
 		}
+	}
+}
+
+// sameRuns fails t unless runs a and b (named as given) are the same,
+// bit for bit, but for the Little's-law integrals, which must agree to
+// 10⁻¹²: a tier of more than kwServers servers that no view reads counts
+// from its workload vector, not a heap of finishes, and its integral,
+// which no output reads, then sums the same times in another order. It
+// sets a's integrals to b's.
+func sameRuns(t testing.TB, nameA string, a *Result, nameB string, b *Result) {
+	t.Helper()
+	for i := range a.Tier {
+		x, y := &a.Tier[i], &b.Tier[i]
+		if math.Abs(x.AreaN-y.AreaN) > 1e-12*y.AreaN {
+			t.Fatalf("tier %d: AreaN %v %s, %v %s", i, x.AreaN, nameA, y.AreaN, nameB)
+		}
+		x.AreaN = y.AreaN
+	}
+	if a.Tasks == 0 || !reflect.DeepEqual(a, b) {
+		t.Fatalf("the %s run differs from the %s one:\n%s %+v\n%s %+v", nameA, nameB, nameA, a, nameB, b)
 	}
 }

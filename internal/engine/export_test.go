@@ -11,3 +11,13 @@ var (
 	MustDist    = mustDist
 	MustDelay   = mustDelay
 )
+
+// ThreadClock is the thread's CPU clock of the cost benchmarks.
+var ThreadClock = threadClock
+
+// RegistryPolicy and SameRuns are the scale tests' registry policy on a
+// stream of its own, and their comparison of two runs.
+var (
+	RegistryPolicy = registryPolicy
+	SameRuns       = sameRuns
+)

@@ -10,8 +10,9 @@ import (
 )
 
 // floor is the irreducible work of n tasks of cfg, as a bare loop: draw
-// the task from the workload source (Poisson arrival, Pareto size, every
-// tier's lognormal delay), choose a tier uniformly with r, serve it on that
+// the task from the workload source (Poisson arrival, Pareto size), choose
+// a tier uniformly with r, draw its delay to that tier (lognormal, from the
+// keyed stream), serve it on that
 // tier's Kiefer–Wolfowitz vector at its reach time, and add its latency. No
 // event queue, no view, no record: what any simulator of this model must
 // do per task. It serves tasks in arrival order rather than reach order,
@@ -29,7 +30,7 @@ func floor(cfg *Config, st workload.Streams, r *rand.Rand, n int) float64 {
 	for range n {
 		src.Next(&task)
 		i := r.IntN(len(cfg.Tiers))
-		_, finish := free[i].Serve(task.Arrival+task.Delays[i], task.Size/cfg.Tiers[i].Speed)
+		_, finish := free[i].Serve(task.Arrival+src.Delay(&task, i), task.Size/cfg.Tiers[i].Speed)
 		sum += finish - task.Arrival
 	}
 	return sum

@@ -17,7 +17,7 @@ func (o *oracle) TaskSize() float64 { return o.task.Size }
 func (o *oracle) Completion(i int) float64 {
 	s := (*sim)(o)
 	ts := &s.tiers[s.cur.phys[i]]
-	reach := s.now + s.task.Delays[i]
+	reach := s.now + s.cur.src.Delay(&s.task, i)
 	ahead := ts.transit[:s.reachedBy(ts, reach)]
 	speed := ts.speed
 	done, scratch := ts.free.Completion(s.scratchF, func(yield func(reach, service float64) bool) {

@@ -21,19 +21,30 @@ import (
 // integer arrival times, some at the same instant, with fixed sizes and
 // delays, so that reaches, finishes and decisions coincide), the duration
 // mode with its window opening between arrivals, and two devices, each
-// with its own local tier and its own tasks in transit.
+// with its own local tier and its own tasks in transit. Each case runs
+// with views counted at every decision and tracked (track.go); a tracked
+// view must list in Changed every tier whose state differs from its
+// previous decision's, each once, and the runs must be the same.
 func TestViewCountsAreTrue(t *testing.T) {
 	cases := []struct {
 		name     string
 		ties     bool
 		duration bool
 		devices  int
+		track    bool
 	}{
-		{"poisson", false, false, 1},
-		{"ties", true, false, 1},
-		{"duration", false, true, 1},
-		{"ties duration", true, true, 1},
-		{"two devices", false, false, 2},
+		{"poisson", false, false, 1, false},
+		{"ties", true, false, 1, false},
+		{"duration", false, true, 1, false},
+		{"ties duration", true, true, 1, false},
+		{"two devices", false, false, 2, false},
+		{"poisson tracked", false, false, 1, true},
+		{"ties tracked", true, false, 1, true},
+		{"duration tracked", false, true, 1, true},
+		{"ties duration tracked", true, true, 1, true},
+		{"two devices tracked", false, false, 2, true},
+		{"five devices tracked", false, false, 5, true},
+		{"forty devices tracked", false, false, 40, true}, // the log outgrows clogMax: whole views, then tracked ones again
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -63,26 +74,65 @@ func TestViewCountsAreTrue(t *testing.T) {
 			} else {
 				cfg.Tasks, cfg.Warmup = 2000, 300
 			}
+			if tc.track { // half the run: the check is quadratic in the tasks, and the untracked cases cover the rest
+				cfg.Duration, cfg.Tasks = cfg.Duration/2, cfg.Tasks/2
+			}
 			type look struct {
 				dev, task int
 				now       float64
 				states    []dispatch.State
+				tracked   bool
+				changed   []int
 			}
 			var looks []look
 			var devs []Device
 			for d := range tc.devices {
 				r := rand.New(rand.NewPCG(8, uint64(d)))
 				pol := dispatch.PolicyFunc(func(v *dispatch.View) dispatch.Decision {
-					looks = append(looks, look{d, v.Task, v.Now, append([]dispatch.State(nil), v.States...)})
+					looks = append(looks, look{d, v.Task, v.Now, append([]dispatch.State(nil), v.States...), v.Tracked, append([]int(nil), v.Changed...)})
 					return dispatch.Decision{Tier: r.IntN(len(v.Tiers))}
 				})
 				devs = append(devs, Device{Policy: pol, Streams: workload.NewStreams(3, d)})
 			}
 			var recs []TaskRecord
 			cfg.OnTask = func(rec *TaskRecord) { recs = append(recs, *rec) }
-			res, err := RunDevices(cfg, devs, nil)
+			res, err := runTracked(cfg, devs, tc.track)
 			if err != nil {
 				t.Fatal(err)
+			}
+			for j := 1; j < len(looks); j++ { // the devices in the order of their arrivals, the lower index at a tie
+				a, b := looks[j-1], looks[j]
+				if b.now < a.now || b.now == a.now && b.dev <= a.dev && b.dev != a.dev {
+					t.Fatalf("decision %d: device %d at %v after device %d at %v", j, b.dev, b.now, a.dev, a.now)
+				}
+			}
+			tracked := 0
+			prev := map[int]look{} // each device's previous decision
+			for _, l := range looks {
+				p, ok := prev[l.dev]
+				prev[l.dev] = l
+				if !l.tracked {
+					continue
+				}
+				if !ok {
+					t.Fatalf("device %d, task %d: a first decision is tracked", l.dev, l.task)
+				}
+				tracked++
+				listed := map[int]bool{}
+				for _, i := range l.changed {
+					if listed[i] {
+						t.Fatalf("device %d, task %d: tier %d listed twice in %v", l.dev, l.task, i, l.changed)
+					}
+					listed[i] = true
+				}
+				for i := range l.states {
+					if l.states[i] != p.states[i] && !listed[i] {
+						t.Fatalf("device %d, task %d: tier %d went from %+v to %+v, not in Changed %v", l.dev, l.task, i, p.states[i], l.states[i], l.changed)
+					}
+				}
+			}
+			if tc.track != (tracked > len(looks)/2) && tc.devices < 40 || tc.devices == 40 && (tracked == 0 || tracked == len(looks)-40) {
+				t.Fatalf("%d of %d decisions tracked", tracked, len(looks))
 			}
 			if len(looks) != len(recs) {
 				t.Fatalf("%d records of %d decisions", len(recs), len(looks))

@@ -37,36 +37,42 @@ type transit struct {
 // is one physical tier, except a local tier with several devices: each
 // device has its own copy.
 type tierState struct {
+	// What a task's reach touches comes first, so that it spans as few
+	// cache lines as it can: with many tiers, a task's tier is rarely in
+	// the nearest cache, and each line of it is a miss.
 	free fcfs.Servers // each server's next free time (Kiefer–Wolfowitz vector)
 	// The tasks present, waiting or in service: read from free and the
 	// start times of the tasks that wait (kw, a tier of few servers), or
 	// kept as their finish times (fin, as of the tier's last drain). See
 	// present.
-	kw    bool
 	waits fcfs.Waits
 	// kw: n, the tasks present at the tier's last count, holds for reads
 	// before until, the next departure then (+Inf when none is present).
 	// A task that reaches the tier is added to n (its finish, if it starts
 	// at once, may be the next departure); after until that only adds to
 	// a count already stale, which the next read does again.
-	n        int
-	until    float64
-	last     float64 // kw: the latest finish of a task given to the tier: none is present from then on
-	fin      finishes
-	transit  []int32 // slots of tasks travelling to the tier, in the order they reach it (kept for a clairvoyant policy only; reachedBy)
-	scen     int     // the scenario tier it is (a copy) of
-	servers  int
-	speed    float64
-	watchers []viewRef // the views that show it: one per device that sees it
-	board    boardEntry
-	hist     history
+	n     int
+	until float64
+	last  float64 // kw: the latest finish of a task given to the tier: none is present from then on
+	speed float64
 	// The Little's-law sums of TierResult for this physical tier, added
 	// into the result when the window closes: kept here, next to the
 	// tier's other hot fields, rather than through the result on every
-	// task. A tier of one copy gets exactly its sums. areaN
-	// holds the residual at the window's start until then (stopMeasuring).
-	areaN, sojourn float64
-	reached        int
+	// task. A tier of one copy gets exactly its sums. areaN holds the
+	// residual at the window's start until then (stopMeasuring).
+	sojourn float64
+	reached int
+	areaN   float64
+	scen    int // the scenario tier it is (a copy) of
+	servers int
+	owner   int32 // the device whose local copy it is; −1: shared by every device
+	kw      bool
+
+	fin      finishes
+	transit  []int32   // slots of tasks travelling to the tier, in the order they reach it (kept for a clairvoyant policy only; reachedBy)
+	watchers []viewRef // the views that show it: one per device that sees it (board models)
+	board    boardEntry
+	hist     history
 }
 
 // viewRef is tier i of device d's view.
@@ -88,8 +94,22 @@ type device struct {
 	// count: the device's fresh view is counted at each of its
 	// decisions, for a policy or shadows that read it (countsView); a
 	// dispatch.Blind policy without shadows reads none of it, and its Busy
-	// and Queued are left unset.
-	count     bool
+	// and Queued are left unset. sample: a dispatch.Sampler policy without
+	// shadows reads the few tiers it samples through View.Reader, each
+	// counted when read.
+	count, sample bool
+	// tracks: the device's view follows the tiers that change
+	// (View.Changed): a counted fresh view of a tracked run, or a
+	// board's view, which changes at postings and own sends only.
+	tracks bool
+	index  int // the device's index in sim.devs
+	// Tracked views (track.go): the change log's entries this device has
+	// applied to its view, its own changes since its last decision, and
+	// the marks that list a tier once in View.Changed.
+	cursor    int
+	pend      []int32
+	mark      []uint32
+	epoch     uint32
 	sentSince []int     // own sends per view tier since that tier's observation (board models)
 	sendLog   []history // Delayed with CountOwn: own sends per view tier, as a running count
 	sent      []int     // own sends per view tier, ever
@@ -113,15 +133,24 @@ type sim struct {
 	res       *Result
 	rec       TaskRecord
 	obs       Observation
-	fresh     bool          // obs.fastFresh(): views are the true counts, read at each decision
-	delayed   bool          // Delayed: every change of a tier goes into its history
-	listen    bool          // cfg.OnTask or a device's Feedback wants each task's record
-	ownBoard  bool          // a board model counting own sends
-	oracle    bool          // a device's policy is clairvoyant: keep each tier's transit list
-	drawView  bool          // obs.perDecision()
-	obsRand   *rand.Rand    // the board's draws (Individual epochs, noise at posting)
-	noise     workload.Dist // the lognormal factor of Observation.Noise
-	horizon   float64       // Delayed: how far back a look may go
+	fresh     bool // obs.fastFresh(): views are the true counts, read at each decision
+	delayed   bool // Delayed: every change of a tier goes into its history
+	listen    bool // cfg.OnTask or a device's Feedback wants each task's record
+	ownBoard  bool // a board model counting own sends
+	oracle    bool // a device's policy is clairvoyant: keep each tier's transit list
+	drawView  bool // obs.perDecision()
+	// track: counted views are kept current by the tiers that change
+	// rather than counted whole at each decision (track.go).
+	track    bool
+	follows  bool          // some device's view tracks its changes (device.tracks)
+	due      keyHeap       // the tiers by their next departure
+	clog     []int32       // the change log: physical tiers, in the order they changed
+	clogBase int           // the log position of clog[0]
+	clogMax  int           // the log's length past which it is emptied with several devices
+	next     keyHeap       // several devices: by their next arrival
+	obsRand  *rand.Rand    // the board's draws (Individual epochs, noise at posting)
+	noise    workload.Dist // the lognormal factor of Observation.Noise
+	horizon  float64       // Delayed: how far back a look may go
 
 	now       float64
 	scratchF  []float64
@@ -209,7 +238,7 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 	// size: the scan of its servers that makes a large tier keep a heap of
 	// finishes instead is then never run, and the heap's push and pop for
 	// every task are saved.
-	unread := s.fresh && !slices.ContainsFunc(devs, s.countsView)
+	unread := s.fresh && !slices.ContainsFunc(devs, func(d Device) bool { return s.countsView(d) || s.samples(d) })
 	// Physical tiers: the scenario's order, a local tier's copies (one per
 	// device) next to each other.
 	s.devs = make([]device, k)
@@ -221,13 +250,21 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 		}
 		for c := range copies {
 			p := len(s.tiers)
-			s.tiers = append(s.tiers, tierState{free: fcfs.New(cfg.Tiers[i].Servers), fin: newFinishes(), scen: i,
+			owner := int32(-1)
+			if copies > 1 {
+				owner = int32(c)
+			}
+			s.tiers = append(s.tiers, tierState{free: fcfs.New(cfg.Tiers[i].Servers), fin: newFinishes(), scen: i, owner: owner,
 				servers: cfg.Tiers[i].Servers, speed: cfg.Tiers[i].Speed,
 				kw: !s.delayed && (cfg.Tiers[i].Servers <= kwServers || unread)})
-			s.tiers[p].hist.ch = []change{{0, 0}}
+			if s.delayed {
+				s.tiers[p].hist.ch = []change{{0, 0}}
+			}
 			for d := range k {
 				if copies == 1 || c == d {
-					s.tiers[p].watchers = append(s.tiers[p].watchers, viewRef{d, i})
+					if !s.fresh { // a board's postings set the views that show the tier
+						s.tiers[p].watchers = append(s.tiers[p].watchers, viewRef{d, i})
+					}
 					if s.devs[d].phys == nil {
 						s.devs[d].phys = make([]int, nt)
 					}
@@ -238,6 +275,12 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 		maxC = max(maxC, cfg.Tiers[i].Servers)
 	}
 	spec := deviceSpec(cfg, k)
+	// Every device's view shows the same tiers: one slice for all, which
+	// policies only read (a device's memory is then its states alone).
+	tiers := make([]dispatch.Tier, nt)
+	for i := range cfg.Tiers {
+		tiers[i] = cfg.Tiers[i].Tier
+	}
 	for d := range devs {
 		dv := &s.devs[d]
 		dv.seen = make([]*tierState, nt) // s.tiers is complete: its elements stay put
@@ -245,7 +288,10 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 			dv.seen[i] = &s.tiers[p]
 		}
 		dv.pol, dv.shadows, dv.rng = devs[d].Policy, devs[d].Shadows, devs[d].Observe
-		dv.count = s.countsView(devs[d])
+		dv.count, dv.sample, dv.index = s.countsView(devs[d]), s.samples(devs[d]), d
+		if dv.sample {
+			dv.view.Reader = (*reader)(s)
+		}
 		if tp := devs[d].Tape; tp != nil {
 			if !reflect.DeepEqual(tp.Spec(), spec) {
 				return nil, fmt.Errorf("engine: device %d's tape records another workload than this run's", d)
@@ -254,20 +300,19 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 		} else {
 			dv.src = workload.NewSource(spec, devs[d].Streams, cfg.Cancel)
 		}
-		dv.view.Tiers = make([]dispatch.Tier, nt)
+		dv.view.Tiers = tiers
 		dv.view.States = make([]dispatch.State, nt)
 		if !s.obs.fastFresh() {
 			dv.view.Observed = make([]float64, nt)
 		}
-		dv.sentSince, dv.sent = make([]int, nt), make([]int, nt)
+		if !s.fresh { // what a dispatcher knows it sent, for the observations that are not fresh (sentOwn)
+			dv.sentSince, dv.sent = make([]int, nt), make([]int, nt)
+		}
 		if s.obs.Model == Delayed && s.obs.CountOwn {
 			dv.sendLog = make([]history, nt)
 			for i := range dv.sendLog {
 				dv.sendLog[i].ch = []change{{0, 0}}
 			}
-		}
-		for i := range cfg.Tiers {
-			dv.view.Tiers[i] = cfg.Tiers[i].Tier
 		}
 		if o, ok := dv.pol.(dispatch.Observer); ok {
 			dv.observers = append(dv.observers, o)
@@ -283,7 +328,6 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 		}
 		dv.feedback = devs[d].Feedback
 	}
-	s.task.Delays = make([]float64, nt)
 	s.scratchF = make([]float64, 0, maxC)
 	switch s.obs.Model {
 	case Periodic:
@@ -312,22 +356,61 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 		s.listen = s.listen || s.devs[d].feedback != nil
 	}
 	s.res = newResult(cfg, s.tiers, s.nShadows)
+	s.setTrack(nt >= trackTiers)
 	return s, nil
+}
+
+// setTrack makes the counted views of the run tracked (track.go) when on
+// is true and some device counts its view.
+//
+// A board's views (periodic, individual) change only where the board
+// posts a tier and where a device counts its own send: with as many
+// tiers, they follow those changes, at no cost a decision but the list.
+func (s *sim) setTrack(on bool) {
+	s.track = on && slices.ContainsFunc(s.devs, func(dv device) bool { return dv.count })
+	board := on && s.obs.board()
+	s.follows = s.track || board
+	if !s.follows {
+		return
+	}
+	if s.track {
+		s.due = newKeyHeap(len(s.tiers))
+		s.clogBase, s.clogMax = 0, max(64, 2*len(s.tiers))
+	}
+	for d := range s.devs {
+		dv := &s.devs[d]
+		dv.tracks = dv.count || board
+		dv.cursor = -1 // a first decision sets the whole view
+		dv.mark = make([]uint32, len(dv.seen))
+	}
 }
 
 // countsView reports whether device d's fresh view is counted at each of
 // its decisions (device.count): under fresh observation, unless its policy
-// is dispatch.Blind and it has no shadows to read the view.
+// is dispatch.Blind or dispatch.Sampler and it has no shadows to read the
+// view.
 func (s *sim) countsView(d Device) bool {
 	_, blind := d.Policy.(dispatch.Blind)
-	return s.fresh && !(blind && len(d.Shadows) == 0)
+	return s.fresh && !((blind || s.samples(d)) && len(d.Shadows) == 0)
+}
+
+// samples reports whether device d's policy reads its fresh view through
+// View.Reader, a few tiers a decision (device.sample): a dispatch.Sampler
+// without shadows (which read States).
+func (s *sim) samples(d Device) bool {
+	_, sampler := d.Policy.(dispatch.Sampler)
+	_, blind := d.Policy.(dispatch.Blind)
+	return s.fresh && sampler && !blind && len(d.Shadows) == 0
 }
 
 // nextArrival is the device whose next arrival comes first (the lowest
-// index at a tie, so that the order is deterministic) and its time.
+// index at a tie, so that the order is deterministic) and its time. Past
+// heapDevices devices they are kept in a heap by their next arrival
+// (next), so that the choice costs O(log k) of k devices, not a pass over
+// them; below, the pass costs less.
 func (s *sim) nextArrival() (int, float64) {
-	if len(s.devs) == 1 {
-		return 0, s.devs[0].src.Peek()
+	if len(s.devs) > heapDevices {
+		return s.next.top()
 	}
 	best, t := 0, s.devs[0].src.Peek()
 	for d := 1; d < len(s.devs); d++ {
@@ -338,9 +421,24 @@ func (s *sim) nextArrival() (int, float64) {
 	return best, t
 }
 
-func (s *sim) stopped() bool {
-	if len(s.devs) == 1 {
-		return s.devs[0].src.Stopped()
+// heapDevices is the most devices whose next arrival is found by a pass
+// over them rather than a heap.
+const heapDevices = 16
+
+// advanced puts device d, which just drew a task, back in the heap of
+// next arrivals at its new one.
+func (s *sim) advanced(d int) {
+	if len(s.devs) > heapDevices {
+		s.next.set(d, s.devs[d].src.Peek())
+	}
+}
+
+// stopped reports whether a device's source gave up drawing (Cancel
+// closed): any device's at the start (d < 0), and after that the one that
+// drew last, the only one whose source moved.
+func (s *sim) stopped(d int) bool {
+	if d >= 0 {
+		return s.devs[d].src.Stopped()
 	}
 	for d := range s.devs {
 		if s.devs[d].src.Stopped() {
@@ -365,8 +463,14 @@ func (s *sim) loop() error {
 	}
 	s.started, s.held = s.measuring, -1
 	total := cfg.Warmup + cfg.Tasks
+	if len(s.devs) > heapDevices {
+		s.next = newKeyHeap(len(s.devs))
+		for d := range s.devs {
+			s.next.set(d, s.devs[d].src.Peek())
+		}
+	}
 	dev, next := s.nextArrival()
-	if s.stopped() {
+	if s.stopped(-1) {
 		return ErrCanceled
 	}
 	// Arrivals, each after the events that come before it (at equal times
@@ -398,9 +502,14 @@ func (s *sim) loop() error {
 		if byTasks && k == total {
 			s.stopMeasuring(next)
 		}
-		dev, next = s.nextArrival()
-		if s.stopped() {
+		s.advanced(dev)
+		if s.stopped(dev) {
 			return ErrCanceled
+		}
+		if len(s.devs) == 1 { // the usual run, inline
+			next = s.devs[0].src.Peek()
+		} else {
+			dev, next = s.nextArrival()
 		}
 		if !(next < math.MaxFloat64) && (!byTasks && next < end || byTasks && k < total) {
 			return fmt.Errorf("task %d: the clock left the finite range (next arrival at %v s): the arrival rate, burst factors or run length are too extreme", k, next)
@@ -423,7 +532,11 @@ func (s *sim) loop() error {
 				}
 				s.reach(h) // never counted in transit: no view is read in between
 			} else {
-				s.devs[x.dev].view.States[x.vtier].InTransit++
+				dv := &s.devs[x.dev]
+				dv.view.States[x.vtier].InTransit++
+				if s.follows {
+					s.pended(dv, x.vtier)
+				}
 				s.events.push(x.reach, h, x.tier, evReach)
 			}
 		}
@@ -494,7 +607,12 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 	s.now, dv.view.Now, dv.view.Task = t, t, k
 	dv.src.Next(&s.task)
 	dv.view.Data = s.task.Data
+	if s.track { // every tier's count brought up to t, for tracked and sampled views alike
+		s.settle(t)
+	}
 	switch {
+	case dv.count && s.track:
+		s.follow(dv)
 	case dv.count:
 		// The true counts, read now for this device's view alone: cheaper
 		// than keeping every device's view current at every change of a
@@ -504,8 +622,10 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 		for i, ts := range dv.seen {
 			setCounts(&states[i], s.present(ts, t), ts.servers)
 		}
-	case s.drawView: // a board's views change at its postings only
+	case s.drawView:
 		s.observe(dv, t)
+	case dv.tracks: // a board's views change at its postings and own sends only
+		s.followBoard(dv)
 	}
 	dec := dv.pol.Decide(&dv.view)
 	i := dec.Tier
@@ -520,7 +640,7 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 	// stall on the narrower stores just made (store-to-load forwarding
 	// fails).
 	x.id, x.arrival, x.size = k, t, s.task.Size
-	x.delay = s.task.Delays[i]
+	x.delay = dv.src.Delay(&s.task, i) // drawn now, for the chosen tier alone (the keyed stream)
 	x.reach = t + x.delay
 	x.tier, x.vtier, x.dev = int32(p), int32(i), int32(dev)
 	x.measured, x.hasPred, x.predWait = measured, dec.HasPred, dec.PredWait
@@ -574,6 +694,9 @@ func (s *sim) sentOwn(dv *device, i, p int, t float64) {
 	dv.sent[i]++
 	if s.ownBoard { // its own send, on its own view of the board
 		s.show(dv, i, s.tiers[p].board.n+dv.sentSince[i])
+		if s.follows {
+			s.pended(dv, int32(i))
+		}
 	}
 	if dv.sendLog != nil {
 		dv.sendLog[i].add(t, dv.sent[i], s.horizon)
@@ -591,6 +714,9 @@ func (s *sim) sendOracle(dv *device, slot int32, i, p int) {
 	copy(ts.transit[at+1:], ts.transit[at:])
 	ts.transit[at] = slot
 	dv.view.States[i].InTransit++
+	if s.follows {
+		s.pended(dv, int32(i))
+	}
 	s.events.push(x.reach, slot, int32(p), evReach)
 }
 
@@ -618,7 +744,11 @@ func (s *sim) event(e *event) {
 			}
 			ts.transit = ts.transit[:copy(ts.transit, ts.transit[1:])]
 		}
-		s.devs[x.dev].view.States[x.vtier].InTransit--
+		dv := &s.devs[x.dev]
+		dv.view.States[x.vtier].InTransit--
+		if s.follows {
+			s.pended(dv, x.vtier)
+		}
 		s.reach(e.slot)
 	case evRefresh:
 		s.refresh(e)
@@ -666,6 +796,9 @@ func (s *sim) reach(slot int32) {
 		ts.last = math.Float64frombits(max(math.Float64bits(ts.last), math.Float64bits(finish)))
 	} else {
 		s.keep(ts, x.reach, finish)
+	}
+	if s.track {
+		s.touched(p, ts)
 	}
 
 	wait, latency := start-x.reach, finish-x.arrival
@@ -722,6 +855,9 @@ func (s *sim) refresh(e *event) {
 			dv.sentSince[w.tier] = 0
 			dv.view.Observed[w.tier] = e.t
 			s.show(dv, w.tier, ts.board.n)
+			if s.follows {
+				s.pended(dv, int32(w.tier))
+			}
 		}
 	}
 	if e.tier < 0 {

@@ -37,8 +37,8 @@ func TestEngineDrawsFromTheSource(t *testing.T) {
 	}
 	for _, r := range got {
 		w := want[r.ID]
-		if r.Arrival != w.Arrival || r.Size != w.Size || r.Delay != w.Delays[r.Tier] {
-			t.Fatalf("task %d: engine arrival %v size %v delay %v; source %v %v %v", r.ID, r.Arrival, r.Size, r.Delay, w.Arrival, w.Size, w.Delays[r.Tier])
+		if d := src.Delay(&w, r.Tier); r.Arrival != w.Arrival || r.Size != w.Size || r.Delay != d {
+			t.Fatalf("task %d: engine arrival %v size %v delay %v; source %v %v %v", r.ID, r.Arrival, r.Size, r.Delay, w.Arrival, w.Size, d)
 		}
 	}
 }

@@ -82,6 +82,9 @@ type tierEst struct {
 type Estimator struct {
 	cfg   Config
 	tiers []tierEst
+	// follow, when set (Follow), keeps the tiers whose window count
+	// changed since Changed last gave them.
+	follow *expiry
 }
 
 // plain reports the paper's settings, C_a² of Poisson arrivals and β from
@@ -188,6 +191,78 @@ func (e *Estimator) Observe(now float64, tier int) {
 	if e.cfg.Ca2 == Ca2Online {
 		t.ca2.Add(now)
 	}
+	if f := e.follow; f != nil {
+		f.observe(now, tier)
+	}
+}
+
+// Plain reports whether a tier's routing score (Scores) is a function of
+// its window count, the window's span and the tier's Queued and Busy
+// alone: under the paper's settings (Poisson C_a², β from the backlog:
+// hybrid, model-only, queue-only). ModeAge's β decays with the view's age
+// and the online C_a² with time, so their scores change at every decision.
+func (e *Estimator) Plain() bool { return e.plain() }
+
+// Span is the rate windows' span at now, max(min(w, now), 1 s): the same
+// for every tier. It changes with every decision during the window's
+// first w seconds (λ̂ then divides by the time elapsed) and is the
+// constant w after.
+func (e *Estimator) Span(now float64) float64 { return max(min(e.cfg.Window, now), 1) }
+
+// Follow makes the estimator keep, from now on, which tiers' window
+// counts change (by a dispatch or as a bucket leaves the window), for
+// Changed: O(1) a dispatch, and no pass over the tiers as time moves on.
+// It starts from the windows as they are at now, every tier's buckets
+// (O(tiers·buckets), once); Followed reports whether it was called.
+func (e *Estimator) Follow(now float64) {
+	if e.follow != nil {
+		return
+	}
+	f := newExpiry(e.cfg.Window, e.cfg.Buckets, len(e.tiers))
+	f.advance(now)
+	for i := range e.tiers {
+		w := &e.tiers[i].window
+		w.advance(now)
+		if w.cur != f.cur { // the same clock, on the same time
+			panic("estimators: a rate window and the expiry clock disagree on the newest bucket")
+		}
+		for at, c := range w.counts { // a window's slot is its bucket's slot in the clock's ring
+			if c > 0 {
+				f.lists[at] = append(f.lists[at], int32(i))
+				f.held++
+			}
+		}
+		if w.counts[w.at] > 0 {
+			f.last[i] = f.cur
+		}
+	}
+	e.follow = f
+}
+
+// Followed reports whether Follow was called.
+func (e *Estimator) Followed() bool { return e.follow != nil }
+
+// Changed is the tiers whose window count may differ at now from what it
+// was at the previous call (or since Follow): each tier dispatched to, and
+// each that had a dispatch in a bucket that has left the window (a tier may
+// appear more than once). The slice is valid until the next call of
+// Changed or Observe. The other tiers' counts, and so their scores under
+// Plain for an unchanged span and state, are what they were.
+func (e *Estimator) Changed(now float64) []int32 {
+	f := e.follow
+	f.advance(now)
+	out := f.out
+	f.out = f.out[:0]
+	return out
+}
+
+// ScoreTier is tier i's routing score and unpenalised Ŵ under Plain
+// settings, as Scores gives them, bit for bit: the arithmetic of scores,
+// for one tier.
+func (e *Estimator) ScoreTier(v *dispatch.View, i int) (score, wait float64) {
+	t := &e.tiers[i]
+	st := &v.States[i]
+	return e.scoreOne(t, v.Now, t.window.span(v.Now), st.Queued, st.Busy)
 }
 
 // Components computes λ̂, ρ̂, β, W^model, W^queue and Ŵ for one tier from
@@ -232,35 +307,39 @@ func (e *Estimator) Scores(v *dispatch.View, score, wait []float64) {
 // blend itself by Hybrid's own function, blend, so that a compiler fusing
 // multiply-adds fuses the same product in both). The results are eval's,
 // bit for bit (TestScoresAgreeWithComponents, also run with GOAMD64=v3 by
-// CI).
+// CI). ScoreTier runs the same arithmetic (scoreOne) for one tier.
 func (e *Estimator) scores(now float64, states []dispatch.State, score, wait []float64) {
 	tiers := e.tiers
 	states, score, wait = states[:len(tiers)], score[:len(tiers)], wait[:len(tiers)]
 	span := tiers[0].window.span(now) // every window has length cfg.Window: the same span
-	theta, k, mode := e.cfg.PenaltyThreshold, e.cfg.PenaltyK, e.cfg.Mode
 	for i := range tiers {
-		t := &tiers[i]
-		t.window.advance(now)
-		count := t.window.total
-		m := &t.memo[count&(memoSize-1)]
-		if m.count != count || m.span != span { // an unused entry's span is NaN: never equal
-			e.remember(t, m, count, span, PoissonCa2)
-		}
-		var wt float64
-		switch q := states[i].Queued; {
-		case mode == ModeModel || mode == ModeHybrid && q <= 0:
-			wt = m.wait
-		case mode == ModeQueue:
-			wt = QueueWait(q, states[i].Busy, t.c, t.mu)
-		case q >= t.c: // β = 1
-			wt = float64(q+1) / t.cmu
-		default: // 0 < β < 1, and W^queue has q > 0
-			beta := float64(q) / float64(t.c)
-			wt = blend(beta, m.wait, float64(q+1)/t.cmu)
-		}
-		score[i] = Penalty(wt, m.rho, theta, k) + t.fixed
-		wait[i] = wt
+		score[i], wait[i] = e.scoreOne(&tiers[i], now, span, states[i].Queued, states[i].Busy)
 	}
+}
+
+// scoreOne is scores' arithmetic for tier t, with q tasks queued and b
+// busy servers in the view, the windows' span at now being span.
+func (e *Estimator) scoreOne(t *tierEst, now, span float64, q, b int) (score, wait float64) {
+	mode := e.cfg.Mode
+	t.window.advance(now)
+	count := t.window.total
+	m := &t.memo[count&(memoSize-1)]
+	if m.count != count || m.span != span { // an unused entry's span is NaN: never equal
+		e.remember(t, m, count, span, PoissonCa2)
+	}
+	var wt float64
+	switch {
+	case mode == ModeModel || mode == ModeHybrid && q <= 0:
+		wt = m.wait
+	case mode == ModeQueue:
+		wt = QueueWait(q, b, t.c, t.mu)
+	case q >= t.c: // β = 1
+		wt = float64(q+1) / t.cmu
+	default: // 0 < β < 1, and W^queue has q > 0
+		beta := float64(q) / float64(t.c)
+		wt = blend(beta, m.wait, float64(q+1)/t.cmu)
+	}
+	return Penalty(wt, m.rho, e.cfg.PenaltyThreshold, e.cfg.PenaltyK) + t.fixed, wt
 }
 
 // eval is the estimator's arithmetic for tiers lo to hi − 1 in one pass:

@@ -120,7 +120,8 @@ func TestNewEstimatorErrors(t *testing.T) {
 // tier at once are, bit for bit, Penalty(Ŵ, ρ̂, θ, k) + 1/μ + D̄ and Ŵ of
 // the same tier's Components and Wait, in every β rule and C_a² mode, over
 // decisions at random times, states and observation ages, with the tiers
-// fed at different rates so that their windows and memos differ.
+// fed at different rates so that their windows and memos differ; and under
+// the plain settings, ScoreTier gives each tier's the same.
 func TestScoresAgreeWithComponents(t *testing.T) {
 	tiers := threeTiers()
 	r := rand.New(rand.NewPCG(5, 6))
@@ -163,6 +164,11 @@ func TestScoresAgreeWithComponents(t *testing.T) {
 						math.Float64bits(e.Wait(v, i)) != math.Float64bits(c.Wait) {
 						t.Fatalf("mode %d ca2 %d t=%g tier %d: Scores %v, %v; Components %+v give %v; Wait %v",
 							mode, ca2, now, i, score[i], wait[i], c, want, e.Wait(v, i))
+					}
+					if e.Plain() {
+						if s, w := e.ScoreTier(v, i); math.Float64bits(s) != math.Float64bits(score[i]) || math.Float64bits(w) != math.Float64bits(wait[i]) {
+							t.Fatalf("mode %d t=%g tier %d: ScoreTier %v, %v; Scores %v, %v", mode, now, i, s, w, score[i], wait[i])
+						}
 					}
 				}
 			}

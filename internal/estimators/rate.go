@@ -113,9 +113,11 @@ func (r *RateWindow) step(now float64) {
 		return
 	}
 	n := int64(len(r.counts))
-	if k-r.cur >= n {
-		clear(r.counts)
-		r.total = 0
+	if k-r.cur >= n || r.total == 0 { // every bucket leaves, or all are empty: nothing to take off one by one
+		if r.total != 0 {
+			clear(r.counts)
+			r.total = 0
+		}
 		r.cur, r.at = k, r.slot(k)
 		return
 	}

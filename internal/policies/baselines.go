@@ -18,34 +18,50 @@ var (
 
 // JSQ joins the shortest queue: the tier with the fewest tasks present,
 // argmin_i q_i + b_i, blind to speed, servers and delay; ties uniformly at
-// random. Tasks still in transit to a tier are not counted.
-type JSQ struct{ rng *rand.Rand }
+// random. Tasks still in transit to a tier are not counted. Its keys sit
+// in a tournament tree (minTree) that follows the view's changes, so that
+// a decision costs O(log n) of the tiers when the view tracks them.
+type JSQ struct {
+	rng  *rand.Rand
+	tree minTree
+	keys []float64 // tier i's q + b, for the tree
+}
 
 // NewJSQ returns a JSQ policy drawing ties from rng.
 func NewJSQ(rng *rand.Rand) *JSQ { return &JSQ{rng: rng} }
 
 // Decide implements dispatch.Policy.
 func (p *JSQ) Decide(v *dispatch.View) dispatch.Decision {
-	var m argmin
-	for i, s := range v.States {
-		m.offer(i, float64(s.Present()), p.rng)
+	if len(p.keys) != len(v.States) {
+		p.keys = make([]float64, len(v.States))
 	}
-	return dispatch.Decision{Tier: m.best}
+	if p.tree.all(v.Tracked, len(p.keys)) {
+		for i := range p.keys {
+			p.keys[i] = float64(v.States[i].Present())
+		}
+	} else {
+		for _, i := range v.Changed {
+			p.keys[i] = float64(v.States[i].Present())
+		}
+	}
+	return dispatch.Decision{Tier: p.tree.decide(p.keys, nil, v.Changed, v.Tracked, p.rng)}
 }
 
 // JSQS is shortest expected delay (SED), JSQ made aware of speed, servers and
 // delay: argmin_i D̄_i + (q_i + b_i + 1)/(c_i μ_i), the mean delay plus the
 // time for the tier's full capacity to clear everyone present and this task;
-// ties uniformly at random.
+// ties uniformly at random. Its keys sit in a tournament tree, as JSQ's.
 type JSQS struct {
 	delay  []float64 // D̄_i
 	invCap []float64 // 1/(c_i μ_i)
 	rng    *rand.Rand
+	tree   minTree
+	keys   []float64
 }
 
 // NewJSQS returns a jsq-s policy for these tiers, drawing ties from rng.
 func NewJSQS(tiers []dispatch.Tier, rng *rand.Rand) *JSQS {
-	p := &JSQS{delay: make([]float64, len(tiers)), invCap: make([]float64, len(tiers)), rng: rng}
+	p := &JSQS{delay: make([]float64, len(tiers)), invCap: make([]float64, len(tiers)), rng: rng, keys: make([]float64, len(tiers))}
 	for i, t := range tiers {
 		p.delay[i] = t.MeanDelay
 		p.invCap[i] = 1 / (float64(t.Servers) * t.Mu)
@@ -55,11 +71,16 @@ func NewJSQS(tiers []dispatch.Tier, rng *rand.Rand) *JSQS {
 
 // Decide implements dispatch.Policy.
 func (p *JSQS) Decide(v *dispatch.View) dispatch.Decision {
-	var m argmin
-	for i, s := range v.States {
-		m.offer(i, p.delay[i]+float64(s.Present()+1)*p.invCap[i], p.rng)
+	if p.tree.all(v.Tracked, len(p.keys)) {
+		for i := range p.keys {
+			p.keys[i] = p.delay[i] + float64(v.States[i].Present()+1)*p.invCap[i]
+		}
+	} else {
+		for _, i := range v.Changed {
+			p.keys[i] = p.delay[i] + float64(v.States[i].Present()+1)*p.invCap[i]
+		}
 	}
-	return dispatch.Decision{Tier: m.best}
+	return dispatch.Decision{Tier: p.tree.decide(p.keys, nil, v.Changed, v.Tracked, p.rng)}
 }
 
 // EdgeFirst always sends to the first tier of kind edge, whatever the state.

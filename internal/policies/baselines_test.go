@@ -7,6 +7,7 @@ import (
 
 	"github.com/offload-sim/offload/internal/dispatch"
 	"github.com/offload-sim/offload/internal/engine"
+	"github.com/offload-sim/offload/internal/fcfs"
 	"github.com/offload-sim/offload/internal/workload"
 )
 
@@ -329,5 +330,161 @@ func TestSITAECutoffsBoundedPareto(t *testing.T) {
 		if math.Abs(got/want-1) > 1e-9 {
 			t.Errorf("interval %d (tier %s) carries %.15g of the work, want %.15g", j, tiers[i].Name, got, want)
 		}
+	}
+}
+
+// The alias table gives each tier its probability exactly, up to
+// rounding: column i's share prob[i]/n plus the shares (1 − prob[j])/n of
+// the columns j whose alias it is. Tiers of probability 0 get nothing at
+// all, with splits of one to 200 tiers, some of them 0, one of them most
+// of the mass.
+func TestAliasTableGivesEachTierItsProbability(t *testing.T) {
+	r := newRNG(8)
+	for k := range 2000 {
+		n := 1 + r.IntN(200)
+		p := make([]float64, n)
+		sum := 0.0
+		for i := range p {
+			if r.IntN(4) > 0 {
+				p[i] = r.ExpFloat64()
+				if i == k%n {
+					p[i] *= 1000
+				}
+			}
+		}
+		p[r.IntN(n)] += 0.1 // one positive at least
+		for _, x := range p {
+			sum += x
+		}
+		for i := range p {
+			p[i] /= sum
+		}
+		prob, alias := aliasTable(p)
+		got := make([]float64, n)
+		for j := range prob {
+			if prob[j] < 0 || prob[j] > 1 {
+				t.Fatalf("column %d: probability %v", j, prob[j])
+			}
+			got[j] += prob[j] / float64(n)
+			got[alias[j]] += (1 - prob[j]) / float64(n)
+		}
+		for i := range p {
+			if p[i] == 0 && got[i] != 0 || math.Abs(got[i]-p[i]) > 1e-12 {
+				t.Fatalf("%d tiers: tier %d given %v, want %v", n, i, got[i], p[i])
+			}
+		}
+	}
+}
+
+// lwl's two trees decide as a scan of its score over every tier does:
+// D̄ + 1/μ for a tier free by the task's expected reach (F − D̄ ≤ t), F +
+// 1/μ − t otherwise, the smallest, its ties drawn as Decide draws them
+// (the r-th of the ready tiers' ties, then of the busy ones', in index
+// order). Twelve tiers, alike in threes (ties among idle tiers), near
+// saturation, at random times and sizes, then with times and sizes in
+// quarters (ties across the trees).
+func TestLWLTreesAreTheScan(t *testing.T) {
+	var tiers []dispatch.Tier
+	for i := range 12 {
+		c := 1 + i%4
+		tiers = append(tiers, dispatch.Tier{Name: "t", Servers: c, Speed: 1, Mu: 1, MeanDelay: float64(i % 3)})
+	}
+	crossTies := 0
+	for _, quarters := range []bool{false, true} {
+		p := NewLWL(tiers, newRNG(5))
+		free := make([]fcfs.Servers, len(tiers))
+		for i, tr := range tiers {
+			free[i] = fcfs.New(tr.Servers)
+		}
+		r, brute := newRNG(6), newRNG(5)
+		clock := 0.0
+		for k := range 10000 {
+			clock += r.ExpFloat64() * 0.04
+			now, size := clock, r.ExpFloat64()
+			if quarters { // times and sizes in quarters: a busy tier's F + 1/μ − t may tie a ready one's D̄ + 1/μ
+				now, size = math.Ceil(clock*4)/4, float64(1+r.IntN(8))/4
+			}
+			v := &dispatch.View{Now: now, Tiers: tiers, States: make([]dispatch.State, len(tiers)), Oracle: &sizeOracle{size: size}}
+			got := p.Decide(v).Tier
+			var ready, busy []int
+			var a, b float64
+			for i, tr := range tiers {
+				f := free[i].Free()
+				if f-tr.MeanDelay <= now {
+					switch x := tr.MeanDelay + 1/tr.Mu; {
+					case len(ready) == 0 || x < a:
+						a, ready = x, []int{i}
+					case x == a:
+						ready = append(ready, i)
+					}
+				} else {
+					switch x := f + 1/tr.Mu; {
+					case len(busy) == 0 || x < b:
+						b, busy = x, []int{i}
+					case x == b:
+						busy = append(busy, i)
+					}
+				}
+			}
+			b -= now
+			var cands []int
+			switch {
+			case len(busy) == 0 || len(ready) > 0 && a < b:
+				cands = ready
+			case len(ready) == 0 || b < a:
+				cands = busy
+			default:
+				cands = append(ready, busy...)
+				crossTies++
+			}
+			want := cands[0]
+			if len(cands) > 1 {
+				want = cands[brute.IntN(len(cands))]
+			}
+			if got != want {
+				t.Fatalf("quarters %v, decision %d at %v: tier %d, the scan's %d (ready %v at %v, busy %v at %v)", quarters, k, now, got, want, ready, a, busy, b)
+			}
+			p.Dispatched(now, got)
+			free[got].Serve(now+tiers[got].MeanDelay, size/tiers[got].Speed)
+		}
+	}
+	if crossTies < 100 {
+		t.Errorf("%d ties across the trees: the test does not reach them", crossTies)
+	}
+}
+
+// A pool of many alike tiers splits as its classes do: a local tier and a
+// thousand alike edge tiers give every edge tier the same share, the
+// shares sum to 1, and the local tier's share is the best of a grid of
+// step 10⁻⁴ over the one free mass (the edge tiers sharing the rest
+// equally), to the grid's resolution.
+func TestStaticSplitOfManyAlikeTiers(t *testing.T) {
+	tiers := []dispatch.Tier{{Name: "local", Servers: 1, Speed: 10, Mu: 10, Cs2: 0.8}}
+	for range 1000 {
+		tiers = append(tiers, dispatch.Tier{Name: "edge", Servers: 4, Speed: 10, Mu: 10, MeanDelay: 0.005, Cs2: 0.8})
+	}
+	const lambda = 0.5 * (10 + 1000*40)
+	p := staticSplit(tiers, lambda)
+	sum := 0.0
+	for i, x := range p {
+		sum += x
+		if i > 1 && x != p[1] {
+			t.Fatalf("edge tier %d has %v, tier 1 %v", i, x, p[1])
+		}
+	}
+	if math.Abs(sum-1) > 1e-12 {
+		t.Fatalf("shares sum to %v", sum)
+	}
+	cost := func(local float64) float64 { // staticCost of that split, its thousand equal terms as one
+		return splitCost(&tiers[0], local, lambda) + 1000*splitCost(&tiers[1], (1-local)/1000, lambda)
+	}
+	best, bestCost := 0.0, math.Inf(1)
+	for k := range 10001 {
+		if x := float64(k) / 10000; cost(x) < bestCost {
+			best, bestCost = x, cost(x)
+		}
+	}
+	if math.Abs(p[0]-best) > 1e-4 || staticCost(tiers, p, lambda) > bestCost*(1+1e-12) {
+		t.Errorf("local share %v (cost %v), the grid's best %v (cost %v)", p[0], staticCost(tiers, p, lambda), best, bestCost)
 	}
 }

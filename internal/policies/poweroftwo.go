@@ -6,7 +6,10 @@ import (
 	"github.com/offload-sim/offload/internal/dispatch"
 )
 
-var _ dispatch.Policy = (*PowerOfD)(nil)
+var (
+	_ dispatch.Policy  = (*PowerOfD)(nil)
+	_ dispatch.Sampler = (*PowerOfD)(nil)
+)
 
 // PowerOfD samples d distinct tiers uniformly and sends the task to the
 // best of them on the observed state: by default the shortest expected
@@ -37,7 +40,7 @@ func (p *PowerOfD) Decide(v *dispatch.View) dispatch.Decision {
 	}
 	var m argmin
 	for _, i := range p.idx[:d] {
-		s := v.States[i]
+		s := v.State(i)
 		score := float64(s.Present())
 		if !p.count {
 			score = p.delay[i] + float64(s.Present()+1)*p.invCap[i]
@@ -46,6 +49,10 @@ func (p *PowerOfD) Decide(v *dispatch.View) dispatch.Decision {
 	}
 	return dispatch.Decision{Tier: m.best}
 }
+
+// Sampler implements dispatch.Sampler: it reads the d tiers of its
+// sample, through View.State.
+func (*PowerOfD) Sampler() {}
 
 func newPowerOfD(b Build) (dispatch.Policy, error) {
 	n := len(b.Tiers)

@@ -23,11 +23,16 @@ var _ dispatch.Policy = (*StaticOpt)(nil)
 // p_i λ (+∞ at or above capacity). It is what a dispatcher that knows the
 // rate but observes nothing can do best, and the classic baseline of
 // optimal static routing (Bernoulli splitting).
+//
+// A draw is O(1) of the tiers, by Walker's alias method as Vose builds it
+// ("A linear algorithm for generating random numbers with a given
+// distribution", IEEE TSE 17(9), 1991): one uniform picks a column and,
+// with its fraction, the column's tier or its alias.
 type StaticOpt struct {
-	cum  []float64 // cumulative probabilities
-	p    []float64
-	last int // the last tier of positive probability
-	rng  *rand.Rand
+	p     []float64
+	prob  []float64 // column i keeps tier i with this probability
+	alias []int32   // else it gives this tier
+	rng   *rand.Rand
 }
 
 func newStaticOpt(b Build) (dispatch.Policy, error) {
@@ -41,16 +46,54 @@ func newStaticOpt(b Build) (dispatch.Policy, error) {
 // these tiers, drawing its choices from rng.
 func NewStaticOpt(tiers []dispatch.Tier, lambda float64, rng *rand.Rand) *StaticOpt {
 	p := staticSplit(tiers, lambda)
-	s := &StaticOpt{p: p, cum: make([]float64, len(p)), rng: rng}
-	var c float64
+	s := &StaticOpt{p: p, rng: rng}
+	s.prob, s.alias = aliasTable(p)
+	return s
+}
+
+// aliasTable is Vose's alias table of the probabilities p (summing to 1
+// up to rounding): column i gives tier i with probability prob[i] and
+// alias[i] otherwise, so that a column drawn uniformly gives tier i with
+// probability p[i]. A tier of probability 0 is never given: its column
+// always gives its alias, and a column that rounding leaves without a
+// partner keeps its own tier only if that tier's probability is positive.
+func aliasTable(p []float64) (prob []float64, alias []int32) {
+	n := len(p)
+	prob, alias = make([]float64, n), make([]int32, n)
+	q := make([]float64, n)
+	var small, large []int32
+	last := int32(0) // a tier of positive probability
 	for i, x := range p {
-		c += x
-		s.cum[i] = c
+		q[i] = x * float64(n)
 		if x > 0 {
-			s.last = i
+			last = int32(i)
+		}
+		if q[i] < 1 {
+			small = append(small, int32(i))
+		} else {
+			large = append(large, int32(i))
 		}
 	}
-	return s
+	for len(small) > 0 && len(large) > 0 {
+		l, g := small[len(small)-1], large[len(large)-1]
+		small = small[:len(small)-1]
+		prob[l], alias[l] = q[l], g
+		q[g] = (q[g] + q[l]) - 1 // Vose's order of the sum, which loses least
+		if q[g] < 1 {
+			large = large[:len(large)-1]
+			small = append(small, g)
+		}
+	}
+	for _, g := range large {
+		prob[g], alias[g] = 1, g
+	}
+	for _, l := range small { // left by rounding: about 1 each
+		prob[l], alias[l] = 1, l
+		if p[l] <= 0 {
+			prob[l], alias[l] = 0, last
+		}
+	}
+	return prob, alias
 }
 
 // Split returns the probabilities p_i.
@@ -59,17 +102,17 @@ func (s *StaticOpt) Split() []float64 { return slices.Clone(s.p) }
 // Blind implements dispatch.Blind: the split ignores the state.
 func (*StaticOpt) Blind() {}
 
-// Decide implements dispatch.Policy: one uniform draw against the
-// cumulative probabilities. A tier of probability 0 is never chosen, and a
-// draw that rounding leaves above the last sum goes to the last tier used.
+// Decide implements dispatch.Policy: one uniform draw u, the column
+// ⌊u·n⌋ of the alias table, and its tier if the fraction of u·n is below
+// the column's probability, its alias otherwise. A tier of probability 0
+// is never chosen.
 func (s *StaticOpt) Decide(*dispatch.View) dispatch.Decision {
-	u := s.rng.Float64()
-	for i, c := range s.cum {
-		if u < c && s.p[i] > 0 {
-			return dispatch.Decision{Tier: i}
-		}
+	x := s.rng.Float64() * float64(len(s.prob))
+	i := min(int(x), len(s.prob)-1)
+	if x-float64(i) < s.prob[i] {
+		return dispatch.Decision{Tier: i}
 	}
-	return dispatch.Decision{Tier: s.last}
+	return dispatch.Decision{Tier: int(s.alias[i])}
 }
 
 // splitCost is tier t's term p·(D̄ + Ŵ(pλ) + 1/μ) of the static objective.
@@ -100,13 +143,19 @@ func staticCost(tiers []dispatch.Tier, p []float64, lambda float64) float64 {
 // improves it by less than 10⁻¹⁴. It starts from the split in proportion
 // to capacity c·μ, stable whenever any split is; when none is (λ ≥ Σ cμ)
 // that proportional split is returned.
+//
+// Identical tiers (the same c, μ, D̄ and C_s²) have equal shares at the
+// minimum (the objective is symmetric in them and strictly convex), so
+// the descent runs over classes of identical tiers, a class of m sharing
+// its mass s as m·cost(s/m): a sweep costs O(K²) for K classes, not O(n²)
+// for n tiers, which at a pool of a thousand alike tiers is the
+// difference between an hour and a moment. A class of one is a tier as
+// before, to the bit.
 func staticSplit(tiers []dispatch.Tier, lambda float64) []float64 {
 	n := len(tiers)
 	p := make([]float64, n)
-	capa := make([]float64, n) // the largest stable share, cμ/λ
 	var total float64
-	for i, t := range tiers {
-		capa[i] = float64(t.Servers) * t.Mu / lambda
+	for _, t := range tiers {
 		total += float64(t.Servers) * t.Mu
 	}
 	for i, t := range tiers {
@@ -115,42 +164,93 @@ func staticSplit(tiers []dispatch.Tier, lambda float64) []float64 {
 	if lambda >= total || n == 1 {
 		return p
 	}
-	best := staticCost(tiers, p, lambda)
+	type key struct {
+		c             int
+		mu, delay, cs float64
+	}
+	var reps []dispatch.Tier // one tier a class, in order of first appearance
+	var size []float64       // the tiers of each class
+	class := make([]int, n)
+	seen := map[key]int{}
+	for i, t := range tiers {
+		k := key{t.Servers, t.Mu, t.MeanDelay, t.Cs2}
+		c, ok := seen[k]
+		if !ok {
+			c = len(reps)
+			seen[k] = c
+			reps, size = append(reps, t), append(size, 0)
+		}
+		class[i] = c
+		size[c]++
+	}
+	share := make([]float64, len(reps)) // each class's mass
+	for i, c := range class {
+		if size[c] == 1 {
+			share[c] = p[i]
+		}
+	}
+	for c, t := range reps {
+		if size[c] > 1 {
+			share[c] = size[c] * float64(t.Servers) * t.Mu / total
+		}
+	}
+	descend(reps, size, share, lambda)
+	for i, c := range class {
+		p[i] = share[c] / size[c]
+	}
+	return p
+}
+
+// descend is staticSplit's pairwise descent over classes of identical
+// tiers: reps[k] is class k's tier, m[k] its number of tiers, s[k] its
+// mass, which it changes in place.
+func descend(reps []dispatch.Tier, m, s []float64, lambda float64) {
+	k := len(reps)
+	cost := func(c int, x float64) float64 { return m[c] * splitCost(&reps[c], x/m[c], lambda) }
+	capa := make([]float64, k) // the largest stable mass, m·cμ/λ
+	for c, t := range reps {
+		capa[c] = m[c] * (float64(t.Servers) * t.Mu / lambda)
+	}
+	total := func() float64 {
+		var v float64
+		for c := range reps {
+			v += cost(c, s[c])
+		}
+		return v
+	}
+	best := total()
 	for range 500 {
 		before := best
-		for i := range n {
-			for j := i + 1; j < n; j++ {
-				s := p[i] + p[j]
-				if s == 0 {
+		for i := range k {
+			for j := i + 1; j < k; j++ {
+				sum := s[i] + s[j]
+				if sum == 0 {
 					continue
 				}
-				rest := best - splitCost(&tiers[i], p[i], lambda) - splitCost(&tiers[j], p[j], lambda)
-				g := func(x float64) float64 {
-					return splitCost(&tiers[i], x, lambda) + splitCost(&tiers[j], s-x, lambda)
-				}
-				lo, hi := math.Max(0, s-capa[j]), math.Min(s, capa[i])
+				rest := best - cost(i, s[i]) - cost(j, s[j])
+				g := func(x float64) float64 { return cost(i, x) + cost(j, sum-x) }
+				lo, hi := math.Max(0, sum-capa[j]), math.Min(sum, capa[i])
 				x := golden(g, lo, hi)
 				cands := []float64{x}
 				if lo == 0 {
 					cands = append(cands, 0)
 				}
-				if hi == s {
-					cands = append(cands, s)
+				if hi == sum {
+					cands = append(cands, sum)
 				}
-				bx, bv := p[i], g(p[i])
+				bx, bv := s[i], g(s[i])
 				for _, c := range cands {
 					if v := g(c); v < bv {
 						bx, bv = c, v
 					}
 				}
-				p[i], p[j] = bx, s-bx
+				s[i], s[j] = bx, sum-bx
 				best = rest + bv
 			}
 		}
-		best = staticCost(tiers, p, lambda) // no drift from the running sums
+		best = total() // no drift from the running sums
 		if before-best <= 1e-14*best {
 			break
 		}
 	}
-	return p
 }

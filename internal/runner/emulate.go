@@ -246,10 +246,14 @@ func workloadOf(cfg *engine.Config, st workload.Streams, stop <-chan struct{}) t
 	src := workload.NewSource(cfg.Workload(), st, stop)
 	var task workload.Task
 	return testbed.Workload{
-		Next:   func(float64) float64 { src.Next(&task); return task.Arrival },
-		Size:   func() float64 { return task.Size },
-		Delays: func(dst []float64) { copy(dst, task.Delays) },
-		Data:   func() float64 { return task.Data },
+		Next: func(float64) float64 { src.Next(&task); return task.Arrival },
+		Size: func() float64 { return task.Size },
+		Delays: func(dst []float64) {
+			for i := range dst {
+				dst[i] = src.Delay(&task, i)
+			}
+		},
+		Data: func() float64 { return task.Data },
 	}
 }
 

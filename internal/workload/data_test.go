@@ -24,10 +24,10 @@ func TestDataHasItsOwnStream(t *testing.T) {
 	for range n {
 		a.Next(&x)
 		b.Next(&y)
-		if x.Arrival != y.Arrival || x.Size != y.Size || x.Delays[0] != y.Delays[0] || y.Delays[0] != 0 {
+		if x.Arrival != y.Arrival || x.Size != y.Size || a.Delay(&x, 0) != b.Delay(&y, 0) || b.Delay(&y, 0) != 0 {
 			t.Fatalf("data moved another stream: %+v vs %+v", x, y)
 		}
-		if y.Delays[1] != x.Delays[1]+y.Data/1e7 || y.Reply != 100*y.Size || x.Data != 0 || x.Reply != 0 {
+		if b.Delay(&y, 1) != a.Delay(&x, 1)+y.Data/1e7 || y.Reply != 100*y.Size || x.Data != 0 || x.Reply != 0 {
 			t.Fatalf("task %+v against %+v: want delay + data/B and a reply of 100 × size", y, x)
 		}
 		sum += y.Data

@@ -26,13 +26,19 @@ type Spec struct {
 func (sp *Spec) drawsData() bool { return !sp.Data.None() || !sp.Reply.None() }
 
 // Task is one task as the workload draws it. Every policy of a replicate
-// sees the same tasks: the draw does not depend on any decision.
+// sees the same tasks: the draw does not depend on any decision. Its delay
+// to each tier is not drawn with it: Source.Delay draws the delay to a
+// tier when something reads it, from the counter-based delay stream, so
+// that it is the same number whether it is read or not, first or last
+// (common random numbers without a draw per tier per task).
 type Task struct {
-	Arrival float64   // s
-	Size    float64   // work units
-	Delays  []float64 // s, one per tier: the delay the task would have to reach it (propagation + data/bandwidth)
-	Data    float64   // bits sent to the tier (0 when the scenario has none)
-	Reply   float64   // bits of the reply sent back (0 when none)
+	Arrival float64 // s
+	Size    float64 // work units
+	Data    float64 // bits sent to the tier (0 when the scenario has none)
+	Reply   float64 // bits of the reply sent back (0 when none)
+	// Seq is the task's place in its source's sequence, from 0: with the
+	// delay stream's key, what its delays are drawn from.
+	Seq int
 }
 
 // Source draws a run's tasks in arrival order from the workload streams.
@@ -46,6 +52,7 @@ type Source struct {
 	stop    <-chan struct{}
 	stopped bool
 	n       int // trace replay: the next row
+	seq     int // the tasks drawn so far: the next task's Seq
 	// hasData is spec.drawsData(), asked once rather than at every task,
 	// where even with the laws' pointer receivers it costs a few ns.
 	hasData bool
@@ -55,6 +62,12 @@ type Source struct {
 	tape *Tape
 	pos  int
 	own  *Source
+
+	// The delays: each tier's law and bandwidth (nil: none has one), and
+	// the delay stream's generator, positioned per (task, tier).
+	delays []Dist
+	bw     []float64
+	pr     *pairRand
 }
 
 // NewSource starts the task sequence of one replicate at time 0. If stop
@@ -63,6 +76,7 @@ type Source struct {
 // place (a burst period much shorter than the inter-arrival time).
 func NewSource(spec Spec, st Streams, stop <-chan struct{}) *Source {
 	s := &Source{spec: spec, st: st, stop: stop, hasData: spec.drawsData()}
+	s.setDelays(&s.spec, st.Delays)
 	if spec.Process.Kind == Poisson {
 		s.proc = &s.spec.Arrivals
 	} else {
@@ -89,9 +103,8 @@ func (s *Source) advance(t float64) {
 // Peek is the arrival time of the next task.
 func (s *Source) Peek() float64 { return s.next }
 
-// Next draws the next task into t (reusing t.Delays, which it sizes to the
-// tier count) and moves on to the following arrival. It allocates nothing
-// once t.Delays has its size.
+// Next draws the next task into t and moves on to the following arrival.
+// It allocates nothing. The task's delays are drawn by Delay, when read.
 func (s *Source) Next(t *Task) {
 	if s.tape != nil {
 		s.replay(t)
@@ -104,25 +117,49 @@ func (s *Source) Next(t *Task) {
 	} else {
 		t.Size = s.spec.Size.Sample(s.st.Sizes)
 	}
-	if cap(t.Delays) < len(s.spec.Delays) {
-		t.Delays = make([]float64, len(s.spec.Delays))
-	}
-	t.Delays = t.Delays[:len(s.spec.Delays)]
-	for i := range s.spec.Delays {
-		d := &s.spec.Delays[i]
-		if d.Random() {
-			t.Delays[i] = d.Sample(s.st.Delays)
-		} else {
-			t.Delays[i] = d.Mean()
-		}
-	}
+	t.Seq = s.seq
+	s.seq++
 	s.data(t)
 	s.advance(s.next)
 }
 
-// data draws t's data and reply (after its size and delays, on the data
-// stream of their own, so that no other stream moves) and adds the data's
-// transfer time to each tier's delay. Without data it touches nothing.
+// setDelays takes the delay laws and bandwidths of spec, and the delay
+// stream's key, for Delay.
+func (s *Source) setDelays(spec *Spec, k Keyed) {
+	s.delays, s.pr = spec.Delays, newPairRand(k)
+	if spec.drawsData() {
+		s.bw = spec.Bandwidth
+	}
+}
+
+// Delay is task t's delay to tier i, s: its propagation, drawn from the
+// delay stream at the pair (t.Seq, i) when the tier's law is random (its
+// mean otherwise), plus its data's transfer time t.Data/B_i. It is a
+// function of the stream's key, t.Seq and i alone: the same whenever and
+// however often it is read, and whichever other tiers' delays are
+// (docs/design.md §1.8). t must come from this source (or, for a reader
+// of a tape, from the tape).
+func (s *Source) Delay(t *Task, i int) float64 {
+	if tp := s.tape; tp != nil && tp.nd > 0 && t.Seq < len(tp.arrival) { // recorded once for every reader
+		return tp.delays[t.Seq*tp.nd+i]
+	}
+	d := &s.delays[i]
+	x := d.mean
+	if d.Random() {
+		x = d.Sample(s.pr.at(t.Seq, i))
+	}
+	if s.bw != nil {
+		x += TransferTime(t.Data, s.bw[i])
+	}
+	return x
+}
+
+// Tiers is the number of tiers the source draws delays for.
+func (s *Source) Tiers() int { return len(s.delays) }
+
+// data draws t's data and reply (after its size, on the data stream of
+// their own, so that no other stream moves). Without data it touches
+// nothing.
 func (s *Source) data(t *Task) {
 	t.Data, t.Reply = 0, 0
 	if !s.hasData {
@@ -130,7 +167,4 @@ func (s *Source) data(t *Task) {
 	}
 	t.Data = s.spec.Data.Draw(t.Size, s.st.Data)
 	t.Reply = s.spec.Reply.Draw(t.Size, s.st.Data)
-	for i, b := range s.spec.Bandwidth {
-		t.Delays[i] += TransferTime(t.Data, b)
-	}
 }

@@ -4,8 +4,11 @@ package workload
 // replayed to every policy of the replicate. A task's draw does not depend
 // on any decision (see Task), so the policies of a replicate see the same
 // tasks whether each draws them again or all read them from a tape; the
-// tape only saves the draws, a large share of a run's cost (the
-// lognormal delays' exponentials, the Pareto size's power).
+// tape only saves the draws (the Pareto size's power, the arrival's
+// exponential, the delays). Of a few tiers (at most TapeDelayTiers) it
+// keeps every delay, drawn once for all the policies that read it; of
+// more, none, and a reader draws the one it reads from the counter-based
+// delay stream, the same number either way.
 //
 // It records lazily, as far as its furthest reader has read, and keeps at
 // most limit tasks: a reader that goes past them continues on a source of
@@ -18,13 +21,27 @@ type Tape struct {
 	stop    <-chan struct{}
 	limit   int
 	src     *Source // draws the tasks after the recorded ones; nil once a reader took it over
-	nt      int     // delays per task
 	data    bool    // the spec draws data or replies: record them
+	delay   Keyed   // the delay stream's key, for the readers' Delay
+	nd      int     // delays recorded per task: every tier's, or none
 
 	arrival, size []float64
-	delays        []float64 // nt per task
+	delays        []float64 // nd per task
 	dat, reply    []float64 // only when data
 	scratch       Task
+}
+
+// TapeDelayTiers is the most tiers whose delays a tape records: a task's
+// delays then cost a tape 8 bytes a tier, and a policy's run a read each;
+// beyond, each run draws the one delay it reads.
+const TapeDelayTiers = 8
+
+// tapeDelays is how many delays a tape of spec records per task.
+func tapeDelays(spec *Spec) int {
+	if n := len(spec.Delays); n <= TapeDelayTiers {
+		return n
+	}
+	return 0
 }
 
 // NewTape starts the tape of the tasks that NewSource(spec, streams(),
@@ -34,12 +51,13 @@ type Tape struct {
 // how many tasks the runs are expected to read, so that the recording
 // grows without copies.
 func NewTape(spec Spec, streams func() Streams, stop <-chan struct{}, limit, capHint int) *Tape {
-	t := &Tape{spec: spec, streams: streams, stop: stop, limit: max(limit, 1), nt: len(spec.Delays),
-		data: spec.drawsData()}
-	t.src = NewSource(spec, streams(), stop)
+	t := &Tape{spec: spec, streams: streams, stop: stop, limit: max(limit, 1), data: spec.drawsData(), nd: tapeDelays(&spec)}
+	st := streams()
+	t.delay = st.Delays
+	t.src = NewSource(spec, st, stop)
 	if c := min(capHint, t.limit); c > 0 {
 		t.arrival, t.size = make([]float64, 0, c), make([]float64, 0, c)
-		t.delays = make([]float64, 0, c*t.nt)
+		t.delays = make([]float64, 0, c*t.nd)
 		if t.data {
 			t.dat, t.reply = make([]float64, 0, c), make([]float64, 0, c)
 		}
@@ -56,7 +74,7 @@ func (t *Tape) Len() int { return len(t.arrival) }
 
 // TapeBytes is the memory a tape of n tasks of spec takes, bytes.
 func TapeBytes(spec Spec, n int) float64 {
-	per := 2 + len(spec.Delays)
+	per := 2 + tapeDelays(&spec)
 	if spec.drawsData() {
 		per += 2
 	}
@@ -67,6 +85,7 @@ func TapeBytes(spec Spec, n int) float64 {
 // source the tape records: the same tasks, Peek and Stopped.
 func (t *Tape) Source() *Source {
 	s := &Source{tape: t}
+	s.setDelays(&t.spec, t.delay)
 	s.settle()
 	return s
 }
@@ -80,7 +99,9 @@ func (t *Tape) record() bool {
 	x := &t.scratch
 	t.arrival = append(t.arrival, x.Arrival)
 	t.size = append(t.size, x.Size)
-	t.delays = append(t.delays, x.Delays...)
+	for i := range t.nd {
+		t.delays = append(t.delays, t.src.Delay(x, i))
+	}
 	if t.data {
 		t.dat = append(t.dat, x.Data)
 		t.reply = append(t.reply, x.Reply)
@@ -118,12 +139,7 @@ func (s *Source) replay(x *Task) {
 		return
 	}
 	i := s.pos
-	x.Arrival, x.Size = t.arrival[i], t.size[i]
-	if cap(x.Delays) < t.nt {
-		x.Delays = make([]float64, t.nt)
-	}
-	x.Delays = x.Delays[:t.nt]
-	copy(x.Delays, t.delays[i*t.nt:])
+	x.Arrival, x.Size, x.Seq = t.arrival[i], t.size[i], i
 	x.Data, x.Reply = 0, 0
 	if t.data {
 		x.Data, x.Reply = t.dat[i], t.reply[i]

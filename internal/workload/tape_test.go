@@ -3,6 +3,7 @@ package workload
 import (
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -22,6 +23,7 @@ func tapeSpecs(t *testing.T) map[string]Spec {
 			Process: ProcessSpec{Kind: MMPP, Rates: [2]float64{0.5, 1.5}, Sojourn: [2]float64{1, 1}}},
 		"data": {Arrivals: Schedule{Rate: 5}, Size: size, Delays: []Dist{{}, delay}, Data: DataLaw{Dist: data},
 			Reply: reply, Bandwidth: []float64{0, 1e7}},
+		"many tiers": {Arrivals: Schedule{Rate: 20}, Size: size, Delays: slices.Repeat([]Dist{delay}, TapeDelayTiers+2)}, // no delay recorded
 		"trace": {Arrivals: Schedule{Rate: 1}, Size: size, Delays: []Dist{delay},
 			Trace: &Trace{Arrivals: []float64{0, 0.5, 0.5, 2, 3, 3.25, 4, 7}, Sizes: []float64{1, 2, 3, 4, 5, 6, 7, 8}, Bootstrap: true}},
 	}
@@ -44,7 +46,6 @@ func TestTapeReplaysTheSource(t *testing.T) {
 				for i := range want {
 					peek[i] = direct.Peek()
 					direct.Next(&want[i])
-					want[i].Delays = append([]float64(nil), want[i].Delays...)
 				}
 				peek[n] = direct.Peek()
 				tape := NewTape(spec, streams, nil, limit, n/2)
@@ -59,12 +60,12 @@ func TestTapeReplaysTheSource(t *testing.T) {
 						}
 						s.Next(&x)
 						w := want[got[r]]
-						if x.Arrival != w.Arrival || x.Size != w.Size || x.Data != w.Data || x.Reply != w.Reply || len(x.Delays) != len(w.Delays) {
+						if x != w {
 							t.Fatalf("reader %d, task %d: %+v, want %+v", r, got[r], x, w)
 						}
-						for i := range w.Delays {
-							if x.Delays[i] != w.Delays[i] {
-								t.Fatalf("reader %d, task %d: delays %v, want %v", r, got[r], x.Delays, w.Delays)
+						for i := range spec.Delays {
+							if a, b := s.Delay(&x, i), direct.Delay(&w, i); a != b {
+								t.Fatalf("reader %d, task %d: delay to tier %d %v, want %v", r, got[r], i, a, b)
 							}
 						}
 						if s.Stopped() {
@@ -102,14 +103,15 @@ func TestTapeStops(t *testing.T) {
 	}
 }
 
-// TapeBytes counts eight bytes per recorded value.
+// TapeBytes counts eight bytes per recorded value: arrival and size, every
+// tier's delay up to TapeDelayTiers tiers (none beyond: readers draw
+// theirs from the keyed stream), and data and reply when the tasks carry
+// data.
 func TestTapeBytes(t *testing.T) {
-	spec := tapeSpecs(t)["data"]
-	if got := TapeBytes(spec, 10); got != 8*6*10 {
-		t.Errorf("TapeBytes = %v, want %v", got, 8*6*10)
-	}
-	if got := TapeBytes(tapeSpecs(t)["mmpp"], 10); got != 8*3*10 {
-		t.Errorf("TapeBytes = %v, want %v", got, 8*3*10)
+	for name, want := range map[string]float64{"data": 8 * 6 * 10, "poisson bursts": 8 * 5 * 10, "many tiers": 8 * 2 * 10} {
+		if got := TapeBytes(tapeSpecs(t)[name], 10); got != want {
+			t.Errorf("%s: TapeBytes = %v, want %v", name, got, want)
+		}
 	}
 }
 

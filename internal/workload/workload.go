@@ -160,7 +160,10 @@ func (d Dist) Cs2() float64 {
 // from a policy's own generator so that every policy sees the same arrival
 // times, sizes and delays for one replicate (common random numbers).
 type Streams struct {
-	Arrivals, Sizes, Delays *rand.Rand
+	Arrivals, Sizes *rand.Rand
+	// Delays is counter-based (Keyed): a task's delay to a tier is drawn
+	// only when read, and is the same whoever reads it.
+	Delays Keyed
 	// Data draws the tasks' data and reply sizes (DataLaw); only a
 	// scenario with a random data law reads it.
 	Data *rand.Rand
@@ -187,7 +190,7 @@ const (
 // NewStreams for device 0.
 func DeviceStreams(seed uint64, rep, d int) Streams {
 	off := uint64(d) * DeviceStride
-	return Streams{Arrivals: Stream(seed, rep, ArrivalStream+off), Sizes: Stream(seed, rep, SizeStream+off), Delays: Stream(seed, rep, DelayStream+off),
+	return Streams{Arrivals: Stream(seed, rep, ArrivalStream+off), Sizes: Stream(seed, rep, SizeStream+off), Delays: NewKeyed(seed, rep, DelayStream+off),
 		Data: Stream(seed, rep, DataStream+off)}
 }
 
