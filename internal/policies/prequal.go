@@ -1,0 +1,365 @@
+package policies
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/offload-sim/offload/internal/dispatch"
+)
+
+var (
+	_ dispatch.Policy   = (*Prequal)(nil)
+	_ dispatch.Sampler  = (*Prequal)(nil)
+	_ dispatch.Feedback = (*Prequal)(nil)
+)
+
+// Prequal is Google's probing load balancer (Wydrowski, Kleinberg, Rumble
+// and Archer, "Load is not what you should balance: Introducing Prequal",
+// NSDI 2024), as the simulator models it (docs/policies.md, "prequal").
+//
+// Probes. At each decision, after it, the balancer probes r_probe distinct
+// tiers drawn uniformly. A probe reads the tier's requests in flight (RIF:
+// the tasks at the tier, queued or in service, whoever sent them) and the
+// tier's latency estimate, at the decision's instant through the view,
+// and its answer is usable from that instant plus the round trip 2·D̄ of
+// that tier. The latency estimate is the median of the last K server-side
+// latencies (wait + service) of the tasks this balancer sent there, the
+// record a server keeps of its own recent queries as one balancer sees it.
+//
+// The pool. Answers join a pool of at most m probes, one a tier (a newer
+// answer replaces the older), the oldest evicted when it is full. A probe
+// older than max_age is dropped; one used b_reuse times is dropped; and
+// every decision removes r_remove more, alternately the oldest and the
+// worst (the hot one of highest RIF, else the one of highest latency).
+//
+// Hot-cold lexicographic rule. A probe is hot when its RIF exceeds the
+// q_rif quantile of the pool's RIFs. If some probe is cold, the task goes
+// to the cold probe of lowest latency (then lowest RIF); if all are hot,
+// to the probe of lowest RIF (then lowest latency); ties to the earlier in
+// the pool. The probe used counts the task: its RIF grows by one. With the
+// pool empty, the tier is drawn uniformly.
+type Prequal struct {
+	n       int
+	rtt     []float64 // 2·D̄ a tier
+	rProbe  int
+	poolMax int
+	maxAge  float64
+	rRemove int
+	reuse   int     // b_reuse; 0: drawn from reuseMean at each probe
+	reuseF  float64 // the budget's mean, when reuse is 0
+	qRIF    float64
+
+	pool    []probeAnswer // in order of arrival
+	pending probeHeap
+	lat     []latencyRing
+	idx     []int // a permutation of the tiers: its first r_probe are the probed
+	rifs    []int32
+	oldest  bool // the next removal takes the oldest, else the worst
+	rng     *rand.Rand
+}
+
+// probeAnswer is one probe: its tier, what it read and when.
+type probeAnswer struct {
+	tier  int32
+	rif   int32
+	uses  int32 // uses left
+	lat   float64
+	read  float64 // when it read the tier
+	ready float64 // when its answer is back
+}
+
+// Prequal's defaults: r_probe, m, max_age (s), r_remove, δ, q_rif, K.
+const (
+	prequalProbes   = 3
+	prequalPool     = 16
+	prequalMaxAge   = 1.0
+	prequalRemove   = 1
+	prequalDelta    = 1.0
+	prequalMaxReuse = 16
+	prequalQRIF     = 0.84
+	prequalSamples  = 16
+)
+
+func newPrequal(b Build) (dispatch.Policy, error) {
+	o := b.Options
+	p := &Prequal{n: len(b.Tiers), rProbe: min(o.Int("probes", prequalProbes), len(b.Tiers)),
+		poolMax: o.Int("pool", prequalPool), maxAge: o.Float("max_age", prequalMaxAge),
+		rRemove: o.Int("remove", prequalRemove), reuse: o.Int("reuse", 0), qRIF: o.Float("q_rif", prequalQRIF),
+		oldest: true, rng: b.Rand}
+	if p.reuse == 0 {
+		p.reuseF = reuseBudget(p.poolMax, p.n, p.rProbe, p.rRemove, o.Float("delta", prequalDelta))
+	}
+	k := o.Int("latency_samples", prequalSamples)
+	p.rtt, p.lat, p.idx = make([]float64, p.n), make([]latencyRing, p.n), make([]int, p.n)
+	for i, t := range b.Tiers {
+		p.rtt[i] = 2 * t.MeanDelay
+		p.lat[i].x = make([]float64, k)
+		p.idx[i] = i
+	}
+	p.pool = make([]probeAnswer, 0, p.poolMax+1)
+	p.rifs = make([]int32, 0, p.poolMax+1)
+	return p, nil
+}
+
+// reuseBudget is the paper's reuse budget b_reuse = 1 + δ / ((1 − m/n)·r_probe
+// − r_remove), at least 1, and prequalMaxReuse where the denominator is not
+// positive (probes cannot keep such a pool full). A pool holds at most one
+// probe a tier, so m is at most n.
+func reuseBudget(m, n, rProbe, rRemove int, delta float64) float64 {
+	mm := float64(min(m, n))
+	den := (1-mm/float64(n))*float64(rProbe) - float64(rRemove)
+	if !(den > 0) {
+		return prequalMaxReuse
+	}
+	return min(max(1+delta/den, 1), prequalMaxReuse)
+}
+
+// Sampler implements dispatch.Sampler: it reads the tiers it probes.
+func (*Prequal) Sampler() {}
+
+// Decide implements dispatch.Policy.
+func (p *Prequal) Decide(v *dispatch.View) dispatch.Decision {
+	now := v.Now
+	for p.pending.len() > 0 && p.pending.next() <= now {
+		p.admit(p.pending.pop())
+	}
+	p.expire(now)
+	tier := -1
+	if len(p.pool) > 0 {
+		thr := p.threshold()
+		k := p.hcl(thr)
+		a := &p.pool[k]
+		tier = int(a.tier)
+		a.rif++
+		if a.uses--; a.uses <= 0 {
+			p.removeAt(k)
+		}
+		for range p.rRemove {
+			if len(p.pool) == 0 {
+				break
+			}
+			if p.oldest {
+				p.removeAt(p.oldestAt())
+			} else {
+				p.removeAt(p.worstAt(thr))
+			}
+			p.oldest = !p.oldest
+		}
+	} else {
+		tier = p.rng.IntN(p.n)
+	}
+	p.probe(v)
+	return dispatch.Decision{Tier: tier}
+}
+
+// Done implements dispatch.Feedback: the task's server-side latency joins
+// its tier's record.
+func (p *Prequal) Done(c *dispatch.Completion) { p.lat[c.Tier].add(c.Wait + c.Service) }
+
+// probe sends r_probe probes to distinct tiers drawn uniformly (a partial
+// Fisher–Yates shuffle), each answering after its tier's round trip.
+func (p *Prequal) probe(v *dispatch.View) {
+	for k := range p.rProbe {
+		j := k + p.rng.IntN(p.n-k)
+		p.idx[k], p.idx[j] = p.idx[j], p.idx[k]
+		i := p.idx[k]
+		s := v.State(i)
+		uses := p.reuse
+		if uses == 0 { // the mean budget, rounded at random to a neighbouring integer
+			f := math.Floor(p.reuseF)
+			uses = int(f)
+			if p.rng.Float64() < p.reuseF-f {
+				uses++
+			}
+		}
+		p.pending.push(probeAnswer{tier: int32(i), rif: int32(s.Queued + s.Busy), uses: int32(uses),
+			lat: p.lat[i].median(), read: v.Now, ready: v.Now + p.rtt[i]})
+	}
+}
+
+// admit puts an answer into the pool: it replaces its tier's older answer,
+// or evicts the oldest when the pool is full.
+func (p *Prequal) admit(a probeAnswer) {
+	for k := range p.pool {
+		if p.pool[k].tier == a.tier {
+			p.removeAt(k)
+			break
+		}
+	}
+	if len(p.pool) >= p.poolMax {
+		p.removeAt(p.oldestAt())
+	}
+	p.pool = append(p.pool, a)
+}
+
+// expire drops the probes older than max_age.
+func (p *Prequal) expire(now float64) {
+	k := 0
+	for _, a := range p.pool {
+		if now-a.read <= p.maxAge {
+			p.pool[k] = a
+			k++
+		}
+	}
+	p.pool = p.pool[:k]
+}
+
+// removeAt removes pool entry k, keeping the others in order.
+func (p *Prequal) removeAt(k int) {
+	p.pool = append(p.pool[:k], p.pool[k+1:]...)
+}
+
+func (p *Prequal) oldestAt() int {
+	best := 0
+	for k := range p.pool {
+		if p.pool[k].read < p.pool[best].read {
+			best = k
+		}
+	}
+	return best
+}
+
+// worstAt is the hot probe of highest RIF, else the probe of highest
+// latency (the first on a tie).
+func (p *Prequal) worstAt(thr int32) int {
+	best, hot := -1, false
+	for k := range p.pool {
+		a := &p.pool[k]
+		h := a.rif > thr
+		switch {
+		case best < 0:
+			best, hot = k, h
+		case h && !hot:
+			best, hot = k, true
+		case h && hot && a.rif > p.pool[best].rif:
+			best = k
+		case !h && !hot && a.lat > p.pool[best].lat:
+			best = k
+		}
+	}
+	return best
+}
+
+// threshold is the q_rif quantile of the pool's RIFs: the value of rank
+// ⌈q·m⌉ among the m probes, in increasing order. A probe above it is hot.
+func (p *Prequal) threshold() int32 {
+	r := p.rifs[:0]
+	for _, a := range p.pool {
+		x := a.rif
+		j := len(r)
+		r = append(r, x)
+		for j > 0 && r[j-1] > x { // insertion sort: at most m values
+			r[j] = r[j-1]
+			j--
+		}
+		r[j] = x
+	}
+	p.rifs = r
+	k := int(math.Ceil(p.qRIF*float64(len(r)))) - 1
+	return r[min(max(k, 0), len(r)-1)]
+}
+
+// hcl is the pool entry the hot-cold lexicographic rule picks.
+func (p *Prequal) hcl(thr int32) int {
+	best, cold := -1, false
+	for k := range p.pool {
+		a := &p.pool[k]
+		c := a.rif <= thr
+		switch {
+		case best < 0:
+			best, cold = k, c
+		case c && !cold:
+			best, cold = k, true
+		case c && cold:
+			b := &p.pool[best]
+			if a.lat < b.lat || a.lat == b.lat && a.rif < b.rif {
+				best = k
+			}
+		case !c && !cold:
+			b := &p.pool[best]
+			if a.rif < b.rif || a.rif == b.rif && a.lat < b.lat {
+				best = k
+			}
+		}
+	}
+	return best
+}
+
+// latencyRing is a tier's last K server-side latencies.
+type latencyRing struct {
+	x       []float64
+	n, next int
+	sorted  []float64
+}
+
+func (r *latencyRing) add(x float64) {
+	r.x[r.next] = x
+	r.next = (r.next + 1) % len(r.x)
+	r.n = min(r.n+1, len(r.x))
+}
+
+// median is the upper median of the record, 0 when it is empty (a server
+// with no record reports no latency).
+func (r *latencyRing) median() float64 {
+	if r.n == 0 {
+		return 0
+	}
+	if r.sorted == nil {
+		r.sorted = make([]float64, 0, len(r.x))
+	}
+	s := r.sorted[:0]
+	for _, x := range r.x[:r.n] {
+		j := len(s)
+		s = append(s, x)
+		for j > 0 && s[j-1] > x {
+			s[j] = s[j-1]
+			j--
+		}
+		s[j] = x
+	}
+	r.sorted = s
+	return s[len(s)/2]
+}
+
+// probeHeap is the probes under way, a binary min-heap by when their
+// answers are back.
+type probeHeap struct{ a []probeAnswer }
+
+func (h *probeHeap) len() int           { return len(h.a) }
+func (h *probeHeap) next() float64      { return h.a[0].ready }
+func (h *probeHeap) less(i, j int) bool { return h.a[i].ready < h.a[j].ready }
+
+func (h *probeHeap) push(x probeAnswer) {
+	h.a = append(h.a, x)
+	for i := len(h.a) - 1; i > 0; {
+		up := (i - 1) / 2
+		if !h.less(i, up) {
+			break
+		}
+		h.a[i], h.a[up] = h.a[up], h.a[i]
+		i = up
+	}
+}
+
+func (h *probeHeap) pop() probeAnswer {
+	top := h.a[0]
+	n := len(h.a) - 1
+	h.a[0] = h.a[n]
+	h.a = h.a[:n]
+	for i := 0; ; {
+		l := 2*i + 1
+		if l >= n {
+			break
+		}
+		m := l
+		if r := l + 1; r < n && h.less(r, l) {
+			m = r
+		}
+		if !h.less(m, i) {
+			break
+		}
+		h.a[i], h.a[m] = h.a[m], h.a[i]
+		i = m
+	}
+	return top
+}
