@@ -67,7 +67,8 @@ func prequalSpec() Spec {
 			{Name: "remove", Doc: "r_remove: probes removed after each decision, alternately the oldest and the worst (default 1)", Check: integer(0, 1000)},
 			{Name: "reuse", Doc: "b_reuse: decisions one probe may serve (default: 1 + δ/((1 − m/n)·r_probe − r_remove), 16 when not positive)", Check: integer(1, 1000)},
 			{Name: "delta", Doc: "δ of the default reuse budget (default 1)", Check: number(func(x float64) bool { return x >= 0 && x <= 1e6 }, "in [0, 1e6]")},
-			{Name: "q_rif", Doc: "Q_RIF: a probe whose RIF exceeds this quantile of the pool's is hot (default 0.84)", Check: number(func(x float64) bool { return x > 0 && x <= 1 }, "in (0, 1]")},
+			{Name: "q_rif", Doc: "Q_RIF: a probe whose RIF exceeds this quantile of the recent answers' is hot (default 0.84)", Check: number(func(x float64) bool { return x > 0 && x <= 1 }, "in (0, 1]")},
+			{Name: "rif_history", Doc: "H: recent answers whose RIFs estimate the quantile (default 64)", Check: integer(1, 1<<16)},
 			{Name: "latency_samples", Doc: "K: server-side latencies a tier's estimate is the median of (default 16)", Check: integer(1, 1024)},
 		},
 		New: newPrequal}

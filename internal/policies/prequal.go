@@ -3,6 +3,7 @@ package policies
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/offload-sim/offload/internal/dispatch"
 )
@@ -33,7 +34,8 @@ var (
 // worst (the hot one of highest RIF, else the one of highest latency).
 //
 // Hot-cold lexicographic rule. A probe is hot when its RIF exceeds the
-// q_rif quantile of the pool's RIFs. If some probe is cold, the task goes
+// q_rif quantile of the RIFs of the last H answers received (the balancer's
+// estimate of the RIF distribution over the tiers). If some probe is cold, the task goes
 // to the cold probe of lowest latency (then lowest RIF); if all are hot,
 // to the probe of lowest RIF (then lowest latency); ties to the earlier in
 // the pool. The probe used counts the task: its RIF grows by one. With the
@@ -51,10 +53,10 @@ type Prequal struct {
 
 	pool    []probeAnswer // in order of arrival
 	pending probeHeap
-	lat     []latencyRing
-	idx     []int // a permutation of the tiers: its first r_probe are the probed
-	rifs    []int32
-	oldest  bool // the next removal takes the oldest, else the worst
+	lat     []window[float64] // each tier's last server-side latencies
+	idx     []int             // a permutation of the tiers: its first r_probe are the probed
+	hist    window[int32]     // the RIFs of the last answers received
+	oldest  bool              // the next removal takes the oldest, else the worst
 	rng     *rand.Rand
 }
 
@@ -78,6 +80,7 @@ const (
 	prequalMaxReuse = 16
 	prequalQRIF     = 0.84
 	prequalSamples  = 16
+	prequalHistory  = 64
 )
 
 func newPrequal(b Build) (dispatch.Policy, error) {
@@ -90,14 +93,14 @@ func newPrequal(b Build) (dispatch.Policy, error) {
 		p.reuseF = reuseBudget(p.poolMax, p.n, p.rProbe, p.rRemove, o.Float("delta", prequalDelta))
 	}
 	k := o.Int("latency_samples", prequalSamples)
-	p.rtt, p.lat, p.idx = make([]float64, p.n), make([]latencyRing, p.n), make([]int, p.n)
+	p.rtt, p.lat, p.idx = make([]float64, p.n), make([]window[float64], p.n), make([]int, p.n)
 	for i, t := range b.Tiers {
 		p.rtt[i] = 2 * t.MeanDelay
-		p.lat[i].x = make([]float64, k)
+		p.lat[i] = newWindow[float64](k)
 		p.idx[i] = i
 	}
 	p.pool = make([]probeAnswer, 0, p.poolMax+1)
-	p.rifs = make([]int32, 0, p.poolMax+1)
+	p.hist = newWindow[int32](o.Int("rif_history", prequalHistory))
 	return p, nil
 }
 
@@ -180,6 +183,7 @@ func (p *Prequal) probe(v *dispatch.View) {
 // admit puts an answer into the pool: it replaces its tier's older answer,
 // or evicts the oldest when the pool is full.
 func (p *Prequal) admit(a probeAnswer) {
+	p.hist.add(a.rif)
 	for k := range p.pool {
 		if p.pool[k].tier == a.tier {
 			p.removeAt(k)
@@ -240,23 +244,16 @@ func (p *Prequal) worstAt(thr int32) int {
 	return best
 }
 
-// threshold is the q_rif quantile of the pool's RIFs: the value of rank
-// ⌈q·m⌉ among the m probes, in increasing order. A probe above it is hot.
+// threshold is the q_rif quantile of the recent answers' RIFs: the value
+// of rank ⌈q·h⌉ among the h of them, in increasing order. A probe above it
+// is hot. Before any answer nothing is hot.
 func (p *Prequal) threshold() int32 {
-	r := p.rifs[:0]
-	for _, a := range p.pool {
-		x := a.rif
-		j := len(r)
-		r = append(r, x)
-		for j > 0 && r[j-1] > x { // insertion sort: at most m values
-			r[j] = r[j-1]
-			j--
-		}
-		r[j] = x
+	h := len(p.hist.sorted)
+	if h == 0 {
+		return math.MaxInt32
 	}
-	p.rifs = r
-	k := int(math.Ceil(p.qRIF*float64(len(r)))) - 1
-	return r[min(max(k, 0), len(r)-1)]
+	k := int(math.Ceil(p.qRIF*float64(h))) - 1
+	return p.hist.sorted[min(max(k, 0), h-1)]
 }
 
 // hcl is the pool entry the hot-cold lexicographic rule picks.
@@ -285,40 +282,40 @@ func (p *Prequal) hcl(thr int32) int {
 	return best
 }
 
-// latencyRing is a tier's last K server-side latencies.
-type latencyRing struct {
-	x       []float64
-	n, next int
-	sorted  []float64
+// window is the last values added (at most its size), kept in the order
+// they came and sorted: an add costs O(size) in moves, a rank O(1).
+type window[T int32 | float64] struct {
+	ring   []T // the values in the order added, a ring once full
+	next   int
+	sorted []T
 }
 
-func (r *latencyRing) add(x float64) {
-	r.x[r.next] = x
-	r.next = (r.next + 1) % len(r.x)
-	r.n = min(r.n+1, len(r.x))
+func newWindow[T int32 | float64](size int) window[T] {
+	return window[T]{ring: make([]T, 0, size), sorted: make([]T, 0, size)}
 }
 
-// median is the upper median of the record, 0 when it is empty (a server
-// with no record reports no latency).
-func (r *latencyRing) median() float64 {
-	if r.n == 0 {
+// add adds x, dropping the oldest value when the window is full.
+func (w *window[T]) add(x T) {
+	if len(w.ring) < cap(w.ring) {
+		w.ring = append(w.ring, x)
+	} else {
+		old := w.ring[w.next]
+		w.ring[w.next] = x
+		w.next = (w.next + 1) % len(w.ring)
+		k, _ := slices.BinarySearch(w.sorted, old)
+		w.sorted = slices.Delete(w.sorted, k, k+1)
+	}
+	k, _ := slices.BinarySearch(w.sorted, x)
+	w.sorted = slices.Insert(w.sorted, k, x)
+}
+
+// median is the upper median of the values, 0 when there are none (a
+// server with no record reports no latency).
+func (w *window[T]) median() T {
+	if len(w.sorted) == 0 {
 		return 0
 	}
-	if r.sorted == nil {
-		r.sorted = make([]float64, 0, len(r.x))
-	}
-	s := r.sorted[:0]
-	for _, x := range r.x[:r.n] {
-		j := len(s)
-		s = append(s, x)
-		for j > 0 && s[j-1] > x {
-			s[j] = s[j-1]
-			j--
-		}
-		s[j] = x
-	}
-	r.sorted = s
-	return s[len(s)/2]
+	return w.sorted[len(w.sorted)/2]
 }
 
 // probeHeap is the probes under way, a binary min-heap by when their
