@@ -23,9 +23,12 @@ var (
 // the tasks at the tier, queued or in service, whoever sent them) and the
 // tier's latency estimate, at the decision's instant through the view,
 // and its answer is usable from that instant plus the round trip 2·D̄ of
-// that tier. The latency estimate is the median of the last K server-side
-// latencies (wait + service) of the tasks this balancer sent there, the
-// record a server keeps of its own recent queries as one balancer sees it.
+// that tier. The latency estimate is the paper's: the median latency of
+// the server's recent queries that arrived at about the current RIF (within
+// one). The simulator keeps that record per tier from what this balancer
+// sees: its last K tasks there, each with its server-side latency (wait +
+// service) and the tier's RIF read when it was sent; with no such query,
+// the estimate is 0.
 //
 // The pool. Answers join a pool of at most m probes, one a tier (a newer
 // answer replaces the older), the oldest evicted when it is full. A probe
@@ -50,13 +53,16 @@ type Prequal struct {
 	reuse   int     // b_reuse; 0: drawn from reuseMean at each probe
 	reuseF  float64 // the budget's mean, when reuse is 0
 	qRIF    float64
+	window  float64 // s: how recent a latency must be to count
 
 	pool    []probeAnswer // in order of arrival
 	pending probeHeap
-	lat     []window[float64] // each tier's last server-side latencies
-	idx     []int             // a permutation of the tiers: its first r_probe are the probed
-	hist    window[int32]     // the RIFs of the last answers received
-	oldest  bool              // the next removal takes the oldest, else the worst
+	rec     []latencyRecord // each tier's last K queries: RIF when sent, latency
+	sent    taskRIFs        // the RIF each task outstanding was sent at
+	near    []float64       // scratch: the latencies near a RIF
+	idx     []int           // a permutation of the tiers: its first r_probe are the probed
+	hist    window[int32]   // the RIFs of the last answers received
+	oldest  bool            // the next removal takes the oldest, else the worst
 	rng     *rand.Rand
 }
 
@@ -81,6 +87,7 @@ const (
 	prequalQRIF     = 0.84
 	prequalSamples  = 16
 	prequalHistory  = 64
+	prequalWindow   = 1.0
 )
 
 func newPrequal(b Build) (dispatch.Policy, error) {
@@ -92,11 +99,14 @@ func newPrequal(b Build) (dispatch.Policy, error) {
 	if p.reuse == 0 {
 		p.reuseF = reuseBudget(p.poolMax, p.n, p.rProbe, p.rRemove, o.Float("delta", prequalDelta))
 	}
+	p.window = o.Float("latency_window", prequalWindow)
 	k := o.Int("latency_samples", prequalSamples)
-	p.rtt, p.lat, p.idx = make([]float64, p.n), make([]window[float64], p.n), make([]int, p.n)
+	p.rtt, p.rec, p.idx = make([]float64, p.n), make([]latencyRecord, p.n), make([]int, p.n)
+	p.near = make([]float64, 0, k)
+	p.sent.init(64)
 	for i, t := range b.Tiers {
 		p.rtt[i] = 2 * t.MeanDelay
-		p.lat[i] = newWindow[float64](k)
+		p.rec[i] = latencyRecord{rif: make([]int32, k), lat: make([]float64, k), at: make([]float64, k)}
 		p.idx[i] = i
 	}
 	p.pool = make([]probeAnswer, 0, p.poolMax+1)
@@ -151,13 +161,19 @@ func (p *Prequal) Decide(v *dispatch.View) dispatch.Decision {
 	} else {
 		tier = p.rng.IntN(p.n)
 	}
+	s := v.State(tier)
+	p.sent.put(v.Task, int32(s.Queued+s.Busy))
 	p.probe(v)
 	return dispatch.Decision{Tier: tier}
 }
 
 // Done implements dispatch.Feedback: the task's server-side latency joins
 // its tier's record.
-func (p *Prequal) Done(c *dispatch.Completion) { p.lat[c.Tier].add(c.Wait + c.Service) }
+func (p *Prequal) Done(c *dispatch.Completion) {
+	if rif, ok := p.sent.take(c.Task); ok {
+		p.rec[c.Tier].add(rif, c.Wait+c.Service, c.Now)
+	}
+}
 
 // probe sends r_probe probes to distinct tiers drawn uniformly (a partial
 // Fisher–Yates shuffle), each answering after its tier's round trip.
@@ -176,7 +192,7 @@ func (p *Prequal) probe(v *dispatch.View) {
 			}
 		}
 		p.pending.push(probeAnswer{tier: int32(i), rif: int32(s.Queued + s.Busy), uses: int32(uses),
-			lat: p.lat[i].median(), read: v.Now, ready: v.Now + p.rtt[i]})
+			lat: p.estimate(i, s.Queued+s.Busy, v.Now), read: v.Now, ready: v.Now + p.rtt[i]})
 	}
 }
 
@@ -309,13 +325,94 @@ func (w *window[T]) add(x T) {
 	w.sorted = slices.Insert(w.sorted, k, x)
 }
 
-// median is the upper median of the values, 0 when there are none (a
-// server with no record reports no latency).
-func (w *window[T]) median() T {
-	if len(w.sorted) == 0 {
+// estimate is tier i's latency estimate at this RIF at now: the upper
+// median of its recorded latencies of queries sent within one of this RIF
+// that completed within the last window; 0 when there is none (a server
+// with no recent record of such a load reports none).
+func (p *Prequal) estimate(i, rif int, now float64) float64 {
+	r := &p.rec[i]
+	near := p.near[:0]
+	for k := range r.n {
+		if abs(int(r.rif[k])-rif) <= 1 && now-r.at[k] <= p.window {
+			x := r.lat[k]
+			j := len(near)
+			near = append(near, x)
+			for j > 0 && near[j-1] > x { // insertion sort: at most K values
+				near[j] = near[j-1]
+				j--
+			}
+			near[j] = x
+		}
+	}
+	p.near = near
+	if len(near) == 0 {
 		return 0
 	}
-	return w.sorted[len(w.sorted)/2]
+	return near[len(near)/2]
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// latencyRecord is a tier's last K queries, a ring: the RIF each was sent
+// at and its server-side latency.
+type latencyRecord struct {
+	rif     []int32
+	lat     []float64
+	at      []float64 // when each completed
+	n, next int
+}
+
+func (r *latencyRecord) add(rif int32, lat, at float64) {
+	r.rif[r.next], r.lat[r.next], r.at[r.next] = rif, lat, at
+	r.next = (r.next + 1) % len(r.rif)
+	r.n = min(r.n+1, len(r.rif))
+}
+
+// taskRIFs holds a value per outstanding task, by task id: a table of
+// 2^k slots indexed by the id's low bits, doubled when a new id meets a
+// slot still taken, so that in a steady state it stops growing.
+type taskRIFs struct {
+	task []int // −1: free
+	rif  []int32
+}
+
+func (t *taskRIFs) init(size int) {
+	t.task, t.rif = make([]int, size), make([]int32, size)
+	for i := range t.task {
+		t.task[i] = -1
+	}
+}
+
+func (t *taskRIFs) put(task int, rif int32) {
+	for {
+		k := task & (len(t.task) - 1)
+		if t.task[k] < 0 || t.task[k] == task {
+			t.task[k], t.rif[k] = task, rif
+			return
+		}
+		old, oldRIF := t.task, t.rif
+		t.init(2 * len(old))
+		for j, id := range old {
+			if id >= 0 {
+				k := id & (len(t.task) - 1)
+				t.task[k], t.rif[k] = id, oldRIF[j]
+			}
+		}
+	}
+}
+
+func (t *taskRIFs) take(task int) (int32, bool) {
+	k := task & (len(t.task) - 1)
+	if t.task[k] != task {
+		return 0, false
+	}
+	t.task[k] = -1
+	return t.rif[k], true
 }
 
 // probeHeap is the probes under way, a binary min-heap by when their

@@ -167,17 +167,48 @@ func TestPrequalReuseBudget(t *testing.T) {
 	}
 }
 
-// The latency a probe reports is the median of the tier's last K
-// server-side latencies (wait + service).
+// The latency a probe reports is the median of the tier's recorded
+// server-side latencies (wait + service) of queries sent at a RIF within
+// one of the probe's and completed within the last latency_window (1 s),
+// 0 when there is none; the record keeps the last K.
 func TestPrequalLatencyEstimate(t *testing.T) {
-	p := newTestPrequal(t, identicalTiers(2), map[string]any{"latency_samples": 3})
-	if m := p.lat[1].median(); m != 0 {
+	tiers := identicalTiers(2)
+	p := newTestPrequal(t, tiers, map[string]any{"latency_samples": 4})
+	if m := p.estimate(1, 0, 0); m != 0 {
 		t.Errorf("no record: %v", m)
 	}
-	for _, x := range []float64{5, 1, 3, 2} { // the 5 leaves a record of 3
-		p.Done(&dispatch.Completion{Tier: 1, Wait: x / 2, Service: x / 2, Latency: x + 7})
+	// Tasks 0..4 sent to tier 1 at RIFs 0, 5, 1, 2, 9, with latencies 9,
+	// 1, 3, 2, 7: task 0's leaves the record of 4.
+	for k, x := range []struct {
+		rif int32
+		lat float64
+	}{{0, 9}, {5, 1}, {1, 3}, {2, 2}, {9, 7}} {
+		p.sent.put(k, x.rif)
+		p.Done(&dispatch.Completion{Task: k, Tier: 1, Wait: x.lat / 2, Service: x.lat / 2, Latency: x.lat + 7})
 	}
-	if m := p.lat[1].median(); m != 2 {
-		t.Errorf("record 1, 3, 2: median %v, want 2", m)
+	for _, c := range []struct {
+		rif  int
+		want float64
+	}{{0, 3}, {1, 3}, {2, 3}, {3, 2}, {4, 1}, {6, 1}, {7, 0}, {9, 7}, {20, 0}} {
+		if m := p.estimate(1, c.rif, 0.5); m != c.want {
+			t.Errorf("estimate at RIF %d: %v, want %v", c.rif, m, c.want)
+		}
+	}
+	if m := p.estimate(1, 2, 1.01); m != 0 {
+		t.Errorf("every record older than the window: %v", m)
+	}
+	// A completion the balancer did not send (or was told twice) adds nothing.
+	p.Done(&dispatch.Completion{Task: 3, Tier: 1, Wait: 100})
+	if m := p.estimate(1, 2, 0.5); m != 3 {
+		t.Errorf("after a stray completion: %v", m)
+	}
+	// Many outstanding: the table grows and loses none.
+	for k := range 1000 {
+		p.sent.put(100+k, int32(k))
+	}
+	for k := range 1000 {
+		if r, ok := p.sent.take(100 + k); !ok || r != int32(k) {
+			t.Fatalf("task %d: %v %v", 100+k, r, ok)
+		}
 	}
 }
