@@ -55,8 +55,10 @@ type Prequal struct {
 	qRIF    float64
 	window  float64 // s: how recent a latency must be to count
 
-	pool    []probeAnswer // in order of arrival
-	pending probeHeap
+	pool    []probeAnswer   // in order of arrival
+	pending dueTimes        // the probes under way by when their answers are back: slots of slab
+	slab    []probeAnswer   // the probes under way
+	free    []int           // free slots of slab
 	rec     []latencyRecord // each tier's last K queries: RIF when sent, latency
 	sent    taskRIFs        // the RIF each task outstanding was sent at
 	near    []float64       // scratch: the latencies near a RIF
@@ -134,7 +136,9 @@ func (*Prequal) Sampler() {}
 func (p *Prequal) Decide(v *dispatch.View) dispatch.Decision {
 	now := v.Now
 	for p.pending.len() > 0 && p.pending.next() <= now {
-		p.admit(p.pending.pop())
+		k := p.pending.pop()
+		p.admit(p.slab[k])
+		p.free = append(p.free, k)
 	}
 	p.expire(now)
 	tier := -1
@@ -191,8 +195,16 @@ func (p *Prequal) probe(v *dispatch.View) {
 				uses++
 			}
 		}
-		p.pending.push(probeAnswer{tier: int32(i), rif: int32(s.Queued + s.Busy), uses: int32(uses),
-			lat: p.estimate(i, s.Queued+s.Busy, v.Now), read: v.Now, ready: v.Now + p.rtt[i]})
+		a := probeAnswer{tier: int32(i), rif: int32(s.Queued + s.Busy), uses: int32(uses),
+			lat: p.estimate(i, s.Queued+s.Busy, v.Now), read: v.Now, ready: v.Now + p.rtt[i]}
+		var slot int
+		if n := len(p.free); n > 0 {
+			slot, p.free = p.free[n-1], p.free[:n-1]
+			p.slab[slot] = a
+		} else {
+			slot, p.slab = len(p.slab), append(p.slab, a)
+		}
+		p.pending.push(a.ready, slot)
 	}
 }
 
@@ -413,47 +425,4 @@ func (t *taskRIFs) take(task int) (int32, bool) {
 	}
 	t.task[k] = -1
 	return t.rif[k], true
-}
-
-// probeHeap is the probes under way, a binary min-heap by when their
-// answers are back.
-type probeHeap struct{ a []probeAnswer }
-
-func (h *probeHeap) len() int           { return len(h.a) }
-func (h *probeHeap) next() float64      { return h.a[0].ready }
-func (h *probeHeap) less(i, j int) bool { return h.a[i].ready < h.a[j].ready }
-
-func (h *probeHeap) push(x probeAnswer) {
-	h.a = append(h.a, x)
-	for i := len(h.a) - 1; i > 0; {
-		up := (i - 1) / 2
-		if !h.less(i, up) {
-			break
-		}
-		h.a[i], h.a[up] = h.a[up], h.a[i]
-		i = up
-	}
-}
-
-func (h *probeHeap) pop() probeAnswer {
-	top := h.a[0]
-	n := len(h.a) - 1
-	h.a[0] = h.a[n]
-	h.a = h.a[:n]
-	for i := 0; ; {
-		l := 2*i + 1
-		if l >= n {
-			break
-		}
-		m := l
-		if r := l + 1; r < n && h.less(r, l) {
-			m = r
-		}
-		if !h.less(m, i) {
-			break
-		}
-		h.a[i], h.a[m] = h.a[m], h.a[i]
-		i = m
-	}
-	return top
 }
