@@ -32,7 +32,7 @@ var allowed = map[string][]string{
 	"internal/experiment":            {"internal/dispatch", "internal/engine", "internal/extpolicy", "internal/policies", "internal/quantile", "internal/results", "internal/scenario", "internal/workload"},
 	"internal/extpolicy":             {"internal/dispatch"},
 	"internal/gymenv":                {"internal/dispatch", "internal/engine", "internal/experiment", "internal/scenario", "internal/workload"},
-	"internal/policies":              {"internal/dispatch", "internal/estimators", "internal/extpolicy", "internal/fcfs", "internal/workload"},
+	"internal/policies":              {"internal/balancer", "internal/dispatch", "internal/estimators", "internal/extpolicy", "internal/fcfs", "internal/workload"},
 	"internal/report":                {"internal/results", "internal/scenario", "internal/store"},
 	"internal/quantile":              {},
 	"internal/results":               {"internal/quantile"},

@@ -19,9 +19,13 @@ import (
 // p2c), a rule over every tier's state (jsq-s), the estimator (hybrid)
 // and the clairvoyant replay (oracle); then the other rules the pool's
 // size bears on: a split (static-opt), the idle list (jiq), the shortest
-// queue (jsq) and least work left (lwl).
+// queue (jsq) and least work left (lwl); and the production balancers'
+// rules, on their own counts (docs/policies.md, "Production load
+// balancers").
 var scalePolicies = []string{policies.NameRandom, policies.NamePowerOfD, policies.NameJSQS, policies.NameHybrid, policies.NameOracle,
-	policies.NameStaticOpt, policies.NameJIQ, policies.NameJSQ, policies.NameLWL}
+	policies.NameStaticOpt, policies.NameJIQ, policies.NameJSQ, policies.NameLWL,
+	policies.NameRoundRobin, policies.NameWeightedRR, policies.NameLeastConn, policies.NameP2C, policies.NameLeastRequest,
+	policies.NamePeakEWMA, policies.NamePrequal}
 
 // scaleAxis is one axis of the cost tables: its values, and the run of a
 // value (its scenario and device count) and how many tasks it measures

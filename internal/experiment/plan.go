@@ -46,6 +46,7 @@ func (p *Plan) NewDevicePolicy(j Job, d int) (dispatch.Policy, error) {
 	sc := p.Cells[j.Cell].Scenario
 	b := PolicyBuild(sc, p.configs[j.Cell], p.Scenario.Seed, j.Seed)
 	b.Rand = DevicePolicyRand(p.Scenario.Seed, j.Seed, d)
+	b.Device, b.Devices = d, sc.DeviceCount()
 	b.Rate /= float64(sc.DeviceCount())
 	return policies.Make(p.entry(sc, j.Policy), b)
 }

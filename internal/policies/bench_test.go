@@ -14,6 +14,9 @@ import (
 // windows slide and the model memo sees realistic λ̂ changes. Oracle reads a
 // fake dispatch.Oracle with fixed completion times: its figure is the
 // policy's own cost, excluding the engine's FCFS Completion computation.
+// A policy that learns from completions (dispatch.Feedback) is told each
+// task's completion eight decisions after it was decided, so that its
+// counts stay bounded; the figure includes that call.
 // exec is skipped: its decision is a round trip to a user's program, which
 // needs the program and a started process, and extpolicy's
 // BenchmarkRoundTrip measures it with a minimal program.
@@ -27,6 +30,9 @@ func BenchmarkDecide(b *testing.B) {
 			}
 			p := mustNew(b, name, tiers, DefaultParams(), 1)
 			obs, _ := p.(dispatch.Observer)
+			fb, _ := p.(dispatch.Feedback)
+			var sent [8]int
+			var c dispatch.Completion
 			now := 0.0
 			if obs != nil {
 				for i := range 5000 {
@@ -40,9 +46,17 @@ func BenchmarkDecide(b *testing.B) {
 				now += 0.01
 				v := views[i&(len(views)-1)]
 				v.Now = now
+				v.Task = i
 				d := p.Decide(v)
 				if obs != nil {
 					obs.Dispatched(now, d.Tier)
+				}
+				if fb != nil {
+					if i >= 8 {
+						c = dispatch.Completion{Task: i - 8, Tier: sent[i&7], Now: now, Latency: 0.08, Wait: 0.01, Service: 0.05}
+						fb.Done(&c)
+					}
+					sent[i&7] = d.Tier
 				}
 			}
 		})

@@ -134,7 +134,7 @@ func TestTiesAreBrokenUniformly(t *testing.T) {
 func TestBlindPoliciesReadNoCounts(t *testing.T) {
 	tiers := threeTiers()
 	notBlind := map[string]bool{NameHybrid: true, NameModelOnly: true, NameQueueOnly: true, NameJSQ: true, NameJSQS: true,
-		NamePowerOfD: true, NameHybridAge: true, NameJIQ: true, NameHybridEnergy: true, NameExec: true}
+		NamePowerOfD: true, NameHybridAge: true, NameJIQ: true, NameHybridEnergy: true, NameExec: true, NamePrequal: true}
 	for _, name := range Names() {
 		if name == NameExec {
 			continue // an external program: not blind (it is sent the view)

@@ -60,6 +60,10 @@ type Build struct {
 	// MeanReply is the tasks' mean reply size, bits, for hybrid-energy's
 	// expected receive energy; 0 when none.
 	MeanReply float64
+	// Device is which of Devices dispatchers in front of the pool this
+	// policy decides for (from 0); Devices is 0 or 1 when there is one.
+	// Round-robin starts its rotation where its device's share begins.
+	Device, Devices int
 }
 
 // Registry returns every policy, in the order tables, legends and messages
@@ -83,6 +87,14 @@ func Registry() []Spec {
 		{Name: NameSITAOpt, Summary: "size intervals minimising the predicted mean latency (Allen–Cunneen per interval; knows the task's size)", New: newSITAOpt},
 		{Name: NameStaticOpt, Summary: "best static random split at the base rate: argmin Σ p_i (D̄_i + Ŵ_i(p_i λ) + 1/μ_i)", New: newStaticOpt},
 		{Name: NameJIQ, Summary: "join the idle queue: the idle tier of least D̄ + 1/μ, else uniformly random", New: newJIQ},
+		roundRobinSpec(),
+		weightedRRSpec(),
+		leastConnSpec(),
+		p2cSpec(),
+		leastRequestSpec(),
+		ewmaSpec(),
+		peakEWMASpec(),
+		prequalSpec(),
 		execSpec(),
 		energySpec(),
 	}

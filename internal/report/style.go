@@ -45,6 +45,16 @@ var policyStyles = map[string]style{
 	"sita-opt":   {rgb(0x00, 0x44, 0x44), draw.TriangleGlyph{}, []vg.Length{vg.Points(3), vg.Points(2)}},
 	"static-opt": {rgb(0x99, 0x44, 0x22), draw.SquareGlyph{}, nil},
 	"jiq":        {rgb(0x66, 0x66, 0x00), draw.TriangleGlyph{}, nil},
+	// The production balancers' algorithms: Paul Tol's vibrant and further
+	// saturated colours, solid lines.
+	"round-robin":          {rgb(0xEE, 0x77, 0x33), draw.CrossGlyph{}, nil},
+	"weighted-round-robin": {rgb(0xCC, 0xBB, 0x44), draw.SquareGlyph{}, nil},
+	"least-conn":           {rgb(0xEE, 0x33, 0x77), diamondGlyph{}, nil},
+	"p2c":                  {rgb(0x33, 0x66, 0xFF), draw.RingGlyph{}, nil},
+	"least-request":        {rgb(0x66, 0x00, 0x99), invPyramidGlyph{}, nil},
+	"ewma":                 {rgb(0x5A, 0xAE, 0x61), draw.TriangleGlyph{}, nil},
+	"peak-ewma":            {rgb(0x99, 0x00, 0xCC), draw.TriangleGlyph{}, nil},
+	"prequal":              {rgb(0xCC, 0x00, 0x66), draw.PyramidGlyph{}, nil},
 	// A user's program: a colour of its own; several entries take variant dashes.
 	"exec": {rgb(0x11, 0xBB, 0x00), draw.SquareGlyph{}, []vg.Length{vg.Points(4), vg.Points(2)}},
 

@@ -1,0 +1,76 @@
+package policies
+
+// The registry rows of the production load balancers' algorithms
+// (docs/policies.md, "Production load balancers"). A tier is one backend
+// server; each balancer counts its own outstanding requests and measures
+// its own response times (dispatch.Feedback), and reads no tier's queue,
+// but prequal's probes.
+
+func choicesOption() Option {
+	return Option{Name: "choices", Doc: "tiers drawn per decision, d (default 2)", Check: integer(1, 1000)}
+}
+
+func roundRobinSpec() Spec {
+	return Spec{Name: NameRoundRobin, Summary: "HAProxy roundrobin, nginx with equal weights: the tiers in turn, each balancer from its own start tier",
+		New: newRoundRobin}
+}
+
+func weightedRRSpec() Spec {
+	return Spec{Name: NameWeightedRR, Summary: "nginx's smooth weighted round-robin over integer weights (capacity by default)",
+		Options: []Option{weightsOption("capacity")}, New: newWeightedRR}
+}
+
+func leastConnSpec() Spec {
+	return Spec{Name: NameLeastConn, Summary: "HAProxy leastconn: fewest requests this balancer has outstanding (per weight), ties round-robin",
+		Options: []Option{weightsOption("equal")}, New: newLeastConn}
+}
+
+func p2cSpec() Spec {
+	return Spec{Name: NameP2C, Summary: "power of d choices on the balancer's own outstanding counts (Envoy, gRPC least_request, HAProxy random(2))",
+		Options: []Option{choicesOption(), weightsOption("equal")}, New: newP2C}
+}
+
+func leastRequestSpec() Spec {
+	return Spec{Name: NameLeastRequest, Summary: "Envoy LEAST_REQUEST: p2c with equal weights, else EDF on weight/(active+1)^bias",
+		Options: []Option{choicesOption(),
+			{Name: "bias", Doc: "active_request_bias (default 1.0; 0 is weighted round-robin)", Check: number(func(x float64) bool { return x >= 0 && x <= 100 }, "in [0, 100]")},
+			weightsOption("equal")},
+		New: newLeastRequest}
+}
+
+func ewmaOptions() []Option {
+	return []Option{
+		{Name: "decay", Doc: "τ, s: decay time of the latency average (default 10, Finagle's and Linkerd's)", Check: number(func(x float64) bool { return x > 0 && x <= 1e6 }, "in (0, 1e6] (s)")},
+		{Name: "default_rtt", Doc: "s: the latency before a tier's first sample (tower's rule; Linkerd uses 0.03); default: none, Finagle's rule (0, penalised once requests are outstanding)", Check: number(func(x float64) bool { return x > 0 && x <= 1e6 }, "in (0, 1e6] (s)")},
+	}
+}
+
+func ewmaSpec() Spec {
+	return Spec{Name: NameEWMA, Summary: "ours: peak-ewma without the peak rule (p2c on latency EWMA × (outstanding + 1))",
+		Options: ewmaOptions(), New: ewmaBuilder(false)}
+}
+
+func peakEWMASpec() Spec {
+	return Spec{Name: NamePeakEWMA, Summary: "Finagle/Linkerd peak EWMA: p2c on peak-sensitive latency EWMA × (outstanding + 1)",
+		Options: ewmaOptions(), New: ewmaBuilder(true)}
+}
+
+func prequalSpec() Spec {
+	positive := func(want string) func(any) (any, error) {
+		return number(func(x float64) bool { return x > 0 && x <= 1e6 }, want)
+	}
+	return Spec{Name: NamePrequal, Summary: "Google's Prequal: async probes of RIF and latency, a reused pool, the hot-cold lexicographic rule",
+		Options: []Option{
+			{Name: "probes", Doc: "r_probe: probes sent after each decision, to distinct tiers (default 3)", Check: integer(1, 1000)},
+			{Name: "pool", Doc: "m: most probes kept, one a tier (default 16)", Check: integer(1, 1024)},
+			{Name: "max_age", Doc: "s: a probe older than this is dropped (default 1)", Check: positive("in (0, 1e6] (s)")},
+			{Name: "remove", Doc: "r_remove: probes removed after each decision, alternately the oldest and the worst (default 1)", Check: integer(0, 1000)},
+			{Name: "reuse", Doc: "b_reuse: decisions one probe may serve (default: 1 + δ/((1 − m/n)·r_probe − r_remove), 16 when not positive)", Check: integer(1, 1000)},
+			{Name: "delta", Doc: "δ of the default reuse budget (default 1)", Check: number(func(x float64) bool { return x >= 0 && x <= 1e6 }, "in [0, 1e6]")},
+			{Name: "q_rif", Doc: "Q_RIF: a probe whose RIF exceeds this quantile of the recent answers' is hot (default 0.84)", Check: number(func(x float64) bool { return x > 0 && x <= 1 }, "in (0, 1]")},
+			{Name: "rif_history", Doc: "H: recent answers whose RIFs estimate the quantile (default 64)", Check: integer(1, 1<<16)},
+			{Name: "latency_samples", Doc: "K: queries a tier's latency record keeps (default 16)", Check: integer(1, 1024)},
+			{Name: "latency_window", Doc: "s: a recorded latency older than this does not count (default 1)", Check: positive("in (0, 1e6] (s)")},
+		},
+		New: newPrequal}
+}

@@ -1,0 +1,204 @@
+package policies
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/offload-sim/offload/internal/dispatch"
+)
+
+var (
+	_ dispatch.Policy   = (*P2C)(nil)
+	_ dispatch.Blind    = (*P2C)(nil)
+	_ dispatch.Feedback = (*P2C)(nil)
+	_ dispatch.Policy   = (*LeastRequest)(nil)
+	_ dispatch.Blind    = (*LeastRequest)(nil)
+	_ dispatch.Feedback = (*LeastRequest)(nil)
+)
+
+// outstanding is a balancer's own count of its requests at each tier: +1
+// at its decision, −1 at the completion it is told.
+type outstanding []int32
+
+func (o outstanding) done(i int) {
+	if o[i] > 0 {
+		o[i]--
+	}
+}
+
+// P2C draws d tiers at random and sends the task to the one where this
+// balancer has the fewest requests outstanding: Envoy's LEAST_REQUEST with
+// equal weights (LeastRequestLoadBalancer::unweightedHostPick), gRPC's
+// least_request (gRFC A48) and HAProxy's `balance random(2)`. As in all
+// three the d draws are independent (with replacement) and a later draw
+// replaces the candidate only when it has strictly fewer, so a tie keeps
+// the earlier draw (HAProxy keeps the later one, the same in law). With
+// weights, as HAProxy and nginx's `random two` weigh them, a tier is drawn
+// with probability proportional to its weight and the loads compared are
+// outstanding / weight. nginx's `random two least_conn` draws two distinct
+// servers (docs/emulation.md, "Real balancers"), which this does not.
+type P2C struct {
+	d      int
+	active outstanding
+	w      []int64 // nil: equal weights
+	prob   []float64
+	alias  []int32
+	rng    *rand.Rand
+}
+
+func newP2C(b Build) (dispatch.Policy, error) {
+	w, err := tierWeights(b, "equal")
+	if err != nil {
+		return nil, err
+	}
+	return NewP2C(w, b.Options.Int("choices", 2), b.Rand), nil
+}
+
+// NewP2C returns the power of d choices on a balancer's own counts over
+// tiers of these weights, drawing from rng.
+func NewP2C(w []int, d int, rng *rand.Rand) *P2C {
+	p := &P2C{d: d, active: make(outstanding, len(w)), rng: rng}
+	if !allEqual(w) {
+		p.w = make([]int64, len(w))
+		q := make([]float64, len(w))
+		total := 0.0
+		for i, x := range w {
+			p.w[i], total = int64(x), total+float64(x)
+		}
+		for i, x := range w {
+			q[i] = float64(x) / total
+		}
+		p.prob, p.alias = aliasTable(q)
+	}
+	return p
+}
+
+// draw is a tier: uniform with equal weights, else in proportion to its
+// weight (Vose's alias table, one uniform).
+func (p *P2C) draw() int {
+	if p.w == nil {
+		return p.rng.IntN(len(p.active))
+	}
+	x := p.rng.Float64() * float64(len(p.prob))
+	i := min(int(x), len(p.prob)-1)
+	if x-float64(i) < p.prob[i] {
+		return i
+	}
+	return int(p.alias[i])
+}
+
+// fewer reports whether tier a is less loaded than tier b: fewer
+// outstanding, or fewer a unit of weight.
+func (p *P2C) fewer(a, b int) bool {
+	if p.w == nil {
+		return p.active[a] < p.active[b]
+	}
+	return int64(p.active[a])*p.w[b] < int64(p.active[b])*p.w[a]
+}
+
+// Blind implements dispatch.Blind: the counts are the balancer's own.
+func (*P2C) Blind() {}
+
+// Decide implements dispatch.Policy.
+func (p *P2C) Decide(*dispatch.View) dispatch.Decision {
+	best := p.draw()
+	for range p.d - 1 {
+		if c := p.draw(); p.fewer(c, best) {
+			best = c
+		}
+	}
+	p.active[best]++
+	return dispatch.Decision{Tier: best}
+}
+
+// Done implements dispatch.Feedback.
+func (p *P2C) Done(c *dispatch.Completion) { p.active.done(c.Tier) }
+
+// LeastRequest is Envoy's LEAST_REQUEST load balancer
+// (source/extensions/load_balancing_policies/least_request). With all
+// weights equal it is P2C: choice_count tiers drawn uniformly with
+// replacement, the fewest active requests, the first drawn on a tie. With
+// unequal weights it is an earliest-deadline-first schedule (EdfScheduler):
+// each tier holds one entry of deadline t + 1/weight, the earliest is
+// picked (the earlier added on a tie), the schedule's time t becomes its
+// deadline, and the tier is added again with its weight computed then,
+//
+//	weight = load_balancing_weight / (active_requests + 1)^active_request_bias,
+//
+// active_requests being this balancer's outstanding at the tier before the
+// task is counted. Only the picked tier's weight is recomputed: a tier's
+// entry keeps the weight it had when last picked, as in Envoy. Both forms
+// cost O(choices) or O(log n) a decision.
+type LeastRequest struct {
+	p2c    *P2C // equal weights
+	active outstanding
+	w      []float64
+	bias   float64
+	heap   stampHeap // deadline, order of insertion
+	now    float64   // the schedule's time: the last picked deadline
+	order  int64
+}
+
+func newLeastRequest(b Build) (dispatch.Policy, error) {
+	w, err := tierWeights(b, "equal")
+	if err != nil {
+		return nil, err
+	}
+	return NewLeastRequest(w, b.Options.Int("choices", 2), b.Options.Float("bias", 1), b.Rand), nil
+}
+
+// NewLeastRequest returns Envoy's least-request balancer over tiers of
+// these weights: P2C of d choices when they are equal, else the EDF
+// schedule with this active_request_bias.
+func NewLeastRequest(w []int, d int, bias float64, rng *rand.Rand) *LeastRequest {
+	if allEqual(w) {
+		return &LeastRequest{p2c: NewP2C(w, d, rng)}
+	}
+	n := len(w)
+	p := &LeastRequest{active: make(outstanding, n), w: make([]float64, n), bias: bias}
+	p.heap.init(n)
+	for i, x := range w {
+		p.w[i] = float64(x)
+		p.heap.set(i, 1/p.weight(i), p.order)
+		p.order++
+	}
+	return p
+}
+
+// weight is Envoy's hostWeight of tier i now.
+func (p *LeastRequest) weight(i int) float64 {
+	a := float64(p.active[i]) + 1
+	switch p.bias {
+	case 0:
+		return p.w[i]
+	case 1:
+		return p.w[i] / a
+	}
+	return p.w[i] / math.Pow(a, p.bias)
+}
+
+// Blind implements dispatch.Blind: the counts are the balancer's own.
+func (*LeastRequest) Blind() {}
+
+// Decide implements dispatch.Policy.
+func (p *LeastRequest) Decide(v *dispatch.View) dispatch.Decision {
+	if p.p2c != nil {
+		return p.p2c.Decide(v)
+	}
+	i := p.heap.top()
+	p.now = p.heap.key[i]
+	p.heap.set(i, p.now+1/p.weight(i), p.order)
+	p.order++
+	p.active[i]++
+	return dispatch.Decision{Tier: i}
+}
+
+// Done implements dispatch.Feedback: the count falls; the schedule does not
+// move until the tier is picked again.
+func (p *LeastRequest) Done(c *dispatch.Completion) {
+	if p.p2c != nil {
+		p.p2c.Done(c)
+		return
+	}
+	p.active.done(c.Tier)
+}

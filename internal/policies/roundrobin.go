@@ -1,0 +1,146 @@
+package policies
+
+import (
+	"github.com/offload-sim/offload/internal/dispatch"
+)
+
+var (
+	_ dispatch.Policy = (*RoundRobin)(nil)
+	_ dispatch.Blind  = (*RoundRobin)(nil)
+	_ dispatch.Policy = (*WeightedRoundRobin)(nil)
+	_ dispatch.Blind  = (*WeightedRoundRobin)(nil)
+)
+
+// The names of the production balancers' algorithms (docs/policies.md,
+// "Production load balancers").
+const (
+	NameRoundRobin   = "round-robin"
+	NameWeightedRR   = "weighted-round-robin"
+	NameLeastConn    = "least-conn"
+	NameP2C          = "p2c"
+	NameLeastRequest = "least-request"
+	NameEWMA         = "ewma"
+	NamePeakEWMA     = "peak-ewma"
+	NamePrequal      = "prequal"
+)
+
+// startTier is where balancer d of k in front of n tiers starts its
+// rotation: ⌊d·n/k⌋, so that the first balancer starts at tier 0 and k
+// balancers started together spread their first requests evenly over the
+// pool rather than all sending their first to tier 0 (d = 0 and k = 1 when
+// the caller has a single balancer).
+func startTier(d, k, n int) int {
+	if k <= 1 || d <= 0 {
+		return 0
+	}
+	return int(int64(d) * int64(n) / int64(k) % int64(n))
+}
+
+// RoundRobin sends the tasks to the tiers in turn, 0, 1, …, n−1, 0, …
+// from its start tier: HAProxy's `balance roundrobin` and nginx's default
+// with equal weights, where both are exactly cyclic. It reads nothing.
+type RoundRobin struct {
+	n, next int
+}
+
+func newRoundRobin(b Build) (dispatch.Policy, error) {
+	n := len(b.Tiers)
+	return &RoundRobin{n: n, next: startTier(b.Device, b.Devices, n)}, nil
+}
+
+// Blind implements dispatch.Blind: a counter.
+func (*RoundRobin) Blind() {}
+
+// Decide implements dispatch.Policy.
+func (p *RoundRobin) Decide(*dispatch.View) dispatch.Decision {
+	i := p.next
+	if p.next++; p.next == p.n {
+		p.next = 0
+	}
+	return dispatch.Decision{Tier: i}
+}
+
+// WeightedRoundRobin is nginx's smooth weighted round-robin
+// (ngx_http_upstream_get_peer, src/http/ngx_http_upstream_round_robin.c):
+// at each request every server's current weight grows by its weight, the
+// server of the largest current weight is chosen (the first in list order
+// on a tie) and its current weight loses the total of the weights. Over
+// every W = Σ w requests each server gets exactly its weight, interleaved
+// (weights 5, 1, 1 give a a b a c a a).
+//
+// It gives nginx's sequence without nginx's pass over every server. After t
+// requests a server's current weight is t·w − W·k, k its choices so far, so
+// among servers of one weight the one chosen is the one of fewest choices,
+// the first in list order on a tie: servers of one weight take their turns
+// in list order. So the servers are grouped by weight, each group keeps the
+// position of its next server and its completed rounds, and a decision
+// compares one candidate a group: O(G) for G distinct weights (at most 256,
+// balancer.MaxWeight), whatever the number of tiers.
+//
+// The list is the tiers rotated to begin at the balancer's start tier
+// (startTier), so that several balancers do not all begin with tier 0.
+type WeightedRoundRobin struct {
+	total  int64 // W
+	t      int64 // requests so far
+	start  int   // list position 0 is this tier
+	n      int
+	groups []wrrGroup
+}
+
+// wrrGroup is the servers of one weight, in list order.
+type wrrGroup struct {
+	w       int64
+	members []int // list positions
+	next    int   // members[next] is the group's candidate
+	rounds  int64 // completed turns of the whole group: every member's k is rounds or rounds+1
+}
+
+func newWeightedRR(b Build) (dispatch.Policy, error) {
+	w, err := tierWeights(b, "capacity")
+	if err != nil {
+		return nil, err
+	}
+	return NewWeightedRoundRobin(w, startTier(b.Device, b.Devices, len(w))), nil
+}
+
+// NewWeightedRoundRobin returns nginx's smooth weighted round-robin over
+// tiers of these integer weights (> 0), its list beginning at tier start.
+func NewWeightedRoundRobin(w []int, start int) *WeightedRoundRobin {
+	p := &WeightedRoundRobin{start: start, n: len(w)}
+	byWeight := map[int]int{}
+	for pos := range w {
+		x := w[(pos+start)%len(w)]
+		p.total += int64(x)
+		g, ok := byWeight[x]
+		if !ok {
+			g = len(p.groups)
+			byWeight[x] = g
+			p.groups = append(p.groups, wrrGroup{w: int64(x)})
+		}
+		p.groups[g].members = append(p.groups[g].members, pos)
+	}
+	return p
+}
+
+// Blind implements dispatch.Blind: the schedule reads no state.
+func (*WeightedRoundRobin) Blind() {}
+
+// Decide implements dispatch.Policy.
+func (p *WeightedRoundRobin) Decide(*dispatch.View) dispatch.Decision {
+	p.t++
+	best, bestPos := -1, 0
+	var bestCur int64
+	for gi := range p.groups {
+		g := &p.groups[gi]
+		pos := g.members[g.next]
+		cur := p.t*g.w - p.total*g.rounds // the candidate's current weight, before it is chosen
+		if best < 0 || cur > bestCur || cur == bestCur && pos < bestPos {
+			best, bestPos, bestCur = gi, pos, cur
+		}
+	}
+	g := &p.groups[best]
+	if g.next++; g.next == len(g.members) {
+		g.next, g.rounds = 0, g.rounds+1
+	}
+	return dispatch.Decision{Tier: (bestPos + p.start) % p.n}
+}
