@@ -54,6 +54,16 @@ type Scenario struct {
 	// Breakdown adds every tier's mean latency and mean wait to runs.csv
 	// (mean_latency_<tier>, mean_wait_<tier>).
 	Breakdown bool `yaml:"breakdown,omitempty"`
+	// Timeout is how long a dispatcher waits for an attempt's completion,
+	// from its send, s (omitted: for ever).
+	Timeout float64 `yaml:"timeout,omitempty" label:"task timeout" unit:"s"`
+	// Retries is how many times a task that timed out, or that a down
+	// tier refused, is sent again, each time to the policy's choice
+	// without the tier that failed (omitted: 0).
+	Retries int `yaml:"retries,omitempty"`
+	// CancelOnTimeout removes a timed-out attempt from its tier (omitted:
+	// false, it runs on and its work is wasted).
+	CancelOnTimeout bool `yaml:"cancel_on_timeout,omitempty"`
 
 	// pols is the catalog Parse was given: Validate and Cells check the
 	// policies against it. Unexported, so yaml and Hash ignore it.
@@ -157,6 +167,15 @@ type Tier struct {
 	// (non-local tiers; omitted: 0).
 	TxEnergy float64 `yaml:"tx_energy,omitempty" label:"send energy" unit:"J/bit"`
 	RxEnergy float64 `yaml:"rx_energy,omitempty" label:"receive energy" unit:"J/bit"`
+	// Episodes are fixed spans at another speed or down, in time order
+	// and disjoint (docs/model.md §1.12; omitted: none).
+	Episodes []Episode `yaml:"episodes,omitempty" label:""`
+	// Slowdowns are random spans at speed times the tier's speed, gap
+	// seconds apart (omitted: none).
+	Slowdowns *Recurring `yaml:"slowdowns,omitempty" label:""`
+	// Failures are random spans during which the tier is down, gap
+	// seconds apart (omitted: none); down wins over a slow-down.
+	Failures *Recurring `yaml:"failures,omitempty" label:""`
 }
 
 // Power is a server's linear power model: P(u) = Idle + (Max − Idle)·u at

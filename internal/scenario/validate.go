@@ -33,6 +33,7 @@ func (s *Scenario) Validate() error {
 	c.tiers()
 	c.data()
 	c.energy()
+	c.dynamics()
 	c.policies()
 	c.estimator()
 	c.observation()
