@@ -188,7 +188,7 @@ type Device struct {
 // randomness, if any, was given to it at construction. Run returns an error
 // for an invalid config or a policy that names a tier that does not exist.
 func Run(cfg *Config, p dispatch.Policy, st workload.Streams) (*Result, error) {
-	fb, _ := p.(dispatch.Feedback)
+	fb := dispatch.CapabilitiesOf(p).Feedback
 	return RunDevices(cfg, []Device{{Policy: p, Streams: st, Shadows: cfg.Shadows, Feedback: fb}}, nil)
 }
 
@@ -228,10 +228,15 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 	// size: the scan of its servers that makes a large tier keep a heap of
 	// finishes instead is then never run, and the heap's push and pop for
 	// every task are saved.
-	unread := s.fresh && !slices.ContainsFunc(devs, func(d Device) bool { return s.countsView(d) || s.samples(d) })
+	caps := make([]dispatch.Capabilities, len(devs)) // read once: a wrapper states its inner policy's
+	unread := s.fresh
+	for d := range devs {
+		caps[d] = dispatch.CapabilitiesOf(devs[d].Policy)
+		unread = unread && !s.countsView(&caps[d], devs[d].Shadows) && !s.samples(&caps[d], devs[d].Shadows)
+	}
 	s.devs = make([]device, len(devs))
 	maxC := s.addTiers(unread)
-	if err := s.addDevices(devs); err != nil {
+	if err := s.addDevices(devs, caps); err != nil {
 		return nil, err
 	}
 	s.scratchF = make([]float64, 0, maxC)
@@ -313,8 +318,9 @@ func (s *sim) addTier(i int, owner int32, unread bool) {
 }
 
 // addDevices sets up each device's view, source and listeners, once the
-// physical tiers are complete (their elements stay put from then on).
-func (s *sim) addDevices(devs []Device) error {
+// physical tiers are complete (their elements stay put from then on);
+// caps[d] is device d's policy's capabilities.
+func (s *sim) addDevices(devs []Device, caps []dispatch.Capabilities) error {
 	spec := deviceSpec(s.cfg, len(devs))
 	// Every device's view shows the same tiers: one slice for all, which
 	// policies only read (a device's memory is then its states alone).
@@ -329,7 +335,8 @@ func (s *sim) addDevices(devs []Device) error {
 			dv.seen[i] = &s.tiers[p]
 		}
 		dv.pol, dv.shadows, dv.rng = devs[d].Policy, devs[d].Shadows, devs[d].Observe
-		dv.count, dv.sample, dv.index = s.countsView(devs[d]), s.samples(devs[d]), d
+		c := &caps[d]
+		dv.count, dv.sample, dv.index = s.countsView(c, dv.shadows), s.samples(c, dv.shadows), d
 		dv.feedback = devs[d].Feedback
 		if tp := devs[d].Tape; tp != nil {
 			if !reflect.DeepEqual(tp.Spec(), spec) {
@@ -339,15 +346,16 @@ func (s *sim) addDevices(devs []Device) error {
 		} else {
 			dv.src = workload.NewSource(spec, devs[d].Streams, s.cfg.Cancel)
 		}
-		s.setView(dv, tiers)
-		s.addObservers(dv)
+		s.setView(dv, tiers, c.Clairvoyant)
+		s.addObservers(dv, c.Observer)
 	}
 	return nil
 }
 
 // setView allocates device dv's view of tiers and what it keeps of its own
-// sends, and gives it the reader or the oracle its policy reads.
-func (s *sim) setView(dv *device, tiers []dispatch.Tier) {
+// sends, and gives it the reader or the oracle (clairvoyant) its policy
+// reads.
+func (s *sim) setView(dv *device, tiers []dispatch.Tier, clairvoyant bool) {
 	nt := len(tiers)
 	dv.view.Tiers = tiers
 	dv.view.States = make([]dispatch.State, nt)
@@ -365,16 +373,17 @@ func (s *sim) setView(dv *device, tiers []dispatch.Tier) {
 			dv.sendLog[i].ch = []change{{0, 0}}
 		}
 	}
-	if _, ok := dv.pol.(dispatch.Clairvoyant); ok {
+	if clairvoyant {
 		dv.view.Oracle = (*oracle)(s)
 		s.oracle = true
 	}
 }
 
-// addObservers lists device dv's policy and shadows that keep online
-// estimates, to be told of each of its dispatches.
-func (s *sim) addObservers(dv *device) {
-	if o, ok := dv.pol.(dispatch.Observer); ok {
+// addObservers lists device dv's policy's observer (o, nil if none) and
+// its shadows that keep online estimates, to be told of each of its
+// dispatches.
+func (s *sim) addObservers(dv *device, o dispatch.Observer) {
+	if o != nil {
 		dv.observers = append(dv.observers, o)
 	}
 	for _, sh := range dv.shadows {
@@ -437,22 +446,19 @@ func (s *sim) setTrack(on bool) {
 	}
 }
 
-// countsView reports whether device d's fresh view is counted at each of
-// its decisions (device.count): under fresh observation, unless its policy
-// is dispatch.Blind or dispatch.Sampler and it has no shadows to read the
-// view.
-func (s *sim) countsView(d Device) bool {
-	_, blind := d.Policy.(dispatch.Blind)
-	return s.fresh && !((blind || s.samples(d)) && len(d.Shadows) == 0)
+// countsView reports whether the fresh view of a device whose policy has
+// capabilities c and which runs shadows is counted at each of its
+// decisions (device.count): under fresh observation, unless its policy is
+// blind or a sampler and it has no shadows to read the view.
+func (s *sim) countsView(c *dispatch.Capabilities, shadows []dispatch.Predictor) bool {
+	return s.fresh && !((c.Blind || s.samples(c, shadows)) && len(shadows) == 0)
 }
 
-// samples reports whether device d's policy reads its fresh view through
-// View.Reader, a few tiers a decision (device.sample): a dispatch.Sampler
+// samples reports whether such a device's policy reads its fresh view
+// through View.Reader, a few tiers a decision (device.sample): a sampler
 // without shadows (which read States).
-func (s *sim) samples(d Device) bool {
-	_, sampler := d.Policy.(dispatch.Sampler)
-	_, blind := d.Policy.(dispatch.Blind)
-	return s.fresh && sampler && !blind && len(d.Shadows) == 0
+func (s *sim) samples(c *dispatch.Capabilities, shadows []dispatch.Predictor) bool {
+	return s.fresh && c.Sampler && !c.Blind && len(shadows) == 0
 }
 
 // nextArrival is the device whose next arrival comes first (the lowest
