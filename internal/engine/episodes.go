@@ -113,8 +113,8 @@ func (c *Config) validateDynamic() []error {
 	return errs
 }
 
-// span is one source's current or next interval of a timeline.
-type span struct {
+// piece is one source's current or next interval of a timeline.
+type piece struct {
 	start, end, speed float64
 	down              bool
 }
@@ -127,17 +127,17 @@ type episodeSource struct {
 	law   *Recurring
 	down  bool
 	rng   *rand.Rand
-	cur   span
+	cur   piece
 }
 
 func (e *episodeSource) next() {
 	if e.law == nil {
 		if e.i < len(e.fixed) {
 			f := e.fixed[e.i]
-			e.cur = span{f.Start, f.End, f.Speed, f.Down}
+			e.cur = piece{f.Start, f.End, f.Speed, f.Down}
 			e.i++
 		} else {
-			e.cur = span{math.Inf(1), math.Inf(1), 1, false}
+			e.cur = piece{math.Inf(1), math.Inf(1), 1, false}
 		}
 		return
 	}
@@ -146,7 +146,7 @@ func (e *episodeSource) next() {
 	gap := e.law.Gap.Sample(e.rng)
 	length := e.law.Length.Sample(e.rng)
 	start := e.cur.end + gap
-	e.cur = span{start, start + length, e.law.Speed, e.down}
+	e.cur = piece{start, start + length, e.law.Speed, e.down}
 }
 
 // timeline is a physical tier's capacity as pieces of constant rate (the
