@@ -15,6 +15,7 @@ import (
 	"github.com/offload-sim/offload/internal/runner"
 	"github.com/offload-sim/offload/internal/store"
 )
+
 // SweepPlots are the figures SweepOutputs may draw (runner.Spec's Plots).
 func SweepPlots() []string {
 	return []string{"mean_latency", "p95_latency", "p99_latency", "p95_large", "mean_latency_stable", "p95_large_stable", "shares", diffPlot}
