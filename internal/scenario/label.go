@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/offload-sim/offload/internal/schema"
 )
 
 // The schema's words for an axis. Every numeric field carries its unit in
@@ -24,7 +26,7 @@ import (
 // no such field by its own name, without a unit. A path that names no
 // field is returned as it is, with no unit.
 func ParamLabel(path string) (label, unit string) {
-	parts, msg := splitPath(path)
+	parts, msg := scenarioSchema.SplitPath(path)
 	if msg != "" || len(parts) == 0 {
 		return path, ""
 	}
@@ -72,7 +74,7 @@ func fieldWords(t reflect.Type, parts []string) (string, string, bool) {
 			}
 			return join(words, strconv.Itoa(n+1)), unit, true
 		case t.Kind() == reflect.Struct:
-			f, ok := fieldByName(t, p)
+			f, ok := schema.FieldByName(t, p)
 			if !ok {
 				return "", "", false
 			}
