@@ -162,9 +162,15 @@ func (c *checker) mmpp(a Arrivals) {
 		c.Lower(seg, m, MinBurstTime, " s")
 		c.Upper(seg, m, MaxSpan, " s")
 	}
-	if !okR || !okS {
-		return
+	if okR && okS {
+		c.mmppRate(a)
 	}
+}
+
+// mmppRate checks that rate is the stationary rate of valid phases, and
+// that the phase changes a run crosses are bounded.
+func (c *checker) mmppRate(a Arrivals) {
+	at := func(f ...string) []string { return path(append([]string{"arrivals"}, f...)...) }
 	want := MMPPRate(a.Rates, a.Sojourn)
 	if math.Abs(a.Rate-want) > 1e-9*want {
 		c.Add(at("rate"), "%s is not allowed with process mmpp: the rate is derived, the stationary rate π₀r₀ + π₁r₁ = %s tasks/s of rates and sojourn; leave it out (or give 0, e.g. --set arrivals.rate=0 over a file that has one)", fmtNum(a.Rate), fmtNum(want))

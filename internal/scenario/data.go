@@ -128,40 +128,57 @@ func (c *checker) dataLaw(segs []string, d Data) {
 	if d.Dist != "empirical" && (d.File != "" || d.Column != "") {
 		c.Add(at("file"), "%q is not allowed: %s takes no file or column (only empirical does)", d.File+d.Column, d.Dist)
 	}
-	if d.Dist == "empirical" {
-		if d.File == "" {
-			c.Add(at("file"), `"" is not allowed: empirical needs the CSV whose column gives the bits, relative to the scenario file`)
-		}
-		if d.Mean != 0 && c.Num(at("mean"), d.Mean, d.Mean > 0, "must be > 0 (bits: the values are scaled to this mean), or leave it out for the column's own") {
-			c.Lower(at("mean"), d.Mean, MinData, " bits")
-			c.Upper(at("mean"), d.Mean, MaxData, " bits")
-		}
-		for _, f := range []struct {
-			name string
-			x    float64
-		}{{"alpha", d.Alpha}, {"cv", d.CV}, {"low", d.Low}, {"high", d.High}} {
-			if f.x != 0 {
-				c.Add(at(f.name), "%s is not allowed: empirical takes no %s", fmtNum(f.x), f.name)
-			}
-		}
-		return
+	switch d.Dist {
+	case "empirical":
+		c.dataEmpirical(at, d)
+	case "bounded-pareto":
+		c.dataBounded(at, d)
+	default:
+		c.dataParametric(at, d)
 	}
-	if d.Dist == "bounded-pareto" {
-		if d.Mean != 0 {
-			c.Add(at("mean"), "%s is not allowed: bounded-pareto's mean follows from alpha, low and high; leave it out", fmtNum(d.Mean))
-		}
-		if c.Num(at("alpha"), d.Alpha, d.Alpha > 0, "bounded-pareto needs alpha > 0") {
-			c.Upper(at("alpha"), d.Alpha, MaxAlpha, "")
-		}
-		okL := c.Num(at("low"), d.Low, d.Low > 0, "bounded-pareto needs low > 0 (bits)")
-		c.Lower(at("low"), d.Low, MinData, " bits")
-		okH := c.Num(at("high"), d.High, d.High > d.Low, "bounded-pareto needs high > low (bits)")
-		c.Upper(at("high"), d.High, MaxData, " bits")
-		if okL && okH && d.High/d.Low > MaxBoundRatio {
-			c.Add(at("high"), "%s is out of range: high/low must be ≤ %s", fmtNum(d.High), fmtNum(MaxBoundRatio))
-		}
-		return
+}
+
+// dataEmpirical checks an empirical data law: a file, a mean that only
+// scales, no parameters of a family.
+func (c *checker) dataEmpirical(at func(string) []string, d Data) {
+	if d.File == "" {
+		c.Add(at("file"), `"" is not allowed: empirical needs the CSV whose column gives the bits, relative to the scenario file`)
 	}
+	if d.Mean != 0 && c.Num(at("mean"), d.Mean, d.Mean > 0, "must be > 0 (bits: the values are scaled to this mean), or leave it out for the column's own") {
+		c.Lower(at("mean"), d.Mean, MinData, " bits")
+		c.Upper(at("mean"), d.Mean, MaxData, " bits")
+	}
+	for _, f := range []struct {
+		name string
+		x    float64
+	}{{"alpha", d.Alpha}, {"cv", d.CV}, {"low", d.Low}, {"high", d.High}} {
+		if f.x != 0 {
+			c.Add(at(f.name), "%s is not allowed: empirical takes no %s", fmtNum(f.x), f.name)
+		}
+	}
+}
+
+// dataBounded checks a bounded-Pareto data law: alpha > 0, 0 < low <
+// high, no mean (it follows from the three).
+func (c *checker) dataBounded(at func(string) []string, d Data) {
+	if d.Mean != 0 {
+		c.Add(at("mean"), "%s is not allowed: bounded-pareto's mean follows from alpha, low and high; leave it out", fmtNum(d.Mean))
+	}
+	if c.Num(at("alpha"), d.Alpha, d.Alpha > 0, "bounded-pareto needs alpha > 0") {
+		c.Upper(at("alpha"), d.Alpha, MaxAlpha, "")
+	}
+	okL := c.Num(at("low"), d.Low, d.Low > 0, "bounded-pareto needs low > 0 (bits)")
+	c.Lower(at("low"), d.Low, MinData, " bits")
+	okH := c.Num(at("high"), d.High, d.High > d.Low, "bounded-pareto needs high > low (bits)")
+	c.Upper(at("high"), d.High, MaxData, " bits")
+	if okL && okH && d.High/d.Low > MaxBoundRatio {
+		c.Add(at("high"), "%s is out of range: high/low must be ≤ %s", fmtNum(d.High), fmtNum(MaxBoundRatio))
+	}
+}
+
+// dataParametric checks a data law of a family with a mean: its mean,
+// and only the parameters its family takes.
+func (c *checker) dataParametric(at func(string) []string, d Data) {
 	c.Num(at("mean"), d.Mean, d.Mean > 0, "must be > 0 (bits)")
 	c.Lower(at("mean"), d.Mean, MinData, " bits")
 	c.Upper(at("mean"), d.Mean, MaxData, " bits")

@@ -64,6 +64,16 @@ func (c *checker) observation() {
 		c.Add(at("model"), "%q is not allowed: must be one of %s", o.Model, strings.Join(ObservationModels(), ", "))
 		return
 	}
+	c.observationPeriod(o, at)
+	c.observationDelay(o, at)
+	if c.Num(at("noise"), o.Noise, o.Noise >= 0, "must be ≥ 0 (coefficient of variation; 0: exact counts)") {
+		c.Upper(at("noise"), o.Noise, MaxCV, "")
+	}
+}
+
+// observationPeriod checks the period and phase of the models that take
+// them, and refuses them elsewhere.
+func (c *checker) observationPeriod(o *Observation, at func(f ...string) []string) {
 	usesPeriod := o.Model == "periodic" || o.Model == "individual"
 	switch {
 	case o.Model == "periodic":
@@ -89,6 +99,11 @@ func (c *checker) observation() {
 	if o.Model != "periodic" && o.Phase != 0 {
 		c.Add(at("phase"), "%s is not allowed: only periodic takes a phase", fmtNum(o.Phase))
 	}
+}
+
+// observationDelay checks the delayed model's age {mean, cv}, and refuses
+// it elsewhere.
+func (c *checker) observationDelay(o *Observation, at func(f ...string) []string) {
 	switch {
 	case o.Model == "delayed" && o.Delay == nil:
 		c.Add(at("delay"), "none given: delayed needs delay: {mean, cv} (s)")
@@ -101,8 +116,5 @@ func (c *checker) observation() {
 		}
 	case o.Delay != nil:
 		c.Add(at("delay"), "is not allowed: %s takes no delay (only delayed does)", o.Model)
-	}
-	if c.Num(at("noise"), o.Noise, o.Noise >= 0, "must be ≥ 0 (coefficient of variation; 0: exact counts)") {
-		c.Upper(at("noise"), o.Noise, MaxCV, "")
 	}
 }

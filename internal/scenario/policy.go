@@ -117,31 +117,44 @@ func (c *checker) policies() {
 	if !c.Count(path("policies"), len(c.s.Policies), MaxEntries, "policies") {
 		return
 	}
-	known := make(map[string]bool, len(names))
+	l := entryList{names: names, known: make(map[string]bool, len(names)), kinds: c.s.tierKinds(), first: map[string]int{}}
 	for _, n := range names {
-		known[n] = true
+		l.known[n] = true
 	}
-	kinds := c.s.tierKinds()
-	first := map[string]int{}
 	for i, e := range c.s.Policies {
-		at := path("policies", strconv.Itoa(i))
-		label := e.Label()
-		if !known[e.Name] {
-			c.Add(at, "%q is not allowed: must be one of %s", e.Name, strings.Join(names, ", "))
-			c.Last().At = sub(at, "name")
-		}
-		switch j, dup := first[label]; {
-		case e.As != "" && !ValidTierName(e.As):
-			c.Add(sub(at, "as"), "%q is not allowed: must match ^[a-z0-9_-]+$ (it labels the policy's rows)", e.As)
-		case dup && label != "": // "" is an unknown name, reported as such
-			c.Add(at, "%q is not allowed: listed twice (policies[%d] has it too)", label, j)
-			c.Last().At = sub(at, "as")
-		default:
-			first[label] = i
-		}
-		if known[e.Name] {
-			c.entry(at, e, kinds)
-		}
+		c.policy(i, e, &l)
+	}
+}
+
+// entryList is what checking each entry of policies needs of the others
+// and of the catalog.
+type entryList struct {
+	names []string        // the catalog's policies
+	known map[string]bool // the same, as a set
+	kinds []string        // the tiers' kinds
+	first map[string]int  // each label's first entry so far
+}
+
+// policy checks entry i: a known name, a valid label not given before,
+// and its options.
+func (c *checker) policy(i int, e PolicyEntry, l *entryList) {
+	at := path("policies", strconv.Itoa(i))
+	label := e.Label()
+	if !l.known[e.Name] {
+		c.Add(at, "%q is not allowed: must be one of %s", e.Name, strings.Join(l.names, ", "))
+		c.Last().At = sub(at, "name")
+	}
+	switch j, dup := l.first[label]; {
+	case e.As != "" && !ValidTierName(e.As):
+		c.Add(sub(at, "as"), "%q is not allowed: must match ^[a-z0-9_-]+$ (it labels the policy's rows)", e.As)
+	case dup && label != "": // "" is an unknown name, reported as such
+		c.Add(at, "%q is not allowed: listed twice (policies[%d] has it too)", label, j)
+		c.Last().At = sub(at, "as")
+	default:
+		l.first[label] = i
+	}
+	if l.known[e.Name] {
+		c.entry(at, e, l.kinds)
 	}
 }
 

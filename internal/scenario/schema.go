@@ -26,6 +26,8 @@ var (
 			Walk:        walkEntry,
 			Field:       entryField,
 			PathExample: "policies.hybrid.epsilon",
+			Noun:        "policy",
+			KeysLike:    reflect.TypeFor[Estimator](),
 		}, {
 			Type:  thresholdsType,
 			Shape: "a number or a list of numbers",

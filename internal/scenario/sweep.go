@@ -85,16 +85,24 @@ func (c *checker) sweep() {
 			c.Errs = slices.DeleteFunc(c.Errs, func(e *FieldError) bool { return slices.Equal(e.Path, swept) })
 		}
 	}
-	if len(sw.Values) == 0 {
-		c.Add(path("sweep", "values"), "none given: list at least one value")
-		return
+	if c.sweepValues(sw.Values) && ok {
+		c.sweepCells(sw.Values, swept)
 	}
-	if len(sw.Values) > MaxCells {
-		c.Add(path("sweep", "values"), "%d values is out of range: must be ≤ %d (one cell each)", len(sw.Values), MaxCells)
-		return
+}
+
+// sweepValues checks the list of values: not empty, not too long, finite,
+// none twice. It reports whether the cells are worth checking.
+func (c *checker) sweepValues(values []float64) bool {
+	if len(values) == 0 {
+		c.Add(path("sweep", "values"), "none given: list at least one value")
+		return false
+	}
+	if len(values) > MaxCells {
+		c.Add(path("sweep", "values"), "%d values is out of range: must be ≤ %d (one cell each)", len(values), MaxCells)
+		return false
 	}
 	seen := map[float64]int{}
-	for i, v := range sw.Values {
+	for i, v := range values {
 		at := path("sweep", "values", strconv.Itoa(i))
 		c.Num(at, v, true, "")
 		if j, dup := seen[v]; dup {
@@ -103,14 +111,17 @@ func (c *checker) sweep() {
 		}
 		seen[v] = i
 	}
-	if !ok {
-		return
-	}
+	return true
+}
+
+// sweepCells checks each cell, reporting only what the base scenario does
+// not already.
+func (c *checker) sweepCells(values []float64, swept []string) {
 	base := map[string]bool{}
 	for _, e := range c.Errs {
 		base[e.Error()] = true
 	}
-	for i, v := range sw.Values {
+	for i, v := range values {
 		if !finite(v) {
 			continue // reported above
 		}

@@ -107,9 +107,14 @@ func (c *checker) trace() {
 	}
 	q := s.Workload.LargeQuantile
 	c.Num(path("workload", "large_quantile"), q, q > 0 && q < 1, "must be in (0, 1)")
-	if t.rows == nil {
-		return // checked against the rows when they are attached
+	if t.rows != nil { // else checked against the rows when they are attached
+		c.traceRows(t)
 	}
+}
+
+// traceRows checks the run length against the attached rows.
+func (c *checker) traceRows(t *Trace) {
+	s := c.s
 	n := len(t.rows.arrivals)
 	if s.Tasks > 0 && s.Warmup+s.Tasks > n {
 		c.Add(path("tasks"), "%d + warmup %d = %d is out of range: the trace %s has %d rows (leave tasks out for every row after the warmup)", s.Tasks, s.Warmup, s.Tasks+s.Warmup, t.File, n)

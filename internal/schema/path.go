@@ -79,7 +79,6 @@ func (s *Schema) Resolve(root reflect.Value, p, top string) (Target, *FieldError
 	cur := root.Elem()
 	segs := make([]string, 0, len(parts))
 	for i, part := range parts {
-		where := strings.Join(parts[:i], ".")
 		if part == "" {
 			return fail("empty path segment (paths look like %s)", s.NamePath)
 		}
@@ -89,45 +88,58 @@ func (s *Schema) Resolve(root reflect.Value, p, top string) (Target, *FieldError
 			}
 			cur = cur.Elem()
 		}
-		if c := s.custom(cur.Type()); c != nil {
-			fv, ok := reflect.Value{}, false
-			if c.Field != nil {
-				fv, ok = c.Field(cur, part)
+		if c := s.custom(cur.Type()); c != nil && !c.isField(cur, part) {
+			keys := slices.Clone(parts[i:])
+			if slices.Contains(keys, "") {
+				return fail("empty path segment (paths look like %s)", c.PathExample)
 			}
-			if !ok {
-				keys := slices.Clone(parts[i:])
-				if slices.Contains(keys, "") {
-					return fail("empty path segment (paths look like %s)", c.PathExample)
-				}
-				return Target{Holder: cur, Keys: keys, Path: append(segs, keys...)}, nil
-			}
-			cur = fv
-			segs = append(segs, part)
-			continue
+			return Target{Holder: cur, Keys: keys, Path: append(segs, keys...)}, nil
 		}
-		switch cur.Kind() {
-		case reflect.Struct:
-			f, ok := FieldByName(cur.Type(), part)
-			if !ok {
-				if where == "" {
-					where = top
-				}
-				return fail("no field %q in %s (allowed: %s)", part, where, strings.Join(FieldNames(cur.Type()), ", "))
-			}
-			cur = cur.FieldByIndex(f.Index)
-			segs = append(segs, part)
-		case reflect.Slice:
-			j, msg := s.sliceIndex(cur, part, where)
-			if msg != "" {
-				return fail("%s", msg)
-			}
-			cur = cur.Index(j)
-			segs = append(segs, strconv.Itoa(j))
-		default:
-			return fail("no field %q in %s: it is %s, which has no fields", part, where, s.Describe(cur.Type()))
+		next, seg, msg := s.step(cur, part, strings.Join(parts[:i], "."), top)
+		if msg != "" {
+			return fail("%s", msg)
 		}
+		cur = next
+		segs = append(segs, seg)
 	}
 	return Target{Value: cur, Path: segs}, nil
+}
+
+// isField reports whether key names a field of the custom value v.
+func (c *Custom) isField(v reflect.Value, key string) bool {
+	if c.Field == nil {
+		return false
+	}
+	_, ok := c.Field(v, key)
+	return ok
+}
+
+// step goes from cur, at the path where, to its part: a field, a list
+// item, or a custom value's field. It returns the canonical segment, or
+// what is wrong.
+func (s *Schema) step(cur reflect.Value, part, where, top string) (reflect.Value, string, string) {
+	if c := s.custom(cur.Type()); c != nil {
+		v, _ := c.Field(cur, part)
+		return v, part, ""
+	}
+	switch cur.Kind() {
+	case reflect.Struct:
+		f, ok := FieldByName(cur.Type(), part)
+		if !ok {
+			if where == "" {
+				where = top
+			}
+			return cur, "", fmt.Sprintf("no field %q in %s (allowed: %s)", part, where, strings.Join(FieldNames(cur.Type()), ", "))
+		}
+		return cur.FieldByIndex(f.Index), part, ""
+	case reflect.Slice:
+		j, msg := s.sliceIndex(cur, part, where)
+		if msg != "" {
+			return cur, "", msg
+		}
+		return cur.Index(j), strconv.Itoa(j), ""
+	}
+	return cur, "", fmt.Sprintf("no field %q in %s: it is %s, which has no fields", part, where, s.Describe(cur.Type()))
 }
 
 // sliceIndex finds a list element by index, or by a name Names gives it.

@@ -53,6 +53,13 @@ type Custom struct {
 	Field func(v reflect.Value, key string) (reflect.Value, bool)
 	// PathExample is a path below such a value, for messages.
 	PathExample string
+	// Noun is what an item of a list of them is called in words ("policy
+	// 2"); "" for its type's name in lower case.
+	Noun string
+	// KeysLike is the type whose fields the keys below such a value read
+	// as in words, when they are named alike (an entry's options, which
+	// override the estimator's fields); nil for none.
+	KeysLike reflect.Type
 }
 
 // custom returns t's Custom, if it has one.
