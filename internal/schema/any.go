@@ -228,30 +228,37 @@ func FromAny(v any, depth int) (*yaml.Node, error) {
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!float", Value: floatText(x)}, nil
 	case []any:
 		n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: yaml.FlowStyle}
-		for _, el := range x {
-			c, err := FromAny(el, depth+1)
-			if err != nil {
-				return nil, err
-			}
-			n.Content = append(n.Content, c)
-		}
-		return n, nil
+		return n, appendAny(n, nil, x, depth)
 	case map[string]any:
 		n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Style: yaml.FlowStyle}
-		for _, k := range SortedKeys(x) {
-			c, err := FromAny(x[k], depth+1)
-			if err != nil {
-				return nil, err
-			}
-			n.Content = append(n.Content, StrNode(k), c)
+		keys := SortedKeys(x)
+		vals := make([]any, len(keys))
+		for i, k := range keys {
+			vals[i] = x[k]
 		}
-		return n, nil
+		return n, appendAny(n, keys, vals, depth)
 	}
 	var n yaml.Node
 	if err := n.Encode(v); err != nil {
 		return nil, err
 	}
 	return &n, nil
+}
+
+// appendAny appends the values to n's content, each after its key when
+// keys are given.
+func appendAny(n *yaml.Node, keys []string, vals []any, depth int) error {
+	for i, v := range vals {
+		c, err := FromAny(v, depth+1)
+		if err != nil {
+			return err
+		}
+		if keys != nil {
+			n.Content = append(n.Content, StrNode(keys[i]))
+		}
+		n.Content = append(n.Content, c)
+	}
+	return nil
 }
 
 // SortedKeys lists a map's keys in order.
