@@ -66,41 +66,41 @@ func cloneDynamics(c *Scenario) {
 // timeout and retries.
 func (c *checker) dynamics() {
 	s := c.s
-	c.num(path("timeout"), s.Timeout, s.Timeout >= 0, "must be > 0 (s, how long a dispatcher waits for an attempt), or leave it out")
-	c.upper(path("timeout"), s.Timeout, MaxSpan, " s")
-	c.integer(path("retries"), s.Retries, s.Retries >= 0 && s.Retries <= MaxRetries, "must be in [0, "+strconv.Itoa(MaxRetries)+"] (sends of a task after its first)")
+	c.Num(path("timeout"), s.Timeout, s.Timeout >= 0, "must be > 0 (s, how long a dispatcher waits for an attempt), or leave it out")
+	c.Upper(path("timeout"), s.Timeout, MaxSpan, " s")
+	c.Integer(path("retries"), s.Retries, s.Retries >= 0 && s.Retries <= MaxRetries, "must be in [0, "+strconv.Itoa(MaxRetries)+"] (sends of a task after its first)")
 	if s.CancelOnTimeout && !(s.Timeout > 0) {
-		c.add(path("cancel_on_timeout"), "true is not allowed without timeout: nothing times out")
+		c.Add(path("cancel_on_timeout"), "true is not allowed without timeout: nothing times out")
 	}
 	for i, t := range s.Tiers {
 		at := func(f ...string) []string { return sub(path("tiers", strconv.Itoa(i)), f...) }
-		if !c.count(at("episodes"), len(t.Episodes), MaxEpisodes, "episodes") {
+		if !c.Count(at("episodes"), len(t.Episodes), MaxEpisodes, "episodes") {
 			continue
 		}
 		for k, e := range t.Episodes {
 			ep := func(f string) []string { return at("episodes", strconv.Itoa(k), f) }
-			c.num(ep("start"), e.Start, e.Start >= 0, "must be ≥ 0 (s)")
-			c.upper(ep("start"), e.Start, MaxSpan, " s")
-			if c.num(ep("end"), e.End, e.End > e.Start || !finite(e.Start), "must be > start ("+fmtNum(e.Start)+" s)") {
-				c.upper(ep("end"), e.End, 2*MaxSpan, " s")
+			c.Num(ep("start"), e.Start, e.Start >= 0, "must be ≥ 0 (s)")
+			c.Upper(ep("start"), e.Start, MaxSpan, " s")
+			if c.Num(ep("end"), e.End, e.End > e.Start || !finite(e.Start), "must be > start ("+fmtNum(e.Start)+" s)") {
+				c.Upper(ep("end"), e.End, 2*MaxSpan, " s")
 			}
 			switch {
 			case e.Down && e.Speed != 0:
-				c.add(ep("speed"), "%s is not allowed with down: true: a down tier serves nothing", fmtNum(e.Speed))
+				c.Add(ep("speed"), "%s is not allowed with down: true: a down tier serves nothing", fmtNum(e.Speed))
 			case !e.Down:
-				c.num(ep("speed"), e.Speed, e.Speed > 0, "must be > 0 (a multiplier of the tier's speed), or give down: true")
-				c.lower(ep("speed"), e.Speed, MinSpeed/MaxSpeed, "")
-				c.upper(ep("speed"), e.Speed, MaxSpeed/MinSpeed, "")
+				c.Num(ep("speed"), e.Speed, e.Speed > 0, "must be > 0 (a multiplier of the tier's speed), or give down: true")
+				c.Lower(ep("speed"), e.Speed, MinSpeed/MaxSpeed, "")
+				c.Upper(ep("speed"), e.Speed, MaxSpeed/MinSpeed, "")
 			}
 			if k > 0 && e.Start < t.Episodes[k-1].End {
-				c.add(ep("start"), "%s is not allowed: episodes must be in time order and must not overlap (episode %d ends at %s s)", fmtNum(e.Start), k-1, fmtNum(t.Episodes[k-1].End))
+				c.Add(ep("start"), "%s is not allowed: episodes must be in time order and must not overlap (episode %d ends at %s s)", fmtNum(e.Start), k-1, fmtNum(t.Episodes[k-1].End))
 			}
 		}
 		c.recurring(at("slowdowns"), t.Slowdowns, true)
 		c.recurring(at("failures"), t.Failures, false)
 	}
 	if a, b, ok := allDown(s.Tiers); ok {
-		c.add(path("tiers"), "every tier is down at once in [%s, %s) s by its episodes: no task could be served then", fmtNum(a), fmtNum(b))
+		c.Add(path("tiers"), "every tier is down at once in [%s, %s) s by its episodes: no task could be served then", fmtNum(a), fmtNum(b))
 	}
 }
 
@@ -118,38 +118,38 @@ func (c *checker) recurring(at []string, r *Recurring, slow bool) {
 		d := f.d
 		in := func(g string) []string { return sub(at, f.name, g) }
 		if !slices.Contains(gapLaws(), d.Dist) {
-			c.add(in("dist"), "%q is not allowed: must be one of %s", d.Dist, strings.Join(gapLaws(), ", "))
+			c.Add(in("dist"), "%q is not allowed: must be one of %s", d.Dist, strings.Join(gapLaws(), ", "))
 			continue
 		}
-		if c.num(in("mean"), d.Mean, d.Mean > 0, "must be > 0 (s): a law of mean 0 would make episodes without end or without gaps") {
-			c.lower(in("mean"), d.Mean, 1e-6, " s")
-			c.upper(in("mean"), d.Mean, MaxSpan, " s")
+		if c.Num(in("mean"), d.Mean, d.Mean > 0, "must be > 0 (s): a law of mean 0 would make episodes without end or without gaps") {
+			c.Lower(in("mean"), d.Mean, 1e-6, " s")
+			c.Upper(in("mean"), d.Mean, MaxSpan, " s")
 		}
 		switch d.Dist {
 		case "pareto":
-			c.num(in("alpha"), d.Alpha, d.Alpha > 2, "pareto needs alpha > 2")
-			c.upper(in("alpha"), d.Alpha, MaxAlpha, "")
+			c.Num(in("alpha"), d.Alpha, d.Alpha > 2, "pareto needs alpha > 2")
+			c.Upper(in("alpha"), d.Alpha, MaxAlpha, "")
 		case "lognormal":
-			c.num(in("cv"), d.CV, d.CV > 0, "must be > 0 (coefficient of variation)")
-			c.upper(in("cv"), d.CV, MaxCV, "")
+			c.Num(in("cv"), d.CV, d.CV > 0, "must be > 0 (coefficient of variation)")
+			c.Upper(in("cv"), d.CV, MaxCV, "")
 		}
 		if d.Dist != "pareto" && d.Alpha != 0 {
-			c.add(in("alpha"), "%s is not allowed: %s takes no alpha", fmtNum(d.Alpha), d.Dist)
+			c.Add(in("alpha"), "%s is not allowed: %s takes no alpha", fmtNum(d.Alpha), d.Dist)
 		}
 		if d.Dist != "lognormal" && d.CV != 0 {
-			c.add(in("cv"), "%s is not allowed: %s takes no cv", fmtNum(d.CV), d.Dist)
+			c.Add(in("cv"), "%s is not allowed: %s takes no cv", fmtNum(d.CV), d.Dist)
 		}
 		if d.Low != 0 || d.High != 0 || d.File != "" || d.Column != "" {
-			c.add(in("dist"), "%s takes only mean, alpha (pareto) and cv (lognormal)", d.Dist)
+			c.Add(in("dist"), "%s takes only mean, alpha (pareto) and cv (lognormal)", d.Dist)
 		}
 	}
 	switch {
 	case slow:
-		c.num(sub(at, "speed"), r.Speed, r.Speed > 0, "must be > 0 (a multiplier of the tier's speed)")
-		c.lower(sub(at, "speed"), r.Speed, MinSpeed/MaxSpeed, "")
-		c.upper(sub(at, "speed"), r.Speed, MaxSpeed/MinSpeed, "")
+		c.Num(sub(at, "speed"), r.Speed, r.Speed > 0, "must be > 0 (a multiplier of the tier's speed)")
+		c.Lower(sub(at, "speed"), r.Speed, MinSpeed/MaxSpeed, "")
+		c.Upper(sub(at, "speed"), r.Speed, MaxSpeed/MinSpeed, "")
 	case r.Speed != 0:
-		c.add(sub(at, "speed"), "%s is not allowed: a failure serves nothing", fmtNum(r.Speed))
+		c.Add(sub(at, "speed"), "%s is not allowed: a failure serves nothing", fmtNum(r.Speed))
 	}
 }
 
