@@ -20,6 +20,13 @@ type TierConfig struct {
 	// Capacity is the tier's speed over time: slow-downs and failures
 	// (the zero value: its speed, always).
 	Capacity Capacity
+	// Buffer is the most tasks the tier holds, in service included (≥
+	// Servers); a task that reaches it full is dropped, or sent again with
+	// Config.Retries. 0: no limit.
+	Buffer int
+	// Discipline is the order the tier serves its tasks in (the zero
+	// value: FCFS).
+	Discipline Discipline
 }
 
 // Config describes one run. Exactly one of Tasks and Duration is positive.
@@ -156,5 +163,6 @@ func (c *Config) validate() error {
 		errs = append(errs, fmt.Errorf("observation %s: period %v, noise %v: need period > 0, noise ≥ 0", o.Model, o.Period, o.Noise))
 	}
 	errs = append(errs, c.validateDynamic()...)
+	errs = append(errs, c.validateDisciplines()...)
 	return errors.Join(errs...)
 }

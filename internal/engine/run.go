@@ -74,6 +74,8 @@ type tierState struct {
 	board    boardEntry
 	hist     history
 	tl       *timeline // its capacity over time; nil: its speed, always
+	buffer   int       // the most tasks present; 0: no limit
+	ev       *evTier   // an event-driven discipline's state; nil: FCFS (discipline.go)
 }
 
 // viewRef is tier i of device d's view.
@@ -238,6 +240,9 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 	unread := s.fresh
 	for d := range devs {
 		caps[d] = dispatch.CapabilitiesOf(devs[d].Policy)
+		if caps[d].Clairvoyant && cfg.eventDriven() {
+			return nil, fmt.Errorf("engine: a clairvoyant policy replays FCFS queues: it cannot run with a ps or srpt tier")
+		}
 		unread = unread && !s.countsView(&caps[d], devs[d].Shadows) && !s.samples(&caps[d], devs[d].Shadows)
 	}
 	s.devs = make([]device, len(devs))
@@ -307,6 +312,7 @@ func (s *sim) addTier(i int, owner int32, unread bool) {
 		servers: t.Servers, speed: t.Speed,
 		kw: !s.delayed && (t.Servers <= kwServers || unread)})
 	ts := &s.tiers[p]
+	ts.setDiscipline(t)
 	if s.delayed {
 		ts.hist.ch = []change{{0, 0}}
 	}
@@ -381,7 +387,7 @@ func (s *sim) setView(dv *device, tiers []dispatch.Tier, clairvoyant bool) {
 		}
 	}
 	if clairvoyant {
-		dv.view.Oracle = (*oracle)(s)
+		dv.view.Oracle = (*oracle)(s) // it replays FCFS: newSim refuses it with a ps or srpt tier
 		s.oracle = true
 	}
 }
@@ -858,13 +864,15 @@ func (s *sim) event(e *event) {
 		s.done(e)
 	case evRetry:
 		s.retry(e)
+	case evDepart:
+		s.leave(e)
 	}
 }
 
 // reach puts the task in slot into its tier's FCFS queue at its reach time.
 func (s *sim) reach(slot int32) {
 	if s.dyn != nil {
-		s.reachDynamic(slot)
+		s.reachSlow(slot)
 		return
 	}
 	x := &s.slots[slot]
