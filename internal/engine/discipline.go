@@ -370,3 +370,16 @@ func (s *sim) leave(ev *event) {
 	}
 	s.freeSlots = append(s.freeSlots, slot)
 }
+
+// ParseDiscipline reads a discipline's scenario spelling; "" is FCFS.
+func ParseDiscipline(s string) (Discipline, error) {
+	for _, d := range []Discipline{FCFS, PS, SRPT} {
+		if s == d.String() {
+			return d, nil
+		}
+	}
+	if s == "" {
+		return FCFS, nil
+	}
+	return FCFS, fmt.Errorf("discipline %q: need fcfs, ps or srpt", s)
+}

@@ -120,6 +120,8 @@ type Layout struct {
 	// Dynamic adds lost_share, timeout_share, retry_share and goodput (a
 	// scenario with slow-downs, failures, timeouts or retries).
 	Dynamic bool
+	// Buffer adds drop_share (a scenario with a finite buffer).
+	Buffer bool
 }
 
 // ColSketched says whether a run's percentiles came from the sketch.
@@ -187,6 +189,9 @@ func RunColumns(l Layout) []Column {
 	}
 	if l.Dynamic {
 		cols = append(cols, outcomeColumns()...)
+	}
+	if l.Buffer {
+		cols = append(cols, dropColumn())
 	}
 	return cols
 }

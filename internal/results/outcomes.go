@@ -9,6 +9,9 @@ const (
 	ColTimeoutShare = "timeout_share"
 	ColRetryShare   = "retry_share"
 	ColGoodput      = "goodput"
+	// ColDropShare is present only when a tier has a finite buffer
+	// (Layout.Buffer).
+	ColDropShare = "drop_share"
 )
 
 // Outcomes is how a run's measured tasks ended. Every arrived task ends
@@ -22,17 +25,26 @@ type Outcomes struct {
 	Retried            int // sent again at least once; also counted among the others
 }
 
+// outShare is the share of Arrived that f counts; NaN without an account.
+func outShare(f func(o *Outcomes) int) func(m *Measured) float64 {
+	return func(m *Measured) float64 {
+		o := m.Outcomes
+		if o == nil || o.Arrived == 0 {
+			return math.NaN()
+		}
+		return float64(f(o)) / float64(o.Arrived)
+	}
+}
+
+// dropColumn is drop_share.
+func dropColumn() Column {
+	return Column{Name: ColDropShare, Doc: "share of the measured tasks that arrived and were dropped: their tier's buffer was full at their last attempt",
+		Get: outShare(func(o *Outcomes) int { return o.Dropped })}
+}
+
 // outcomeColumns are lost_share, timeout_share, retry_share and goodput.
 func outcomeColumns() []Column {
-	share := func(f func(o *Outcomes) int) func(m *Measured) float64 {
-		return func(m *Measured) float64 {
-			o := m.Outcomes
-			if o == nil || o.Arrived == 0 {
-				return math.NaN()
-			}
-			return float64(f(o)) / float64(o.Arrived)
-		}
-	}
+	share := outShare
 	return []Column{
 		{Name: ColLostShare, Doc: "share of the measured tasks that arrived and were lost: their tier failed with them present, or refused them while down, with no retry left",
 			Get: share(func(o *Outcomes) int { return o.Lost })},
