@@ -181,3 +181,31 @@ func TestSRPTSchrageMiller(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkDiscipline is BenchmarkEngine's three tiers with every tier
+// under one discipline (fcfs+buffer: FCFS with a buffer of twice the
+// servers, which takes the dynamic path): the cost per task of each, for
+// docs/performance.md.
+func BenchmarkDiscipline(b *testing.B) {
+	for _, tc := range []struct {
+		name   string
+		d      Discipline
+		buffer bool
+	}{{"fcfs", FCFS, false}, {"fcfs+buffer", FCFS, true}, {"ps", PS, false}, {"srpt", SRPT, false}} {
+		b.Run(tc.name, func(b *testing.B) {
+			cfg := threeTier(b, 20, max(b.N, 1))
+			cfg.Warmup = 0
+			for i := range cfg.Tiers {
+				cfg.Tiers[i].Discipline = tc.d
+				if tc.buffer {
+					cfg.Tiers[i].Buffer = 2 * cfg.Tiers[i].Servers
+				}
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			if _, err := Run(cfg, uniform(workload.Stream(1, 0, 99)), workload.NewStreams(1, 0)); err != nil {
+				b.Fatal(err)
+			}
+		})
+	}
+}

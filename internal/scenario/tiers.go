@@ -29,10 +29,14 @@ type Tier struct {
 	// Failures are random spans during which the tier is down, gap
 	// seconds apart (omitted: none); down wins over a slow-down.
 	Failures *Recurring `yaml:"failures,omitempty" label:""`
-	// Discipline and Buffer: the order the tier serves in, and the most
-	// tasks it holds (discipline.go; omitted: fcfs, no limit).
+	// Discipline is the order the tier serves its tasks in: fcfs, ps
+	// (processor sharing) or srpt (least remaining work first,
+	// preemptive) (omitted: fcfs).
 	Discipline string `yaml:"discipline,omitempty" label:"queue discipline"`
-	Buffer     int    `yaml:"buffer,omitempty" label:"buffer" unit:"tasks"`
+	// Buffer is the most tasks the tier holds, in service included, ≥
+	// servers: a task that reaches it full is dropped, or sent again with
+	// retries (omitted: no limit).
+	Buffer int `yaml:"buffer,omitempty" label:"buffer" unit:"tasks"`
 }
 
 // Power is a server's linear power model: P(u) = Idle + (Max − Idle)·u at
