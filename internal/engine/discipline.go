@@ -18,6 +18,10 @@ const (
 	// SRPT serves the (at most c) tasks with the least remaining work,
 	// preempting a task in service when one with less arrives.
 	SRPT
+	// Priority serves the tasks by their class's priority, the lower
+	// first, FCFS within a class; without preemption unless the tier is
+	// Preemptive (preempt-resume).
+	Priority
 )
 
 // String is the discipline's scenario spelling.
@@ -29,6 +33,8 @@ func (d Discipline) String() string {
 		return "ps"
 	case SRPT:
 		return "srpt"
+	case Priority:
+		return "priority"
 	}
 	return fmt.Sprintf("discipline(%d)", uint8(d))
 }
@@ -48,16 +54,19 @@ func (c *Config) validateDisciplines() []error {
 		}
 		switch t.Discipline {
 		case FCFS:
-		case PS, SRPT:
+		case PS, SRPT, Priority:
 			if t.Capacity.Dynamic() {
 				errs = append(errs, fmt.Errorf("tier %d (%s): discipline %s with episodes, slow-downs or failures: only fcfs tiers take them", i, t.Name, t.Discipline))
 			}
 		default:
-			errs = append(errs, fmt.Errorf("tier %d (%s): %v: need fcfs, ps or srpt", i, t.Name, t.Discipline))
+			errs = append(errs, fmt.Errorf("tier %d (%s): %v: need fcfs, ps, srpt or priority", i, t.Name, t.Discipline))
+		}
+		if t.Preemptive && t.Discipline != Priority {
+			errs = append(errs, fmt.Errorf("tier %d (%s): preemptive with discipline %s: only priority takes it", i, t.Name, t.Discipline))
 		}
 	}
 	if c.Timeout > 0 && c.eventDriven() {
-		errs = append(errs, fmt.Errorf("timeout %v with a ps or srpt tier: only fcfs tiers take timeouts", c.Timeout))
+		errs = append(errs, fmt.Errorf("timeout %v with a ps, srpt or priority tier: only fcfs tiers take timeouts", c.Timeout))
 	}
 	return errs
 }
@@ -78,13 +87,28 @@ func (c *Config) eventDriven() bool {
 // +Inf in its heap of finishes per task present (kw false): its count is
 // then read as any heap tier's (present, Delayed's history, the tracked
 // views), and drain never takes one off; its departures do (leave).
-func (ts *tierState) setDiscipline(t *TierConfig) {
+//
+// In a run where tasks may run out of patience, an FCFS tier keeps its
+// finishes too (kw false): a task that abandons leaves at its own instant,
+// out of the order of the starts the workload vector's count reads.
+func (ts *tierState) setDiscipline(cfg *Config, t *TierConfig) {
 	ts.buffer = t.Buffer
+	if cfg.patient() {
+		ts.kw = false
+	}
 	if t.Discipline == FCFS {
 		return
 	}
 	ts.kw = false
-	ts.ev = &evTier{disc: t.Discipline, servers: t.Servers, speed: t.Speed}
+	ts.ev = &evTier{disc: t.Discipline, preempt: t.Discipline == SRPT || t.Preemptive, servers: t.Servers, speed: t.Speed}
+	if t.Discipline == Priority {
+		for _, k := range cfg.Classes {
+			ts.ev.prio = append(ts.ev.prio, float64(k.Priority))
+		}
+		if ts.ev.prio == nil {
+			ts.ev.prio = []float64{0}
+		}
+	}
 }
 
 // reachSlow is reach for a run that keeps the outcome account
@@ -99,6 +123,9 @@ func (s *sim) reachSlow(slot int32) {
 	}
 	if ts.ev != nil {
 		s.reachEvent(slot, ts)
+		return
+	}
+	if s.patient && s.abandons(slot, ts) {
 		return
 	}
 	s.reachDynamic(slot)
@@ -139,12 +166,17 @@ func (s *sim) drop(slot int32) {
 // evTier is an event-driven tier's state. PS keeps its tasks in one heap
 // by virtual finish: every task present is served at the same rate, so a
 // task's virtual finish, the virtual time at its reach plus its size, does
-// not change, and tasks leave in its order. SRPT keeps the tasks in
-// service apart (at most servers of them, each running at the tier's
-// speed) and those that wait in a heap by remaining work, which only
-// changes in service.
+// not change, and tasks leave in its order. SRPT and Priority keep the
+// tasks in service apart (at most servers of them, each running at the
+// tier's speed) and those that wait in a heap by key: the remaining work
+// (SRPT), which only changes in service, or the class's priority
+// (Priority), ties to the earlier reach. With preemption a task that
+// reaches the tier with a key below the worst in service takes its
+// server, and that one waits with its remaining work.
 type evTier struct {
 	disc    Discipline
+	preempt bool
+	prio    []float64 // Priority: each class's priority
 	servers int
 	speed   float64
 	gen     int32   // bumped at each change; a departure of another generation is stale
@@ -155,11 +187,13 @@ type evTier struct {
 	serving []evTask
 }
 
-// evTask is a task present at an event-driven tier: its slot and its key
-// (PS: virtual finish; SRPT: remaining work, as of the tier's last change
-// while in service).
+// evTask is a task present at an event-driven tier: its slot, its key
+// (PS: virtual finish; SRPT: remaining work; Priority: its class's
+// priority) and its remaining work (SRPT and Priority), as of the tier's
+// last change while in service.
 type evTask struct {
 	key  float64
+	rem  float64
 	seq  uint64
 	slot int32
 }
@@ -237,7 +271,11 @@ func (e *evTier) advance(t float64) {
 	}
 	w := dt * e.speed
 	for i := range e.serving {
-		e.serving[i].key = max(0, e.serving[i].key-w)
+		t := &e.serving[i]
+		t.rem = max(0, t.rem-w)
+		if e.disc == SRPT {
+			t.key = t.rem
+		}
 	}
 }
 
@@ -252,26 +290,34 @@ func (e *evTier) next() (float64, int) {
 	}
 	best := -1
 	for i := range e.serving {
-		if best < 0 || e.serving[i].before(&e.serving[best]) {
+		if best < 0 || e.serving[i].rem < e.serving[best].rem {
 			best = i
 		}
 	}
 	if best < 0 {
 		return math.Inf(1), -1
 	}
-	return e.last + e.serving[best].key/e.speed, best
+	return e.last + e.serving[best].rem/e.speed, best
 }
 
-// add takes in the task in slot of this size at the tier's last change.
-func (e *evTier) add(slot int32, size float64) {
+// add takes in the task in slot, of this size and class, at the tier's
+// last change.
+func (e *evTier) add(slot int32, size float64, class int32) {
 	e.seq++
 	if e.disc == PS {
 		e.wait.push(evTask{key: e.v + size, seq: e.seq, slot: slot})
 		return
 	}
-	t := evTask{key: size, seq: e.seq, slot: slot}
+	t := evTask{key: size, rem: size, seq: e.seq, slot: slot}
+	if e.disc == Priority {
+		t.key = e.prio[class]
+	}
 	if len(e.serving) < e.servers {
 		e.serving = append(e.serving, t)
+		return
+	}
+	if !e.preempt {
+		e.wait.push(t)
 		return
 	}
 	worst := 0 // the task in service with the most remaining work: preempted if the new one has less
@@ -318,7 +364,7 @@ func (s *sim) reachEvent(slot int32, ts *tierState) {
 	x := &s.slots[slot]
 	e := ts.ev
 	e.advance(x.reach)
-	e.add(slot, x.size)
+	e.add(slot, x.size, x.class)
 	s.keep(ts, x.reach, math.Inf(1))
 	if s.track {
 		s.touched(int(x.tier), ts)
@@ -373,7 +419,7 @@ func (s *sim) leave(ev *event) {
 
 // ParseDiscipline reads a discipline's scenario spelling; "" is FCFS.
 func ParseDiscipline(s string) (Discipline, error) {
-	for _, d := range []Discipline{FCFS, PS, SRPT} {
+	for _, d := range []Discipline{FCFS, PS, SRPT, Priority} {
 		if s == d.String() {
 			return d, nil
 		}
@@ -381,5 +427,5 @@ func ParseDiscipline(s string) (Discipline, error) {
 	if s == "" {
 		return FCFS, nil
 	}
-	return FCFS, fmt.Errorf("discipline %q: need fcfs, ps or srpt", s)
+	return FCFS, fmt.Errorf("discipline %q: need fcfs, ps, srpt or priority", s)
 }

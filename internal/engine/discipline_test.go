@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math"
+	"strconv"
 	"testing"
 
 	"github.com/offload-sim/offload/internal/workload"
@@ -19,6 +20,9 @@ func replicated(t *testing.T, cfg *Config, reps int, f func(*Result) float64) (m
 			t.Fatal(err)
 		}
 		v[r] = f(res)
+		if math.IsNaN(v[r]) || math.IsInf(v[r], 0) {
+			t.Fatalf("replicate %d: %v", r, v[r])
+		}
 	}
 	m, sd := stat.MeanStdDev(v, nil)
 	return m, sd / math.Sqrt(float64(reps))
@@ -207,5 +211,79 @@ func BenchmarkDiscipline(b *testing.B) {
 				b.Fatal(err)
 			}
 		})
+	}
+}
+
+// classMean is the mean latency of class k over the replicates.
+func classMean(k int) func(*Result) float64 {
+	return func(r *Result) float64 { return r.Class[k].Latencies.Mean() }
+}
+
+// TestPriorityCobham: two classes at one M/G/1 priority tier against
+// Cobham's formula per class (Cobham, Operations Research 2(1), 1954):
+// non-preemptive W_k = W₀/((1−σ_{k−1})(1−σ_k)), W₀ = Σ λ_i E[S_i²]/2, σ_k
+// the load of the classes up to k; preempt-resume T_k = E[S_k]/(1−σ_{k−1})
+// + Σ_{i≤k} λ_i E[S_i²]/2 / ((1−σ_{k−1})(1−σ_k)).
+func TestPriorityCobham(t *testing.T) {
+	tasks, reps, maxRel := runLength()
+	exp := mustDist(t, "exponential", 1, 0, 0)
+	small := mustDist(t, "exponential", 0.5, 0, 0)
+	lambda := 0.8
+	share := []float64{0.4, 0.6}
+	sizes := []workload.Dist{small, exp} // the urgent class has the smaller tasks
+	m1 := []float64{0.5, 1}
+	m2 := []float64{2 * 0.25, 2} // E[S²] of exponentials
+	for _, preempt := range []bool{false, true} {
+		cfg := singleTier(lambda, 1, exp, tasks, tasks/10)
+		cfg.Tiers[0].Discipline, cfg.Tiers[0].Preemptive = Priority, preempt
+		cfg.Classes = []Class{{Name: "hi", Share: share[0], Priority: 0, Size: sizes[0]}, {Name: "lo", Share: share[1], Priority: 1, Size: sizes[1]}}
+		sigma, w0 := 0.0, 0.0
+		for k := range 2 {
+			w0 += lambda * share[k] * m2[k] / 2
+		}
+		partial := 0.0
+		for k := range 2 {
+			prev := sigma
+			sigma += lambda * share[k] * m1[k]
+			partial += lambda * share[k] * m2[k] / 2
+			want := m1[k] + w0/((1-prev)*(1-sigma))
+			if preempt {
+				want = m1[k]/(1-prev) + partial/((1-prev)*(1-sigma))
+			}
+			got, se := replicated(t, cfg, reps, classMean(k))
+			checkAgainst(t, "M/M/1 priority class "+itoa(k)+" preemptive "+strconv.FormatBool(preempt), got, se, reps, want, maxRel)
+		}
+	}
+}
+
+// TestAbandonmentMM1M: M/M/1+M (exponential patience, mean 1/θ) against
+// its birth–death chain: death rate μ + (n−1)θ with n present, abandon
+// share θ·E[queue]/λ.
+func TestAbandonmentMM1M(t *testing.T) {
+	tasks, reps, maxRel := runLength()
+	exp := mustDist(t, "exponential", 1, 0, 0)
+	for _, tc := range []struct{ lambda, patience float64 }{{0.9, 2}, {1.5, 1}} {
+		theta := 1 / tc.patience
+		p := []float64{1}
+		sum, q := 1.0, 0.0
+		for n := 1; n < 400; n++ {
+			p = append(p, p[n-1]*tc.lambda/(1+float64(n-1)*theta))
+			sum += p[n]
+		}
+		for n := 1; n < 400; n++ {
+			q += float64(n-1) * p[n] / sum
+		}
+		want := theta * q / tc.lambda
+		cfg := singleTier(tc.lambda, 1, exp, tasks, tasks/10)
+		cfg.Patience = mustDist(t, "exponential", tc.patience, 0, 0)
+		got, se := replicated(t, cfg, reps, func(r *Result) float64 { return float64(r.Out.Abandoned) / float64(r.Out.Arrived) })
+		checkAgainst(t, "M/M/1+M λ="+ftoa(tc.lambda)+" abandon share", got, se, reps, want, maxRel)
+		res, err := Run(cfg, always(0), workload.NewStreams(1, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o := res.Out; o.Completed+o.Abandoned != o.Arrived {
+			t.Errorf("account %+v", o)
+		}
 	}
 }

@@ -65,7 +65,7 @@ type Outcomes struct {
 // retries, finite buffers or a discipline other than FCFS: only then does
 // it keep the outcome account, and take reach's slower path.
 func (c *Config) Dynamic() bool {
-	if c.Timeout > 0 || c.Retries > 0 {
+	if c.Timeout > 0 || c.Retries > 0 || len(c.Classes) > 0 || c.Patience.Mean() > 0 {
 		return true
 	}
 	for i := range c.Tiers {

@@ -31,6 +31,7 @@ type transit struct {
 	idle        bool
 	predWait    float64
 	data, reply float64 // bits
+	class       int32 // its class (Config.Classes; 0 without)
 }
 
 // tierState is a physical tier's dynamic state. Every tier of the scenario
@@ -167,6 +168,8 @@ type sim struct {
 	fb feedback
 	// dyn: capacities, timeouts and retries (dynamic.go); nil without.
 	dyn *dynamics
+	// patient: some task may run out of patience (classes.go).
+	patient bool
 }
 
 // Device is one dispatcher of a run (docs/design.md §1.9): its policy, its
@@ -241,7 +244,7 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 	for d := range devs {
 		caps[d] = dispatch.CapabilitiesOf(devs[d].Policy)
 		if caps[d].Clairvoyant && cfg.eventDriven() {
-			return nil, fmt.Errorf("engine: a clairvoyant policy replays FCFS queues: it cannot run with a ps or srpt tier")
+			return nil, fmt.Errorf("engine: a clairvoyant policy replays FCFS queues: it cannot run with a ps, srpt or priority tier")
 		}
 		unread = unread && !s.countsView(&caps[d], devs[d].Shadows) && !s.samples(&caps[d], devs[d].Shadows)
 	}
@@ -261,6 +264,7 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 	s.res = newResult(cfg, s.tiers, s.nShadows)
 	s.setTrack(len(cfg.Tiers) >= trackTiers)
 	s.initDynamics()
+	s.patient = cfg.patient()
 	return s, nil
 }
 
@@ -312,7 +316,7 @@ func (s *sim) addTier(i int, owner int32, unread bool) {
 		servers: t.Servers, speed: t.Speed,
 		kw: !s.delayed && (t.Servers <= kwServers || unread)})
 	ts := &s.tiers[p]
-	ts.setDiscipline(t)
+	ts.setDiscipline(s.cfg, t)
 	if s.delayed {
 		ts.hist.ch = []change{{0, 0}}
 	}
@@ -387,7 +391,7 @@ func (s *sim) setView(dv *device, tiers []dispatch.Tier, clairvoyant bool) {
 		}
 	}
 	if clairvoyant {
-		dv.view.Oracle = (*oracle)(s) // it replays FCFS: newSim refuses it with a ps or srpt tier
+		dv.view.Oracle = (*oracle)(s) // it replays FCFS: newSim refuses it with an event-driven tier
 		s.oracle = true
 	}
 }
@@ -751,8 +755,12 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 	x.measured, x.hasPred, x.predWait = measured, dec.HasPred, dec.PredWait
 	x.idle = false // predictShadows sets it: only the shadows' errors read it (recordShadows)
 	x.data, x.reply = s.task.Data, s.task.Reply
+	x.class = int32(s.task.Class)
 	if s.dyn != nil {
 		s.sent(slot, t, s.task.Seq, measured)
+		if measured && s.res.Class != nil {
+			s.res.Class[x.class].Arrived++
+		}
 	}
 	if measured {
 		s.pending++
