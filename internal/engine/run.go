@@ -31,7 +31,7 @@ type transit struct {
 	idle        bool
 	predWait    float64
 	data, reply float64 // bits
-	class       int32 // its class (Config.Classes; 0 without)
+	class       int32   // its class (Config.Classes; 0 without)
 }
 
 // tierState is a physical tier's dynamic state. Every tier of the scenario
