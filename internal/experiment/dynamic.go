@@ -56,7 +56,7 @@ func episodeSeed(seed uint64, rep int) [2]uint64 {
 
 // measuredOutcomes copies the run's outcome account into m.
 func measuredOutcomes(m *results.Measured, res *engine.Result, l results.Layout) {
-	if !l.Dynamic && !l.Buffer {
+	if !l.Dynamic && !l.Buffer && !l.Patience {
 		return
 	}
 	o := res.Out

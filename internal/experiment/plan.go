@@ -119,7 +119,8 @@ func (p *Plan) Columns() []results.Column { return results.RunColumns(p.Layout()
 // breakdown and energy models. Sweeps cannot vary them, so every cell shares it.
 func (p *Plan) Layout() results.Layout {
 	return results.Layout{Tiers: p.Tiers(), SLO: p.Scenario.SLO.Latency, Breakdown: p.Scenario.Breakdown, Energy: p.Scenario.HasEnergy(), Sketch: p.sketch,
-		Dynamic: p.Scenario.HasDynamics(), Buffer: p.Scenario.HasBuffers()}
+		Dynamic: p.Scenario.HasDynamics(), Buffer: p.Scenario.HasBuffers(), Patience: p.Scenario.HasPatience(),
+		Classes: p.Scenario.ClassNames()}
 }
 
 // measured hands a run's raw measurements to the metrics schema. The
@@ -465,6 +466,7 @@ func (p *Plan) runJob(ctx context.Context, j Job, opt Options, tapes []*workload
 	m := measured(&cfg, res)
 	measuredEnergy(m, &cfg, res, p.Layout().Energy)
 	measuredOutcomes(m, res, p.Layout())
+	measuredClasses(m, res)
 	if len(clocks) > 0 {
 		m.DecisionNs = meanNs(clocks)
 	}

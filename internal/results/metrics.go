@@ -120,8 +120,12 @@ type Layout struct {
 	// Dynamic adds lost_share, timeout_share, retry_share and goodput (a
 	// scenario with slow-downs, failures, timeouts or retries).
 	Dynamic bool
-	// Buffer adds drop_share (a scenario with a finite buffer).
-	Buffer bool
+	// Buffer adds drop_share (a scenario with a finite buffer), Patience
+	// abandon_share (a scenario with patience).
+	Buffer, Patience bool
+	// Classes are the task classes' names: each adds its mean and 95th
+	// percentile latency and its deadline miss share (none without).
+	Classes []string
 }
 
 // ColSketched says whether a run's percentiles came from the sketch.
@@ -193,6 +197,10 @@ func RunColumns(l Layout) []Column {
 	if l.Buffer {
 		cols = append(cols, dropColumn())
 	}
+	if l.Patience {
+		cols = append(cols, abandonColumn())
+	}
+	cols = append(cols, classColumns(l.Classes)...)
 	return cols
 }
 
@@ -220,6 +228,8 @@ type Measured struct {
 	// Σ latency and Σ wait (s), and their number where it differs from
 	// TierCount (the testbed, where some requests fail); nil TierDone means
 	// TierCount. Nil sums leave the breakdown columns missing.
+	// Classes is each task class's account (Layout.Classes); nil without.
+	Classes []ClassMeasured
 	TierSumLatency []float64
 	TierSumWait    []float64
 	TierDone       []int

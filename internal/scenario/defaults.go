@@ -58,6 +58,7 @@ func (s *Scenario) Clone() *Scenario {
 	c.Arrivals.Sojourn = cloneSlice(s.Arrivals.Sojourn)
 	c.Tiers = cloneSlice(s.Tiers)
 	cloneDynamics(&c)
+	cloneClasses(&c)
 	c.Policies = clonePolicies(s.Policies)
 	if s.Observation != nil {
 		o := *s.Observation

@@ -35,3 +35,33 @@ func TestDisciplineKeys(t *testing.T) {
 		}
 	}
 }
+
+// Classes parse, clone apart and round-trip; shares must sum to 1 and
+// names be unique.
+func TestClassKeys(t *testing.T) {
+	base := "tasks: 1000\narrivals: {rate: 10}\ntiers:\n  - {name: edge, kind: edge, servers: 4, speed: 25, discipline: priority, preemptive: true}\n"
+	good := "classes:\n  - {name: interactive, share: 0.3, priority: 0, size: {dist: exponential, mean: 0.2}, deadline: 0.1}\n  - {name: batch, share: 0.7, priority: 1}\n"
+	s, err := scenario.Parse("c.yaml", []byte(base+good), nil, catalog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.ClassNames(); len(got) != 2 || got[1] != "batch" || s.Classes[0].Size.Mean != 0.2 || s.HasPatience() {
+		t.Fatalf("classes %+v", s.Classes)
+	}
+	out, err := s.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, err := scenario.Parse("resolved.yaml", out, nil, catalog); err != nil || again.Classes[0].Size.Mean != 0.2 {
+		t.Errorf("round trip: %v\n%s", err, out)
+	}
+	for _, c := range []struct{ y, want string }{
+		{"classes:\n  - {name: a, share: 0.3}\n  - {name: b, share: 0.6}\n", "classes: shares sum to 0.9: they must sum to 1"},
+		{"classes:\n  - {name: a, share: 0.5}\n  - {name: a, share: 0.5}\n", `classes[1].name: "a" is not allowed: class names must be unique`},
+		{"patience: {dist: exponential, mean: 2}\n", "tiers[0] (edge).discipline: priority is not allowed with patience"},
+	} {
+		if _, err := scenario.Parse("c.yaml", []byte(base+c.y), nil, catalog); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want %q", c.y, err, c.want)
+		}
+	}
+}
