@@ -229,7 +229,7 @@ type Measured struct {
 	// TierCount (the testbed, where some requests fail); nil TierDone means
 	// TierCount. Nil sums leave the breakdown columns missing.
 	// Classes is each task class's account (Layout.Classes); nil without.
-	Classes []ClassMeasured
+	Classes        []ClassMeasured
 	TierSumLatency []float64
 	TierSumWait    []float64
 	TierDone       []int

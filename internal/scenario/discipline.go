@@ -14,7 +14,7 @@ type Class struct {
 	Share    float64 `yaml:"share" label:"class share"`                     // in (0, 1]; the shares sum to 1
 	Priority int     `yaml:"priority,omitempty" label:"class priority"`     // ≥ 0, the lower served first
 	Size     *Dist   `yaml:"size,omitempty" label:"class size law"`         // omitted: workload.size
-	Deadline float64 `yaml:"deadline,omitempty" label:"deadline" unit:"s"` // s from arrival; omitted: none
+	Deadline float64 `yaml:"deadline,omitempty" label:"deadline" unit:"s"`  // s from arrival; omitted: none
 	Patience *Dist   `yaml:"patience,omitempty" label:"class patience law"` // omitted: the scenario's patience
 }
 
