@@ -69,6 +69,9 @@ func Run(ctx context.Context, plan *experiment.Plan, eo Options, opts runner.Opt
 	if err != nil {
 		return runner.BadInput(err)
 	}
+	if err := simulatorOnly(cfg); err != nil {
+		return runner.BadInput(err)
+	}
 	if err := checkExternal(ctx, cfg, eo.External, eo.TimeScale); err != nil {
 		return err
 	}
@@ -274,12 +277,13 @@ func (e *emulation) startTiers() (urls []string, stop func(), err error) {
 			s()
 		}
 	}
-	for _, t := range e.tiers {
+	for i, t := range e.tiers {
 		if u, ok := e.external[t.Name]; ok {
 			urls = append(urls, u)
 			continue
 		}
-		s, err := testbed.NewServer(testbed.ServerConfig{Name: t.Name, Servers: t.Servers, Speed: t.Speed, TimeScale: e.eo.TimeScale})
+		s, err := testbed.NewServer(testbed.ServerConfig{Name: t.Name, Servers: t.Servers, Speed: t.Speed, TimeScale: e.eo.TimeScale,
+			QueueLimit: queueLimit(&e.cfg.Tiers[i])})
 		if err != nil {
 			stop()
 			return nil, nil, err
