@@ -109,7 +109,7 @@ func energyOutputs(r *Result) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	sums, err := writeSummary(r.Dir, plan.Columns(), outcomeRuns(r.Outcomes))
+	sums, err := writeSummary(r.Dir, plan, r.Opts, outcomeRuns(r.Outcomes))
 	if err != nil {
 		return nil, err
 	}

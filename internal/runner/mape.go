@@ -34,7 +34,7 @@ absolute error of the wait), mape_summary.csv and mape.png.`,
 func mapeOutputs(r *Result) ([]string, error) {
 	dir, plan := r.Opts.Dir, r.Plan
 	runs := outcomeRuns(r.Outcomes)
-	sums, err := writeSummary(r.Dir, plan.Columns(), runs)
+	sums, err := writeSummary(r.Dir, plan, r.Opts, runs)
 	if err != nil {
 		return nil, err
 	}

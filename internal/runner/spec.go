@@ -31,6 +31,10 @@ type Spec struct {
 	// outputs writes the experiment's files from the finished outcomes and
 	// prints its table; it returns the paths written.
 	outputs func(r *Result) ([]string, error)
+	// fixedSeeds: the outputs read every cell's replicates as the
+	// scenario's seeds, so --precision, which varies them by cell, is
+	// refused.
+	fixedSeeds bool
 }
 
 // Args are an experiment's own flags (those beyond Options).
@@ -87,6 +91,9 @@ func Run(ctx context.Context, spec Spec, plan *experiment.Plan, a Args, opts Opt
 		}
 	}
 	plan.TimeDecisions = opts.TimeDecisions
+	if err := checkPrecision(spec, opts); err != nil {
+		return nil, err
+	}
 	if err := checkMemory(plan, opts.Workers, opts.MaxMemory); err != nil {
 		return nil, err
 	}
@@ -188,7 +195,7 @@ func sweepSpec(name, short, long string) Spec {
 // the headline table.
 func sweepOutputs(r *Result) ([]string, error) {
 	dir, plan := r.Opts.Dir, r.Plan
-	sums, err := writeSummary(r.Dir, plan.Columns(), outcomeRuns(r.Outcomes))
+	sums, err := writeSummary(r.Dir, plan, r.Opts, outcomeRuns(r.Outcomes))
 	if err != nil {
 		return nil, err
 	}

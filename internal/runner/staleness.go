@@ -21,7 +21,7 @@ import (
 // policy against the age of what the dispatchers see, many devices sharing
 // the edge and the cloud through a periodic board.
 func StalenessSpec() Spec {
-	return Spec{Name: "staleness", Embedded: "staleness",
+	return Spec{Name: "staleness", Embedded: "staleness", fixedSeeds: true,
 		Short: "Latency and prediction error of every policy against the observation period",
 		Long: `Run every policy, on devices that share the edge and the cloud, with a board
 of the tiers' states refreshed every T seconds (the embedded staleness
@@ -41,7 +41,7 @@ predicts best and which policy routes best, with paired 95% intervals.`,
 func stalenessOutputs(r *Result) ([]string, error) {
 	dir, plan, format := r.Opts.Dir, r.Plan, r.Opts.Format
 	runs := outcomeRuns(r.Outcomes)
-	sums, err := writeSummary(r.Dir, plan.Columns(), runs)
+	sums, err := writeSummary(r.Dir, plan, r.Opts, runs)
 	if err != nil {
 		return nil, err
 	}
