@@ -74,7 +74,7 @@ type Plan struct {
 	// Nil: the scenario's seeds in every cell.
 	Replicates []int
 	configs    []*engine.Config
-	sketch  bool // Layout.Sketch: a run may pass the exact limit
+	sketch     bool // Layout.Sketch: a run may pass the exact limit
 }
 
 // Outcome is one finished job: its runs.csv row and, when the plan asks for
