@@ -523,14 +523,3 @@ func fanOut(sinks []func(*engine.TaskRecord)) func(*engine.TaskRecord) {
 		}
 	}
 }
-
-// probeOf unwraps the probe from newProbe's result.
-func probeOf(p any) *probe {
-	switch q := p.(type) {
-	case *probe:
-		return q
-	case clairvoyantProbe:
-		return q.probe
-	}
-	return nil
-}
