@@ -210,9 +210,9 @@ func checkPrecision(spec Spec, o Options) error {
 	case o.Precision == nil:
 		return nil
 	case !o.Shard.Whole():
-		return badInputf("--shard %d/%d with --precision: a run until precise decides its replicates from the results of the ones before, so no shard knows its runs in advance; run it whole, or give the shards a fixed --seeds", o.Shard.Index, o.Shard.Count)
+		return BadInputf("--shard %d/%d with --precision: a run until precise decides its replicates from the results of the ones before, so no shard knows its runs in advance; run it whole, or give the shards a fixed --seeds", o.Shard.Index, o.Shard.Count)
 	case spec.fixedSeeds:
-		return badInputf("--precision: %s compares its cells replicate by replicate over a fixed number of them; give --seeds instead", spec.Name)
+		return BadInputf("--precision: %s compares its cells replicate by replicate over a fixed number of them; give --seeds instead", spec.Name)
 	}
 	return nil
 }
