@@ -37,7 +37,7 @@ var allowed = map[string][]string{
 	"internal/report":                {"internal/results", "internal/scenario", "internal/store"},
 	"internal/quantile":              {},
 	"internal/results":               {"internal/quantile"},
-	"internal/runner":                {"experiments", "internal/claims", "internal/estimators", "internal/dispatch", "internal/engine", "internal/experiment", "internal/htmlreport", "internal/policies", "internal/report", "internal/results", "internal/scenario", "internal/store", "internal/testbed", "internal/trace", "internal/workload"},
+	"internal/runner":                {"experiments", "internal/claims", "internal/estimators", "internal/dispatch", "internal/engine", "internal/experiment", "internal/htmlreport", "internal/policies", "internal/report", "internal/results", "internal/scenario", "internal/stats", "internal/store", "internal/testbed", "internal/trace", "internal/workload"},
 	"internal/scenario":              {"internal/quantile"},
 	"internal/stats":                 {},
 	"internal/store":                 {},
