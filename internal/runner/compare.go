@@ -64,6 +64,8 @@ func Compare(ctx context.Context, o CompareOptions) ([]results.Difference, error
 	}
 	stem := report.FileStem(o.Metric)
 	csvName, plotName := "compare_"+stem+".csv", "diff_"+stem+"."+o.Format
+	rankName, pairsName := "ranking_"+stem+".csv", "pairs_"+stem+".csv"
+	names := []string{csvName, plotName, rankName, pairsName}
 	m, err := ReadManifest(o.Dir)
 	if err != nil {
 		return nil, BadInputf("%s: no offload manifest (%v): compare reads a results folder", o.Dir, err)
@@ -73,14 +75,14 @@ func Compare(ctx context.Context, o CompareOptions) ([]results.Difference, error
 	if o.Out == "" {
 		// The folder's own results: opened for its own scenario, so that the
 		// new files join the ones it records and nothing else is touched.
-		d, err = addToFolder(o.Dir, []string{csvName, plotName})
+		d, err = addToFolder(o.Dir, names)
 	} else {
 		target = o.Out
 		if prev, perr := ReadManifest(o.Out); perr == nil && prev.ScenarioHash == m.ScenarioHash {
 			// Comparisons of the same results: keep those of other metrics.
-			d, err = addToFolder(o.Out, []string{csvName, plotName})
+			d, err = addToFolder(o.Out, names)
 		} else {
-			d, err = OpenFolder(o.Out, m.ScenarioHash, "compare", o.Force, []string{csvName, plotName})
+			d, err = OpenFolder(o.Out, m.ScenarioHash, "compare", o.Force, names)
 		}
 		m = Manifest{Tool: "offload", Version: Version(), Command: o.Command, Experiment: "compare", Seed: m.Seed, Seeds: m.Seeds,
 			ScenarioHash: m.ScenarioHash, Started: time.Now().UTC()}
@@ -98,6 +100,14 @@ func Compare(ctx context.Context, o CompareOptions) ([]results.Difference, error
 		return nil, err
 	}
 	written := []string{filepath.Join(target, csvName)}
+	ranks := rankCells(runs, o.Metric)
+	if err := d.WriteFile(rankName, func(w io.Writer) error { return writeRanking(w, ranks) }); err != nil {
+		return nil, err
+	}
+	if err := d.WriteFile(pairsName, func(w io.Writer) error { return writePairs(w, ranks) }); err != nil {
+		return nil, err
+	}
+	written = append(written, filepath.Join(target, rankName), filepath.Join(target, pairsName))
 	err = report.PlotDiffs(d, plotName, o.Format, ds, legend, diffFigure(o.Metric, o.Baseline, param, ds))
 	switch {
 	case err == nil:
@@ -114,6 +124,7 @@ func Compare(ctx context.Context, o CompareOptions) ([]results.Difference, error
 		return nil, err
 	}
 	printDiffs(o.Stdout, ds, param)
+	printRanking(o.Stdout, ranks, o.Metric)
 	NoteWritten(o.Stdout, written...)
 	return ds, nil
 }
