@@ -150,6 +150,17 @@ func (p *Plan) Labels() []string {
 	return labels
 }
 
+// Programs counts the plan's exec entries (programs of the user's).
+func (p *Plan) Programs() int {
+	n := 0
+	for _, name := range p.PolicyNames() {
+		if s, ok := policies.Lookup(name); ok && s.Program {
+			n++
+		}
+	}
+	return n
+}
+
 // PolicyNames are the registry policies the entries run, in Labels order.
 func (p *Plan) PolicyNames() []string {
 	names := make([]string, len(p.Policies))

@@ -78,8 +78,8 @@ func (p *Precision) record() precisionRecord {
 // at each cell's final count and returns the outcomes in job order, those
 // of have included.
 func executePrecise(ctx context.Context, plan *experiment.Plan, prec *Precision, opt experiment.Options,
-	have map[runKey]experiment.Outcome, progress func(name string, total int) (func(done, total int), func())) ([]experiment.Outcome, error) {
-	got := make(map[runKey]experiment.Outcome, len(have))
+	have map[RunKey]experiment.Outcome, progress func(name string, total int) (func(done, total int), func())) ([]experiment.Outcome, error) {
+	got := make(map[RunKey]experiment.Outcome, len(have))
 	for k, o := range have {
 		got[k] = o
 	}
@@ -117,7 +117,7 @@ func executePrecise(ctx context.Context, plan *experiment.Plan, prec *Precision,
 
 // collect returns the outcomes of the plan's jobs found in got, in job
 // order.
-func collect(plan *experiment.Plan, got map[runKey]experiment.Outcome) []experiment.Outcome {
+func collect(plan *experiment.Plan, got map[RunKey]experiment.Outcome) []experiment.Outcome {
 	jobs := plan.Jobs()
 	out := make([]experiment.Outcome, len(jobs))
 	for i, j := range jobs {
@@ -129,7 +129,7 @@ func collect(plan *experiment.Plan, got map[runKey]experiment.Outcome) []experim
 // cellValues returns values[policy][replicate] of a column for cell c's
 // first plan.ReplicatesOf(c) replicates, from the runs in got (NaN where
 // a run is missing, which only an interrupted look leaves).
-func cellValues(plan *experiment.Plan, c int, column string, got map[runKey]experiment.Outcome) [][]float64 {
+func cellValues(plan *experiment.Plan, c int, column string, got map[RunKey]experiment.Outcome) [][]float64 {
 	n := plan.ReplicatesOf(c)
 	values := make([][]float64, len(plan.Policies))
 	for p, e := range plan.Policies {
@@ -148,9 +148,9 @@ func cellValues(plan *experiment.Plan, c int, column string, got map[runKey]expe
 // relative half-width each policy reached and whether the cell met the
 // target. It returns the decisions in Cells order.
 func precisionOf(plan *experiment.Plan, prec *Precision, runs []results.Run, sums []results.Summary) []stats.Decision {
-	got := make(map[runKey]experiment.Outcome, len(runs))
+	got := make(map[RunKey]experiment.Outcome, len(runs))
 	for _, r := range runs {
-		got[keyOfRun(r)] = experiment.Outcome{Run: r}
+		got[KeyOfRun(r)] = experiment.Outcome{Run: r}
 	}
 	ds := make([]stats.Decision, len(plan.Cells))
 	for c, cell := range plan.Cells {
@@ -158,7 +158,7 @@ func precisionOf(plan *experiment.Plan, prec *Precision, runs []results.Run, sum
 		for p, e := range plan.Policies {
 			for i := range sums {
 				s := &sums[i]
-				if s.Policy == e.Label && s.Param == cell.Param && sameValue(s.Value, cell.Value) {
+				if s.Policy == e.Label && s.Param == cell.Param && (s.Value == cell.Value || math.IsNaN(s.Value) && math.IsNaN(cell.Value)) {
 					s.Precise = true
 					s.Precision, s.PrecisionMet = ds[c].Precision[p], ds[c].Met
 				}
@@ -198,7 +198,7 @@ func relPct(x float64) string {
 }
 
 // Precise says whether the experiment takes --precision.
-func (s Spec) Precise() bool { return !s.fixedSeeds }
+func (s Spec) Precise() bool { return !s.FixedSeeds }
 
 // checkPrecision refuses --precision where its replicates cannot be known
 // or used: a shard must know its runs before any has run (the rule's
@@ -211,7 +211,7 @@ func checkPrecision(spec Spec, o Options) error {
 		return nil
 	case !o.Shard.Whole():
 		return BadInputf("--shard %d/%d with --precision: a run until precise decides its replicates from the results of the ones before, so no shard knows its runs in advance; run it whole, or give the shards a fixed --seeds", o.Shard.Index, o.Shard.Count)
-	case spec.fixedSeeds:
+	case spec.FixedSeeds:
 		return BadInputf("--precision: %s compares its cells replicate by replicate over a fixed number of them; give --seeds instead", spec.Name)
 	}
 	return nil

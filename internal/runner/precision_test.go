@@ -29,12 +29,18 @@ func precisionRun(t *testing.T, dir string, target float64, workers int, resume 
 		t.Fatal(err)
 	}
 	var out, errs bytes.Buffer
-	if _, err := Run(context.Background(), RunSpec(), plan, Args{}, Options{Dir: dir, Workers: workers, Format: "svg",
+	if _, err := Run(context.Background(), summarySpec, plan, Args{}, Options{Dir: dir, Workers: workers, Format: "svg",
 		Resume: resume, Precision: prec, Out: &out, Err: &errs}); err != nil {
 		t.Fatal(err)
 	}
 	return errs.String()
 }
+
+// summarySpec is an experiment that writes summary.csv alone.
+var summarySpec = Spec{Name: "sweep-load", Outputs: func(r *Result) ([]string, error) {
+	_, err := WriteSummary(r.Dir, r.Plan, r.Opts, OutcomeRuns(r.Outcomes))
+	return nil, err
+}}
 
 // TestPrecisionRun checks a run until precise: every policy of a cell has
 // the same replicates (they stay paired), at least 10 before the first
@@ -94,19 +100,20 @@ func TestPrecisionRun(t *testing.T) {
 }
 
 // TestPrecisionRefusals: a shard cannot know a run until precise's runs in
-// advance, and staleness reads every cell's replicates as the seeds.
+// advance, and an experiment with FixedSeeds reads every cell's
+// replicates as the seeds.
 func TestPrecisionRefusals(t *testing.T) {
 	prec, err := NewPrecision(0.05, 3, 20, "p95")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := checkPrecision(RunSpec(), Options{Precision: prec, Shard: experiment.Shard{Index: 0, Count: 2}}); !errors.Is(err, ErrBadInput) {
+	if err := checkPrecision(summarySpec, Options{Precision: prec, Shard: experiment.Shard{Index: 0, Count: 2}}); !errors.Is(err, ErrBadInput) {
 		t.Errorf("--shard with --precision: %v, want bad input", err)
 	}
-	if err := checkPrecision(StalenessSpec(), Options{Precision: prec}); !errors.Is(err, ErrBadInput) {
+	if err := checkPrecision(Spec{Name: "staleness", FixedSeeds: true}, Options{Precision: prec}); !errors.Is(err, ErrBadInput) {
 		t.Errorf("staleness with --precision: %v, want bad input", err)
 	}
-	if err := checkPrecision(RunSpec(), Options{Precision: prec}); err != nil {
+	if err := checkPrecision(summarySpec, Options{Precision: prec}); err != nil {
 		t.Error(err)
 	}
 	for _, bad := range []struct {

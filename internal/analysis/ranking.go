@@ -1,4 +1,4 @@
-package runner
+package analysis
 
 import (
 	"encoding/csv"
@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/offload-sim/offload/internal/results"
+	"github.com/offload-sim/offload/internal/runner"
 	"github.com/offload-sim/offload/internal/stats"
 )
 
@@ -118,7 +119,7 @@ func printRanking(w io.Writer, cs []cellRanking, metric string) {
 	for _, c := range cs {
 		cell := "run"
 		if c.Param != "" {
-			cell = c.Param + "=" + Num(c.Value)
+			cell = c.Param + "=" + runner.Num(c.Value)
 		}
 		sig := 0
 		for _, pr := range c.Pairs {
