@@ -277,7 +277,7 @@ func (f figure) plot() (*plot.Plot, []legendEntry, error) {
 	anyUnstable := false
 	if len(f.Shade) > 0 {
 		addShade(p, f.Shade)
-		entries = append(entries, legendEntry{"burst", []plot.Thumbnailer{shadeThumb()}})
+		entries = append(entries, legendEntry{burstLegend, []plot.Thumbnailer{shadeThumb()}})
 	}
 	if f.MarkEvery == 0 && len(f.XLabels) == 0 {
 		ss = dodge(ss, xm)
@@ -632,3 +632,6 @@ func drawLegend(c draw.Canvas, entries []legendEntry, note string) {
 	}
 	c.FillText(captionStyle(s), vg.Point{X: c.Min.X, Y: c.Min.Y + pt(2, s)}, note)
 }
+
+// burstLegend is the legend entry of the shaded bursts.
+const burstLegend = "burst"
