@@ -79,8 +79,8 @@ func burstReps(plan *experiment.Plan, outs []experiment.Outcome, width float64) 
 	cloud := analysis.FirstCloud(plan)
 	var reps []claims.BurstRep
 	for _, out := range outs {
-		var before, during, rec results.MeanAcc
-		for k, st := range results.BurstStats(out.Series, width, bursts, horizon, cloud) {
+		var before, during, rec analysis.MeanAcc
+		for k, st := range analysis.BurstStats(out.Series, width, bursts, horizon, cloud) {
 			before.Add(st.CloudBefore)
 			during.Add(st.CloudDuring)
 			r := st.Recovery
