@@ -34,7 +34,7 @@ func BurstPlots() []string { return []string{"burst_latency", "burst_p95", "burs
 // averaged series, every burst's statistics, the figures) and prints its
 // table.
 func BurstOutputs(r *runner.Result) ([]string, error) {
-	b := AnalyseBursts(r.Plan, r.Outcomes, r.Args.Window)
+	b := analyseBursts(r.Plan, r.Outcomes, r.Args.Window)
 	r.Sums = b.sums
 	dir, format := r.Opts.Dir, r.Opts.Format
 	drawn, err := b.write(r.Dir, format)
@@ -50,8 +50,8 @@ func BurstOutputs(r *runner.Result) ([]string, error) {
 	return written, nil
 }
 
-// BurstAnalysis is the burst experiment's aggregate view of its runs.
-type BurstAnalysis struct {
+// burstAnalysis is the burst experiment's aggregate view of its runs.
+type burstAnalysis struct {
 	plan   *experiment.Plan
 	width  float64
 	tiers  []string
@@ -72,10 +72,10 @@ type cellPolicy struct {
 	policy string
 }
 
-// AnalyseBursts averages the replicates' series and measures every burst.
-func AnalyseBursts(plan *experiment.Plan, outs []experiment.Outcome, width float64) *BurstAnalysis {
+// analyseBursts averages the replicates' series and measures every burst.
+func analyseBursts(plan *experiment.Plan, outs []experiment.Outcome, width float64) *burstAnalysis {
 	horizon := experiment.Horizon(plan.Scenario)
-	b := &BurstAnalysis{plan: plan, width: width, tiers: plan.Tiers(),
+	b := &burstAnalysis{plan: plan, width: width, tiers: plan.Tiers(),
 		bursts: experiment.BurstIntervals(plan.Scenario, horizon),
 		sums:   results.Summarize(runner.OutcomeRuns(outs))}
 	b.cloud = FirstCloud(plan)
@@ -94,7 +94,7 @@ func AnalyseBursts(plan *experiment.Plan, outs []experiment.Outcome, width float
 	for _, k := range b.order {
 		key := keyOf(first[k])
 		key.Seed = -1
-		avg := MeanSeries(groups[k])
+		avg := meanSeries(groups[k])
 		for _, w := range avg {
 			b.mean = append(b.mean, report.SeriesRow{Key: key, Runs: len(groups[k]), Width: width, Window: w})
 		}
@@ -108,7 +108,7 @@ func AnalyseBursts(plan *experiment.Plan, outs []experiment.Outcome, width float
 // write writes the burst experiment's files and returns the names of the
 // figures it drew: a figure with nothing to show (no burst in the run) is
 // left out, not drawn empty.
-func (b *BurstAnalysis) write(dir *store.Dir, format string) (drawn []string, err error) {
+func (b *burstAnalysis) write(dir *store.Dir, format string) (drawn []string, err error) {
 	if err := dir.WriteFile("summary.csv", func(w io.Writer) error { return report.WriteSummary(w, b.plan.Columns(), b.sums) }); err != nil {
 		return nil, err
 	}
@@ -133,7 +133,7 @@ func (b *BurstAnalysis) write(dir *store.Dir, format string) (drawn []string, er
 
 // policyRuns are the replicates' series of each policy in the first cell,
 // marked unstable as summary.csv marks them.
-func (b *BurstAnalysis) policyRuns() []report.PolicyRuns {
+func (b *burstAnalysis) policyRuns() []report.PolicyRuns {
 	var out []report.PolicyRuns
 	for _, k := range b.order {
 		if k.param != b.order[0].param || k.value != b.order[0].value {
@@ -160,7 +160,7 @@ func FirstCloud(plan *experiment.Plan) int {
 	return -1
 }
 
-func (b *BurstAnalysis) print(w io.Writer) {
+func (b *burstAnalysis) print(w io.Writer) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	if b.plan.Scenario.Sweep != nil {
 		fmt.Fprintf(tw, "%s\t", b.plan.Scenario.Sweep.Param)
@@ -312,9 +312,9 @@ func (m *MeanAcc) Mean() float64 {
 	return m.sum / float64(m.n)
 }
 
-// MeanSeries averages replicate series window by window (each field over
+// meanSeries averages replicate series window by window (each field over
 // the replicates where it is defined). The series must share their windows.
-func MeanSeries(reps [][]results.Window) []results.Window {
+func meanSeries(reps [][]results.Window) []results.Window {
 	if len(reps) == 0 {
 		return nil
 	}

@@ -48,7 +48,7 @@ func TestBurstNeverRecovers(t *testing.T) {
 func TestMeanSeries(t *testing.T) {
 	a := series([]float64{1, math.NaN()}, []float64{0, 1})
 	b := series([]float64{3, 2}, []float64{1, 1})
-	m := MeanSeries([][]results.Window{a, b})
+	m := meanSeries([][]results.Window{a, b})
 	if m[0].MeanLatency != 2 || m[1].MeanLatency != 2 || m[0].Share[2] != 0.5 || m[0].Tasks != 20 {
 		t.Errorf("mean series %+v", m)
 	}

@@ -50,7 +50,7 @@ func Plot(ctx context.Context, o PlotOptions) (string, error) {
 		return "", err
 	}
 	o.Format = format
-	w, h, err := ParseSize(o.Size)
+	w, h, err := parseSize(o.Size)
 	if err != nil {
 		return "", runner.BadInputf("--size %q: %v", o.Size, err)
 	}
@@ -219,10 +219,10 @@ func plotFormat(out, given string) (string, error) {
 	return ext, nil
 }
 
-// ParseSize reads a figure size "WxH": numbers in inches, or with a unit
+// parseSize reads a figure size "WxH": numbers in inches, or with a unit
 // suffix in, cm or px (pixels of the PNG's report.PNGDPI). "" is the
 // default size (0, 0).
-func ParseSize(s string) (w, h vg.Length, err error) {
+func parseSize(s string) (w, h vg.Length, err error) {
 	if s == "" {
 		return 0, 0, nil
 	}

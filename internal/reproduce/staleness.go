@@ -20,10 +20,10 @@ import (
 	"github.com/offload-sim/offload/internal/scenario"
 )
 
-// StalenessSpec is the staleness experiment (docs/design.md §4.8): every
+// stalenessSpec is the staleness experiment (docs/design.md §4.8): every
 // policy against the age of what the dispatchers see, many devices sharing
 // the edge and the cloud through a periodic board.
-func StalenessSpec() runner.Spec {
+func stalenessSpec() runner.Spec {
 	return runner.Spec{Name: stalenessName, Embedded: stalenessName,
 		Short: "Latency and prediction error of every policy against the observation period",
 		Long: `Run every policy, on devices that share the edge and the cloud, with a board
@@ -59,7 +59,7 @@ const (
 
 // stalenessStep is staleness in a reproduction: what claims.md adds beyond
 // the paper's claims.
-func stalenessStep() step { return step{spec: StalenessSpec(), embedded: stalenessName} }
+func stalenessStep() step { return step{spec: stalenessSpec(), embedded: stalenessName} }
 
 func stalenessOutputs(r *runner.Result) ([]string, error) {
 	dir, plan, format := r.Opts.Dir, r.Plan, r.Opts.Format
@@ -110,7 +110,7 @@ func stalenessOutputs(r *runner.Result) ([]string, error) {
 			return nil, err
 		}
 	}
-	md := StaleReport(plan, runs)
+	md := staleReport(plan, runs)
 	if err := r.Dir.WriteFile(staleMD, func(w io.Writer) error { _, err := io.WriteString(w, md); return err }); err != nil {
 		return nil, err
 	}
@@ -118,13 +118,13 @@ func stalenessOutputs(r *runner.Result) ([]string, error) {
 	return append(written, filepath.Join(dir, staleMD)), nil
 }
 
-// StaleReport is the section "Where the hybrid earns its keep": for each
+// staleReport is the section "Where the hybrid earns its keep": for each
 // swept value, which estimator policy predicts best (lowest MAPE) and which
 // policy routes best (lowest mean latency; the clairvoyant oracle apart),
 // each against the runner-up with the paired 95% interval of the
 // difference, and hybrid against model-only and queue-only; under the
 // table, sentences read from the same numbers.
-func StaleReport(plan *experiment.Plan, runs []results.Run) string {
+func staleReport(plan *experiment.Plan, runs []results.Run) string {
 	var b strings.Builder
 	sc := plan.Scenario
 	param := sc.Sweep.Param

@@ -21,9 +21,9 @@ import (
 	"github.com/offload-sim/offload/internal/store"
 )
 
-// ArrayScript is the Slurm job-array script (deploy/slurm) that merge's
+// arrayScript is the Slurm job-array script (deploy/slurm) that merge's
 // message names when shards are missing, so that the user reruns just them.
-const ArrayScript = "deploy/slurm/offload-array.sbatch"
+const arrayScript = "deploy/slurm/offload-array.sbatch"
 
 // Shard is one shard folder as merge reads it.
 type Shard struct {
@@ -316,7 +316,7 @@ func shardOutcomes(ctx context.Context, s Shard, plan *experiment.Plan, side *Si
 	}
 	got := map[RunKey]experiment.Outcome{}
 	for _, r := range runs {
-		k := KeyOfRun(r)
+		k := keyOfRun(r)
 		if _, dup := got[k]; dup {
 			return nil, BadInputf("merge: %s: runs.csv has the run %s, policy %s, replicate %d twice", s.dir, cellText(r.Param, r.Value), r.Policy, r.Seed)
 		}
@@ -448,7 +448,7 @@ func rerunLine(missing []int, K int, s Shard) string {
 	if abs, err := filepath.Abs(s.dir); err == nil && shardFolder.MatchString(filepath.Base(abs)) {
 		out = filepath.Dir(abs)
 	}
-	args := []string{"sbatch", "--array=" + arrayList(missing), "--export=ALL,OFFLOAD_SHARDS=" + strconv.Itoa(K), ArrayScript, out}
+	args := []string{"sbatch", "--array=" + arrayList(missing), "--export=ALL,OFFLOAD_SHARDS=" + strconv.Itoa(K), arrayScript, out}
 	cmd := s.m.Command
 	if len(cmd) > 0 {
 		cmd = cmd[1:] // the binary

@@ -196,8 +196,8 @@ type RunKey struct {
 	seed   int
 }
 
-// KeyOfRun is the RunKey of a runs.csv row.
-func KeyOfRun(r results.Run) RunKey {
+// keyOfRun is the RunKey of a runs.csv row.
+func keyOfRun(r results.Run) RunKey {
 	return NewRunKey(r.Param, r.Value, r.Policy, r.Seed)
 }
 
@@ -216,7 +216,7 @@ func readHave(src Reader, plan *experiment.Plan, side *Sidecar) (map[RunKey]expe
 		return nil, BadInputf("--resume: %w", err)
 	}
 	for _, r := range runs {
-		k := KeyOfRun(r)
+		k := keyOfRun(r)
 		out := experiment.Outcome{Run: r}
 		if side != nil {
 			x, ok := extras[k]
