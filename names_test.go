@@ -10,20 +10,17 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/offload-sim/offload/internal/reproduce"
 )
 
-// experimentNames are the experiments' names: an embedded scenario's
-// (experiments/<name>.yaml, the default scenario and the learners' park
-// aside) and a reproduction's own folders.
-func experimentNames(t *testing.T) []string {
-	yamls, err := filepath.Glob(filepath.Join("experiments", "*.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	names := []string{"decision", "exploration"}
-	for _, y := range yamls {
-		if n := strings.TrimSuffix(filepath.Base(y), ".yaml"); n != "default" && n != "park" {
-			names = append(names, n)
+// experimentNames are the experiments' names: every command's (run's,
+// a word of every other use, aside) and a reproduction's own folders.
+func experimentNames() []string {
+	names := []string{"decision", "exploration", "emulate"}
+	for _, s := range reproduce.Specs() {
+		if s.Name != "run" {
+			names = append(names, s.Name)
 		}
 	}
 	return names
@@ -34,7 +31,7 @@ func experimentNames(t *testing.T) []string {
 // one place; a column, file or label that shares the word is a constant of
 // its own. A quoted name anywhere else fails here.
 func TestExperimentNamesAreConstants(t *testing.T) {
-	names := experimentNames(t)
+	names := experimentNames()
 	fset := token.NewFileSet()
 	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {

@@ -118,7 +118,8 @@ func (p *Plan) Columns() []results.Column { return results.RunColumns(p.Layout()
 // Layout is what shapes the plan's runs.csv: its tiers, SLO thresholds,
 // breakdown and energy models. Sweeps cannot vary them, so every cell shares it.
 func (p *Plan) Layout() results.Layout {
-	return results.Layout{Tiers: p.Tiers(), SLO: p.Scenario.SLO.Latency, Breakdown: p.Scenario.Breakdown, Energy: p.Scenario.HasEnergy(), Sketch: p.sketch}
+	return results.Layout{Tiers: p.Tiers(), SLO: p.Scenario.SLO.Latency, Breakdown: p.Scenario.Breakdown, Energy: p.Scenario.HasEnergy(), Sketch: p.sketch,
+		Dynamic: p.Scenario.HasDynamics()}
 }
 
 // measured hands a run's raw measurements to the metrics schema. The
@@ -412,6 +413,7 @@ func (p *Plan) runJob(ctx context.Context, j Job, opt Options, tapes []*workload
 	}
 	cfg.OnTask = fanOut(sinks)
 	cfg.Cancel = ctx.Done()
+	cfg.EpisodeSeed = episodeSeed(p.Scenario.Seed, j.Seed)
 	res, err := engine.RunDevices(&cfg, devs, workload.Stream(p.Scenario.Seed, j.Seed, workload.BoardStream))
 	err = progs.End(ctx, err)
 	if closeTrace != nil {
@@ -483,6 +485,7 @@ func (p *Plan) devices(ctx context.Context, j Job, cfg *engine.Config, opt Optio
 func (p *Plan) outcome(j Job, cfg *engine.Config, res *engine.Result, r *jobRun) Outcome {
 	m := measured(cfg, res)
 	measuredEnergy(m, cfg, res, p.Layout().Energy)
+	measuredOutcomes(m, res, p.Layout().Dynamic)
 	if len(r.clocks) > 0 {
 		m.DecisionNs = meanNs(r.clocks)
 	}
