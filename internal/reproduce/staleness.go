@@ -62,28 +62,47 @@ const (
 func stalenessStep() step { return step{spec: stalenessSpec(), embedded: stalenessName} }
 
 func stalenessOutputs(r *runner.Result) ([]string, error) {
-	dir, plan, format := r.Opts.Dir, r.Plan, r.Opts.Format
+	dir, plan := r.Opts.Dir, r.Plan
 	runs := runner.OutcomeRuns(r.Outcomes)
 	sums, err := runner.WriteSummary(r.Dir, plan.Columns(), runs)
 	if err != nil {
 		return nil, err
 	}
 	r.Sums = sums
-	param := plan.Scenario.Sweep.Param
-	xlabel := report.ParamLabel(param)
+	drawn, err := stalenessFigures(r, sums)
+	if err != nil {
+		return nil, err
+	}
 	written := []string{filepath.Join(dir, "runs.csv"), filepath.Join(dir, "summary.csv")}
-	var stable []results.Summary
+	for _, f := range drawn {
+		written = append(written, filepath.Join(dir, f+"."+r.Opts.Format))
+	}
+	md := staleReport(plan, runs)
+	if err := r.Dir.WriteFile(staleMD, func(w io.Writer) error { _, err := io.WriteString(w, md); return err }); err != nil {
+		return nil, err
+	}
+	analysis.PrintTable(r.Opts.Out, plan, sums)
+	return append(written, filepath.Join(dir, staleMD)), nil
+}
+
+// stalenessFigures draws mean and P95 latency and the estimator policies'
+// MAPE against the swept observation field, and returns the figures drawn
+// (a figure without data is left out).
+func stalenessFigures(r *runner.Result, sums []results.Summary) ([]string, error) {
+	plan, format := r.Plan, r.Opts.Format
+	param := plan.Scenario.Sweep.Param
+	var stable, predicting []results.Summary
 	for _, s := range sums {
 		if !s.Unstable && !report.AtCriticalLoad(s) { // as the sweeps' *_stable figures
 			stable = append(stable, s)
 		}
 	}
-	var predicting []results.Summary
 	for _, s := range sums {
 		if !math.IsNaN(s.Get(results.ColMAPE)) {
 			predicting = append(predicting, s)
 		}
 	}
+	var drawn []string
 	for _, p := range []struct {
 		file, metric, title, ylabel string
 		sums                        []results.Summary
@@ -93,8 +112,7 @@ func stalenessOutputs(r *runner.Result) ([]string, error) {
 		{p95LatencyPlot, results.ColP95Latency, "P95 latency", "P95 latency (s)", stable},
 		{mapePlot, results.ColMAPE, "Prediction error of the estimator policies", "MAPE (%)", predicting},
 	} {
-		title := p.title + " vs " + report.ParamName(param)
-		o := report.FigureOptions{Title: title, XLabel: xlabel, YLabel: p.ylabel,
+		o := report.FigureOptions{Title: p.title + " vs " + report.ParamName(param), XLabel: report.ParamLabel(param), YLabel: p.ylabel,
 			LogX: true, LogY: report.SuggestLogY(p.sums, p.metric), FitY: p.file == meanLatencyStablePlot}
 		if p.file == meanLatencyStablePlot {
 			// As the sweeps' *_stable figures: the points near a tier's
@@ -105,17 +123,12 @@ func stalenessOutputs(r *runner.Result) ([]string, error) {
 		}
 		err := report.PlotMetricWith(r.Dir, p.file, format, p.sums, analysis.Legend(plan), p.metric, o)
 		if err == nil {
-			written = append(written, filepath.Join(dir, p.file+"."+format))
+			drawn = append(drawn, p.file)
 		} else if !errors.Is(err, report.ErrNoData) {
 			return nil, err
 		}
 	}
-	md := staleReport(plan, runs)
-	if err := r.Dir.WriteFile(staleMD, func(w io.Writer) error { _, err := io.WriteString(w, md); return err }); err != nil {
-		return nil, err
-	}
-	analysis.PrintTable(r.Opts.Out, plan, sums)
-	return append(written, filepath.Join(dir, staleMD)), nil
+	return drawn, nil
 }
 
 // staleReport is the section "Where the hybrid earns its keep": for each
