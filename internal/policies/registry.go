@@ -1,8 +1,10 @@
 package policies
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -177,39 +179,65 @@ type Entry struct {
 // (whose Options it fills from the entry's checked options). The error names
 // the label and, for a bad option, the option.
 func Make(e Entry, b Build) (dispatch.Policy, error) {
-	tiers, rng := b.Tiers, b.Rand
-	label := e.Label
-	if label == "" {
-		label = e.Name
-	}
 	spec, ok := Lookup(e.Name)
 	if !ok {
 		return nil, unknownName(e.Name, Names())
 	}
-	if rng == nil {
-		return nil, fmt.Errorf("policy %q: nil random source", label)
-	}
-	if err := checkTiers(tiers); err != nil {
+	return makeFrom(spec, e, b)
+}
+
+// makeFrom is Make with the entry's spec found.
+func makeFrom(spec Spec, e Entry, b Build) (dispatch.Policy, error) {
+	pol, err := build(spec, e.Options, b)
+	if err != nil {
+		label := cmp.Or(e.Label, e.Name)
 		return nil, fmt.Errorf("policy %q: %w", label, err)
 	}
+	return pol, nil
+}
+
+// build checks options and b against spec and builds its policy, for
+// Make, which names the entry in its errors. It never returns a nil
+// policy, typed or not: a constructor's nil pointer with a nil error
+// would fail only at the run's first decision, far from its cause.
+func build(spec Spec, options map[string]any, b Build) (dispatch.Policy, error) {
+	if b.Rand == nil {
+		return nil, fmt.Errorf("nil random source")
+	}
+	if err := checkTiers(b.Tiers); err != nil {
+		return nil, err
+	}
 	if spec.Needs != nil {
-		if why := spec.Needs(kindsOf(tiers)); why != "" {
-			return nil, fmt.Errorf("policy %q: %s", label, why)
+		if why := spec.Needs(kindsOf(b.Tiers)); why != "" {
+			return nil, fmt.Errorf("%s", why)
 		}
 	}
-	vals, probs := checkOptions(spec.Options, e.Options)
+	vals, probs := checkOptions(spec.Options, options)
 	if len(probs) > 0 {
-		return nil, fmt.Errorf("policy %q: option %s: %s", label, probs[0].Option, probs[0].Msg)
+		return nil, fmt.Errorf("option %s: %s", probs[0].Option, probs[0].Msg)
 	}
 	b.Options = vals
 	pol, err := spec.New(b)
 	if err != nil {
-		return nil, fmt.Errorf("policy %q: %w", label, err)
+		return nil, err
 	}
-	if pol == nil { // never hand out a nil policy, typed or not
-		return nil, fmt.Errorf("policy %q: constructor returned no policy", label)
+	if isNil(pol) {
+		return nil, fmt.Errorf("constructor returned no policy (a nil %T)", pol)
 	}
 	return pol, nil
+}
+
+// isNil reports whether p is nil or holds a nil pointer, map, slice,
+// function or channel.
+func isNil(p dispatch.Policy) bool {
+	if p == nil {
+		return true
+	}
+	switch v := reflect.ValueOf(p); v.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan, reflect.Interface:
+		return v.IsNil()
+	}
+	return false
 }
 
 // New builds the named policy with no entry options: the scenario's
