@@ -17,7 +17,7 @@ import (
 // "allowed: …" messages, plot legend order, the tests' lists).
 //
 // Adding a policy is a new file with its type and constructor, plus one row
-// in Registry (and a style entry in internal/report). Only the paper's eight
+// in registry (and a style entry in internal/report). Only the paper's eight
 // have Paper set, so a new policy never joins the default set and no
 // existing scenario's resolved form or hash changes when one is added.
 type Spec struct {
@@ -68,27 +68,27 @@ type Build struct {
 	Device, Devices int
 }
 
-// Registry returns every policy, in the order tables, legends and messages
+// registry returns every policy, in the order tables, legends and messages
 // list them: the paper's eight first, in docs/design.md §3 order, then the
 // reference baselines of §3.7. The slice is new
 // on every call; nothing is shared.
-func Registry() []Spec {
+func registry() []Spec {
 	return []Spec{
 		estimatorSpec(NameHybrid, "argmin of the hybrid wait estimate (Allen–Cunneen blended with the queue) + 1/μ + D̄, ε-greedy", modeHybrid),
 		estimatorSpec(NameModelOnly, "as hybrid with β ≡ 0: the Allen–Cunneen model alone", modeModel),
 		estimatorSpec(NameQueueOnly, "as hybrid with β ≡ 1: the observed queue alone", modeQueue),
-		{Name: NameJSQ, Paper: true, Summary: "fewest tasks present (q + b), blind to speed and delay", New: newJSQ},
-		{Name: NameJSQS, Paper: true, Summary: "shortest expected delay: D̄ + (q + b + 1)/(cμ)", New: newJSQS},
-		{Name: NameEdgeFirst, Paper: true, Summary: "always the first edge tier", Needs: needsEdge, New: newEdgeFirst},
-		{Name: NameRandom, Paper: true, Summary: "uniformly random tier", New: newRandom},
-		{Name: NameOracle, Paper: true, Summary: "clairvoyant greedy: earliest completion given every dispatched task's size and delay", New: newOracle},
+		{Name: NameJSQ, Paper: true, Summary: "fewest tasks present (q + b), blind to speed and delay", New: buildJSQ},
+		{Name: NameJSQS, Paper: true, Summary: "shortest expected delay: D̄ + (q + b + 1)/(cμ)", New: buildJSQS},
+		{Name: NameEdgeFirst, Paper: true, Summary: "always the first edge tier", Needs: needsEdge, New: buildEdgeFirst},
+		{Name: NameRandom, Paper: true, Summary: "uniformly random tier", New: buildRandom},
+		{Name: NameOracle, Paper: true, Summary: "clairvoyant greedy: earliest completion given every dispatched task's size and delay", New: buildOracle},
 		powerOfDSpec(),
 		ageSpec(),
-		{Name: NameLWL, Summary: "least work left: earliest expected finish D̄ + max(0, F − t − D̄) + 1/μ from the sizes already sent (knows sizes after dispatch)", New: newLWL},
-		{Name: NameSITAE, Summary: "size intervals with load ∝ c·s, small sizes to the smallest delay (knows the task's size)", New: newSITAE},
-		{Name: NameSITAOpt, Summary: "size intervals minimising the predicted mean latency (Allen–Cunneen per interval; knows the task's size)", New: newSITAOpt},
-		{Name: NameStaticOpt, Summary: "best static random split at the base rate: argmin Σ p_i (D̄_i + Ŵ_i(p_i λ) + 1/μ_i)", New: newStaticOpt},
-		{Name: NameJIQ, Summary: "join the idle queue: the idle tier of least D̄ + 1/μ, else uniformly random", New: newJIQ},
+		{Name: NameLWL, Summary: "least work left: earliest expected finish D̄ + max(0, F − t − D̄) + 1/μ from the sizes already sent (knows sizes after dispatch)", New: buildLWL},
+		{Name: NameSITAE, Summary: "size intervals with load ∝ c·s, small sizes to the smallest delay (knows the task's size)", New: buildSITAE},
+		{Name: NameSITAOpt, Summary: "size intervals minimising the predicted mean latency (Allen–Cunneen per interval; knows the task's size)", New: buildSITAOpt},
+		{Name: NameStaticOpt, Summary: "best static random split at the base rate: argmin Σ p_i (D̄_i + Ŵ_i(p_i λ) + 1/μ_i)", New: buildStaticOpt},
+		{Name: NameJIQ, Summary: "join the idle queue: the idle tier of least D̄ + 1/μ, else uniformly random", New: buildJIQ},
 		roundRobinSpec(),
 		weightedRRSpec(),
 		leastConnSpec(),
@@ -104,7 +104,7 @@ func Registry() []Spec {
 
 // Lookup returns the spec of the named policy.
 func Lookup(name string) (Spec, bool) {
-	for _, s := range Registry() {
+	for _, s := range registry() {
 		if s.Name == name {
 			return s, true
 		}
@@ -115,7 +115,7 @@ func Lookup(name string) (Spec, bool) {
 // Names returns every registered policy name, in registry order.
 func Names() []string {
 	var names []string
-	for _, s := range Registry() {
+	for _, s := range registry() {
 		names = append(names, s.Name)
 	}
 	return names
@@ -125,7 +125,7 @@ func Names() []string {
 // it names none.
 func Defaults() []string {
 	var names []string
-	for _, s := range Registry() {
+	for _, s := range registry() {
 		if s.Paper {
 			names = append(names, s.Name)
 		}
@@ -139,7 +139,7 @@ func Defaults() []string {
 // the paper's eight.
 func Baselines() []string {
 	var names []string
-	for _, s := range Registry() {
+	for _, s := range registry() {
 		if !s.Paper && !s.Program {
 			names = append(names, s.Name)
 		}
@@ -159,7 +159,7 @@ func HasEstimator(name string) bool {
 // model-only, queue-only. NewPredictor also builds hybrid-age.
 func Estimators() []string {
 	var names []string
-	for _, s := range Registry() {
+	for _, s := range registry() {
 		if _, ok := estimatorModeOf(s.Name); ok && s.Paper {
 			names = append(names, s.Name)
 		}
@@ -279,7 +279,7 @@ func Check(name string, options map[string]any, kinds []string) []Problem {
 // with the options an entry may set and a mark on the paper's default set.
 func Help() string {
 	var b strings.Builder
-	for _, s := range Registry() {
+	for _, s := range registry() {
 		mark := " "
 		if s.Paper {
 			mark = "*"

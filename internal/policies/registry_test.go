@@ -14,7 +14,7 @@ func TestRegistryDefaultsArePapersEight(t *testing.T) {
 		t.Errorf("Defaults() = %v, want the paper's eight %v", got, want)
 	}
 	seen := map[string]bool{}
-	for _, s := range Registry() {
+	for _, s := range registry() {
 		if seen[s.Name] {
 			t.Errorf("registry lists %q twice", s.Name)
 		}
