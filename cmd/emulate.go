@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/offload-sim/offload/internal/emulate"
 	"github.com/offload-sim/offload/internal/experiment"
 	"github.com/offload-sim/offload/internal/policies"
 	"github.com/offload-sim/offload/internal/report"
@@ -84,7 +86,7 @@ scenario.yaml and manifest.json into -o.`
 func newEmulateCmd(io IO, runF func(*emulateOptions) error) *cobra.Command {
 	o := &emulateOptions{io: io}
 	c := &cobra.Command{
-		Use:     "emulate",
+		Use:     emulate.Name,
 		Example: "  offload emulate --policy hybrid,edge-first --duration 20s -o /tmp/emu\n  offload emulate --tier edge=http://10.0.0.2:8081 --tier cloud=http://10.0.0.3:8082 --rate 60",
 		Short:   "Run the policies against real HTTP tier servers and compare with the simulator",
 		Long:    emulateLong + "\n\nPolicies (--policy selects the scenario's entries by label, any other by name):\n" + policies.Help(),
@@ -100,7 +102,7 @@ func newEmulateCmd(io IO, runF func(*emulateOptions) error) *cobra.Command {
 	o.sf.register(c)
 	_ = c.Flags().MarkHidden("tasks") // refused: a run lasts a span of wall clock
 	fl := c.Flags()
-	fl.StringVarP(&o.dir, "out", "o", filepath.Join("results", "emulate"), "output `folder`")
+	fl.StringVarP(&o.dir, "out", "o", filepath.Join("results", emulate.Name), "output `folder`")
 	fl.BoolVar(&o.force, "force", false, "write into a folder that holds another scenario's results")
 	fl.BoolVar(&o.quiet, "quiet", false, "no progress bar")
 	fl.StringVar(&o.format, "format", "png", "plot format: png, svg or pdf")
@@ -142,7 +144,7 @@ func (o *emulateOptions) loadScenario() (*scenario.Scenario, error) {
 	if o.sf.cmd != nil && o.sf.cmd.Flags().Changed("tasks") {
 		return nil, badInputf("emulate: --tasks does not apply: a run lasts --warmup then --duration of wall clock")
 	}
-	sc, err := o.sf.load("emulate", o.sf.sets)
+	sc, err := o.sf.load(emulate.Name, o.sf.sets)
 	if err != nil {
 		return nil, err
 	}
@@ -158,7 +160,7 @@ func (o *emulateOptions) loadScenario() (*scenario.Scenario, error) {
 	if o.sf.cmd != nil && o.sf.cmd.Flags().Changed("rate") {
 		rate = o.rate
 	}
-	return sc, runner.OneEmulatedCell(sc, rate, o.warmup, o.duration, o.timeScale)
+	return sc, oneEmulatedCell(sc, rate, o.warmup, o.duration, o.timeScale)
 }
 
 func runEmulate(ctx context.Context, o *emulateOptions) error {
@@ -171,7 +173,7 @@ func runEmulate(ctx context.Context, o *emulateOptions) error {
 	}
 	name := sc.Name
 	if name == "" {
-		name = "emulate"
+		name = emulate.Name
 	}
 	plan, err := experiment.NewPlan(name, sc)
 	if err != nil {
@@ -182,8 +184,35 @@ func runEmulate(ctx context.Context, o *emulateOptions) error {
 	if err != nil {
 		return err
 	}
-	eo := runner.EmulateOptions{Duration: o.duration, Warmup: o.warmup, Timeout: o.timeout, TimeScale: o.timeScale, Spin: o.spin,
+	eo := emulate.Options{Duration: o.duration, Warmup: o.warmup, Timeout: o.timeout, TimeScale: o.timeScale, Spin: o.spin,
 		External: external, MaxFailures: o.maxFailures, HealthEvery: o.healthEvery, MaxInFlight: o.maxInFlight, Collect: o.collect}
 	of := outputFlags{dir: o.dir, force: o.force, quiet: o.quiet, format: o.format, jobs: 1}
-	return runner.Emulate(ctx, plan, eo, of.options(o.io, o.args))
+	return emulate.Run(ctx, plan, eo, of.options(o.io, o.args))
+}
+
+// oneEmulatedCell fits a scenario to the one cell an emulation runs: the
+// rate picked (rate > 0, or the scenario's when 0; from an arrivals.rate
+// sweep it must be picked), the run length replaced by the wall-clock
+// warmup and duration in model seconds, so that the simulator runs exactly
+// what is emulated.
+func oneEmulatedCell(sc *scenario.Scenario, rate float64, warmup, duration time.Duration, timeScale float64) error {
+	if sw := sc.Sweep; sw != nil {
+		if sw.Param != "arrivals.rate" {
+			return runner.BadInputf("emulate runs one cell, and the scenario sweeps %s; emulate picks only a rate, from an arrivals.rate sweep", sw.Param)
+		}
+		if rate == 0 {
+			return runner.BadInputf("the scenario sweeps arrivals.rate over %v: pick one with --rate", sw.Values)
+		}
+		sc.Sweep = nil
+	}
+	if rate != 0 {
+		if !(rate > 0) || math.IsInf(rate, 0) {
+			return runner.BadInputf("--rate %v: must be > 0", rate)
+		}
+		sc.Arrivals.Rate = rate
+	}
+	sc.Tasks, sc.Warmup = 0, 0
+	sc.Duration = duration.Seconds() / timeScale
+	sc.WarmupTime = warmup.Seconds() / timeScale
+	return runner.BadInput(sc.Validate())
 }

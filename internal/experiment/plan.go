@@ -118,7 +118,8 @@ func (p *Plan) Columns() []results.Column { return results.RunColumns(p.Layout()
 // Layout is what shapes the plan's runs.csv: its tiers, SLO thresholds,
 // breakdown and energy models. Sweeps cannot vary them, so every cell shares it.
 func (p *Plan) Layout() results.Layout {
-	return results.Layout{Tiers: p.Tiers(), SLO: p.Scenario.SLO.Latency, Breakdown: p.Scenario.Breakdown, Energy: p.Scenario.HasEnergy(), Sketch: p.sketch}
+	return results.Layout{Tiers: p.Tiers(), SLO: p.Scenario.SLO.Latency, Breakdown: p.Scenario.Breakdown, Energy: p.Scenario.HasEnergy(), Sketch: p.sketch,
+		Dynamic: p.Scenario.HasDynamics()}
 }
 
 // measured hands a run's raw measurements to the metrics schema. The
@@ -144,6 +145,17 @@ func (p *Plan) Labels() []string {
 		labels[i] = e.Label
 	}
 	return labels
+}
+
+// Programs counts the plan's exec entries (programs of the user's).
+func (p *Plan) Programs() int {
+	n := 0
+	for _, name := range p.PolicyNames() {
+		if s, ok := policies.Lookup(name); ok && s.Program {
+			n++
+		}
+	}
+	return n
 }
 
 // PolicyNames are the registry policies the entries run, in Labels order.
@@ -439,6 +451,7 @@ func (p *Plan) runJob(ctx context.Context, j Job, opt Options, tapes []*workload
 	}
 	cfg.OnTask = fanOut(sinks)
 	cfg.Cancel = ctx.Done()
+	cfg.EpisodeSeed = episodeSeed(seed, j.Seed)
 	res, err := engine.RunDevices(&cfg, devs, workload.Stream(seed, j.Seed, workload.BoardStream))
 	err = progs.End(ctx, err)
 	if closeTrace != nil {
@@ -451,6 +464,7 @@ func (p *Plan) runJob(ctx context.Context, j Job, opt Options, tapes []*workload
 	}
 	m := measured(&cfg, res)
 	measuredEnergy(m, &cfg, res, p.Layout().Energy)
+	measuredOutcomes(m, res, p.Layout().Dynamic)
 	if len(clocks) > 0 {
 		m.DecisionNs = meanNs(clocks)
 	}

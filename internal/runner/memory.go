@@ -10,11 +10,11 @@ import (
 // series (arrival, latency, tier), beyond the latencies Estimate counts.
 const seriesBytes = 24
 
-// checkMemory refuses a plan whose runs, as many at once as there are
+// CheckMemory refuses a plan whose runs, as many at once as there are
 // workers, would need more memory than limit (0: no limit), before anything
 // is written: the Go runtime's out-of-memory crash is not an answer. The
 // message names what drives the estimate and what to change.
-func checkMemory(plan *experiment.Plan, workers int, limit float64) error {
+func CheckMemory(plan *experiment.Plan, workers int, limit float64) error {
 	if limit <= 0 {
 		return nil
 	}
@@ -33,7 +33,7 @@ func checkMemory(plan *experiment.Plan, workers int, limit float64) error {
 	if sc.MeasuredByTasks() {
 		driver = fmt.Sprintf("tasks %d (+ warmup %d)", sc.Tasks, sc.Warmup)
 	}
-	return badInputf("the plan needs about %s of memory (%s: %.3g arrivals per run, %s per run, %g runs at once with -j %d), over the %s allowed (--max-memory); lower the run length, the servers or -j",
+	return BadInputf("the plan needs about %s of memory (%s: %.3g arrivals per run, %s per run, %g runs at once with -j %d), over the %s allowed (--max-memory); lower the run length, the servers or -j",
 		bytesText(need), driver, est.ArrivalsPerRun, bytesText(perRun), parallel, workers, bytesText(limit))
 }
 

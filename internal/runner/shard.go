@@ -62,25 +62,25 @@ func readShardInfo(m Manifest) (info shardInfo, ok bool, err error) {
 	return info, true, json.Unmarshal(b, &info)
 }
 
-// checkResumedShard refuses a --resume into a folder that holds another
+// CheckResumedShard refuses a --resume into a folder that holds another
 // shard of the same scenario (or a whole run into a shard's folder): the
 // hash agrees, so the store would accept it, and the runs of two shards
 // would be mixed under one manifest.
-func checkResumedShard(d *store.Dir, o Options) error {
+func CheckResumedShard(d *store.Dir, o Options) error {
 	old, had := d.Old()
 	if !o.Resume || !had {
 		return nil
 	}
 	info, sharded, err := readShardInfo(old)
 	if err != nil {
-		return badInputf("--resume: %s: manifest.json: %w", d.Path(), err)
+		return BadInputf("--resume: %s: manifest.json: %w", d.Path(), err)
 	}
 	was := experiment.Shard{}
 	if sharded {
 		was = experiment.Shard{Index: info.Shard.K, Count: info.Shard.Count}
 	}
 	if was != o.Shard {
-		return badInputf("--resume: -o %s holds %s, not %s; resume it with the same --shard", d.Path(), shardName(was), shardName(o.Shard))
+		return BadInputf("--resume: -o %s holds %s, not %s; resume it with the same --shard", d.Path(), shardName(was), shardName(o.Shard))
 	}
 	return nil
 }
@@ -95,11 +95,11 @@ func shardName(s experiment.Shard) string {
 
 // noteShard prints what a shard wrote, and that the summaries come from
 // merge.
-func noteShard(w io.Writer, dir string, spec Spec, side *sidecar, sh experiment.Shard, runs int) {
-	noteWritten(w, fmtPath(dir, "runs.csv"))
+func noteShard(w io.Writer, dir string, spec Spec, side *Sidecar, sh experiment.Shard, runs int) {
+	NoteWritten(w, fmtPath(dir, "runs.csv"))
 	if side != nil {
-		for _, f := range side.files {
-			noteWritten(w, fmtPath(dir, f))
+		for _, f := range side.Files {
+			NoteWritten(w, fmtPath(dir, f))
 		}
 	}
 	fmt.Fprintf(w, "shard %s of %s: %d runs; summary.csv and the plots come from `offload merge -o OUT` over the %d shard folders\n",
