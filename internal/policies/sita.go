@@ -208,14 +208,7 @@ func (m *sitaModel) latency(ps []float64) float64 {
 func sitaOptimal(tiers []dispatch.Tier, sizes workload.Dist, lambda float64) *sita {
 	m := &sitaModel{tiers: tiers, order: sizeOrder(tiers), sizes: sizes, lambda: lambda}
 	if sizes.Kind() == workload.Deterministic {
-		best, bestL := largestTier(tiers), math.Inf(1)
-		for i := range tiers {
-			m.order = []int{i}
-			if l := m.latency(nil); l < bestL {
-				best, bestL = i, l
-			}
-		}
-		return &sita{tierOf: []int{best}}
+		return m.single()
 	}
 	start := sitaEqual(tiers, sizes)
 	ps := make([]float64, len(start.cutoffs))
@@ -229,27 +222,7 @@ func sitaOptimal(tiers []dispatch.Tier, sizes workload.Dist, lambda float64) *si
 	for range 200 {
 		before := best
 		for j := range ps {
-			lo, hi := 0.0, 1.0
-			if j > 0 {
-				lo = ps[j-1]
-			}
-			if j+1 < len(ps) {
-				hi = ps[j+1]
-			}
-			cur := ps[j]
-			f := func(x float64) float64 {
-				ps[j] = x
-				v := m.latency(ps)
-				ps[j] = cur
-				return v
-			}
-			lo, hi = feasibleEdge(f, cur, lo), feasibleEdge(f, cur, hi)
-			for _, x := range []float64{golden(f, lo, hi), lo, hi} {
-				if v := f(x); v < best {
-					best, cur = v, x
-				}
-			}
-			ps[j] = cur
+			best = m.improve(ps, j, best)
 		}
 		if before-best <= 1e-12*best {
 			break
@@ -260,6 +233,49 @@ func sitaOptimal(tiers []dispatch.Tier, sizes workload.Dist, lambda float64) *si
 		p.cutoffs = append(p.cutoffs, m.cut(q))
 	}
 	return p
+}
+
+// single is the best one tier for every task when all sizes are equal
+// (no cutoff separates them): the least predicted latency, the largest
+// tier when none is finite.
+func (m *sitaModel) single() *sita {
+	best, bestL := largestTier(m.tiers), math.Inf(1)
+	for i := range m.tiers {
+		m.order = []int{i}
+		if l := m.latency(nil); l < bestL {
+			best, bestL = i, l
+		}
+	}
+	return &sita{tierOf: []int{best}}
+}
+
+// improve moves cutoff quantile ps[j], between its neighbours, to where
+// the predicted latency is least (a golden-section search over its
+// feasible range, and the range's ends), if that beats best, the latency
+// at ps; it returns the latency at the new ps.
+func (m *sitaModel) improve(ps []float64, j int, best float64) float64 {
+	lo, hi := 0.0, 1.0
+	if j > 0 {
+		lo = ps[j-1]
+	}
+	if j+1 < len(ps) {
+		hi = ps[j+1]
+	}
+	cur := ps[j]
+	f := func(x float64) float64 {
+		ps[j] = x
+		v := m.latency(ps)
+		ps[j] = cur
+		return v
+	}
+	lo, hi = feasibleEdge(f, cur, lo), feasibleEdge(f, cur, hi)
+	for _, x := range []float64{golden(f, lo, hi), lo, hi} {
+		if v := f(x); v < best {
+			best, cur = v, x
+		}
+	}
+	ps[j] = cur
+	return best
 }
 
 // feasibleEdge is the point nearest out, between in (where f is finite) and

@@ -164,25 +164,7 @@ func staticSplit(tiers []dispatch.Tier, lambda float64) []float64 {
 	if lambda >= total || n == 1 {
 		return p
 	}
-	type key struct {
-		c             int
-		mu, delay, cs float64
-	}
-	var reps []dispatch.Tier // one tier a class, in order of first appearance
-	var size []float64       // the tiers of each class
-	class := make([]int, n)
-	seen := map[key]int{}
-	for i, t := range tiers {
-		k := key{t.Servers, t.Mu, t.MeanDelay, t.Cs2}
-		c, ok := seen[k]
-		if !ok {
-			c = len(reps)
-			seen[k] = c
-			reps, size = append(reps, t), append(size, 0)
-		}
-		class[i] = c
-		size[c]++
-	}
+	reps, size, class := tierClasses(tiers)
 	share := make([]float64, len(reps)) // each class's mass
 	for i, c := range class {
 		if size[c] == 1 {
@@ -199,6 +181,30 @@ func staticSplit(tiers []dispatch.Tier, lambda float64) []float64 {
 		p[i] = share[c] / size[c]
 	}
 	return p
+}
+
+// tierClasses groups tiers that a split cannot tell apart (the same
+// servers, μ, mean delay and cs²): reps has one tier a class, in order of
+// first appearance, size the tiers of each class, class each tier's.
+func tierClasses(tiers []dispatch.Tier) (reps []dispatch.Tier, size []float64, class []int) {
+	type key struct {
+		c             int
+		mu, delay, cs float64
+	}
+	class = make([]int, len(tiers))
+	seen := map[key]int{}
+	for i, t := range tiers {
+		k := key{t.Servers, t.Mu, t.MeanDelay, t.Cs2}
+		c, ok := seen[k]
+		if !ok {
+			c = len(reps)
+			seen[k] = c
+			reps, size = append(reps, t), append(size, 0)
+		}
+		class[i] = c
+		size[c]++
+	}
+	return reps, size, class
 }
 
 // descend is staticSplit's pairwise descent over classes of identical
