@@ -68,9 +68,13 @@ type Plan struct {
 	// Dir is the folder the programs of exec policies run in, so that
 	// their relative paths resolve against the scenario file's folder ("":
 	// the current folder, for an embedded scenario).
-	Dir     string
-	configs []*engine.Config
-	sketch  bool // Layout.Sketch: a run may pass the exact limit
+	Dir string
+	// Replicates, if set, is each cell's number of replicates, in Cells
+	// order: a run until precise (--precision) grows them cell by cell.
+	// Nil: the scenario's seeds in every cell.
+	Replicates []int
+	configs    []*engine.Config
+	sketch     bool // Layout.Sketch: a run may pass the exact limit
 }
 
 // Outcome is one finished job: its runs.csv row and, when the plan asks for
@@ -176,12 +180,20 @@ func (p *Plan) Tiers() []string {
 	return names
 }
 
+// ReplicatesOf returns cell c's number of replicates.
+func (p *Plan) ReplicatesOf(c int) int {
+	if p.Replicates != nil {
+		return p.Replicates[c]
+	}
+	return p.Scenario.Seeds
+}
+
 // Jobs lists every run in output order: cell, then policy, then replicate.
 func (p *Plan) Jobs() []Job {
 	var jobs []Job
 	for c := range p.Cells {
 		for _, e := range p.Policies {
-			for r := range p.Scenario.Seeds {
+			for r := range p.ReplicatesOf(c) {
 				jobs = append(jobs, Job{Cell: c, Policy: e.Label, Seed: r})
 			}
 		}
@@ -378,6 +390,9 @@ func (p *Plan) tapes(ctx context.Context, jobs []Job, g []int) []*workload.Tape 
 	c.Cancel = ctx.Done()
 	return engine.NewTapes(&c, streams, max(limit, 1))
 }
+
+// CellName names cell c in messages: "run", or the swept path=value.
+func (p *Plan) CellName(c int) string { return p.cellName(c) }
 
 func (p *Plan) cellName(c int) string {
 	cell := p.Cells[c]
