@@ -39,7 +39,7 @@ var allowed = map[string][]string{
 	"internal/quantile":              {},
 	"internal/reproduce":             {"internal/analysis", "internal/claims", "internal/experiment", "internal/policies", "internal/report", "internal/results", "internal/runner", "internal/scenario", "internal/store"},
 	"internal/results":               {"internal/quantile"},
-	"internal/runner":                {"experiments", "internal/engine", "internal/experiment", "internal/report", "internal/results", "internal/scenario", "internal/stats", "internal/store", "internal/testbed", "internal/trace"},
+	"internal/runner":                {"experiments", "internal/engine", "internal/experiment", "internal/report", "internal/results", "internal/scenario", "internal/stats", "internal/store", "internal/trace"},
 	"internal/scenario":              {"internal/quantile", "internal/schema"},
 	"internal/schema":                {},
 	"internal/stats":                 {},
