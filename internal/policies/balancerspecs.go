@@ -69,7 +69,7 @@ func prequalSpec() Spec {
 			{Name: "delta", Doc: "δ of the default reuse budget (default 1)", Check: number(func(x float64) bool { return x >= 0 && x <= 1e6 }, "in [0, 1e6]")},
 			{Name: "q_rif", Doc: "Q_RIF: a probe whose RIF exceeds this quantile of the recent answers' is hot (default 0.84)", Check: number(func(x float64) bool { return x > 0 && x <= 1 }, "in (0, 1]")},
 			{Name: "rif_history", Doc: "H: recent answers whose RIFs estimate the quantile (default 64)", Check: integer(1, 1<<16)},
-			{Name: "latency_samples", Doc: "K: queries a tier's latency record keeps (default 16)", Check: integer(1, 1024)},
+			{Name: "latency_samples", Doc: "K: queries a tier's latency record keeps for each RIF value (default 16)", Check: integer(1, 1024)},
 			{Name: "latency_window", Doc: "s: a recorded latency older than this does not count (default 1)", Check: positive("in (0, 1e6] (s)")},
 		},
 		New: newPrequal}
