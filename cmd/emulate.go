@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/offload-sim/offload/internal/emulate"
 	"github.com/offload-sim/offload/internal/experiment"
 	"github.com/offload-sim/offload/internal/policies"
 	"github.com/offload-sim/offload/internal/report"
@@ -158,7 +160,7 @@ func (o *emulateOptions) loadScenario() (*scenario.Scenario, error) {
 	if o.sf.cmd != nil && o.sf.cmd.Flags().Changed("rate") {
 		rate = o.rate
 	}
-	return sc, runner.OneEmulatedCell(sc, rate, o.warmup, o.duration, o.timeScale)
+	return sc, oneEmulatedCell(sc, rate, o.warmup, o.duration, o.timeScale)
 }
 
 func runEmulate(ctx context.Context, o *emulateOptions) error {
@@ -182,8 +184,35 @@ func runEmulate(ctx context.Context, o *emulateOptions) error {
 	if err != nil {
 		return err
 	}
-	eo := runner.EmulateOptions{Duration: o.duration, Warmup: o.warmup, Timeout: o.timeout, TimeScale: o.timeScale, Spin: o.spin,
+	eo := emulate.Options{Duration: o.duration, Warmup: o.warmup, Timeout: o.timeout, TimeScale: o.timeScale, Spin: o.spin,
 		External: external, MaxFailures: o.maxFailures, HealthEvery: o.healthEvery, MaxInFlight: o.maxInFlight, Collect: o.collect}
 	of := outputFlags{dir: o.dir, force: o.force, quiet: o.quiet, format: o.format, jobs: 1}
-	return runner.Emulate(ctx, plan, eo, of.options(o.io, o.args))
+	return emulate.Run(ctx, plan, eo, of.options(o.io, o.args))
+}
+
+// oneEmulatedCell fits a scenario to the one cell an emulation runs: the
+// rate picked (rate > 0, or the scenario's when 0; from an arrivals.rate
+// sweep it must be picked), the run length replaced by the wall-clock
+// warmup and duration in model seconds, so that the simulator runs exactly
+// what is emulated.
+func oneEmulatedCell(sc *scenario.Scenario, rate float64, warmup, duration time.Duration, timeScale float64) error {
+	if sw := sc.Sweep; sw != nil {
+		if sw.Param != "arrivals.rate" {
+			return runner.BadInputf("emulate runs one cell, and the scenario sweeps %s; emulate picks only a rate, from an arrivals.rate sweep", sw.Param)
+		}
+		if rate == 0 {
+			return runner.BadInputf("the scenario sweeps arrivals.rate over %v: pick one with --rate", sw.Values)
+		}
+		sc.Sweep = nil
+	}
+	if rate != 0 {
+		if !(rate > 0) || math.IsInf(rate, 0) {
+			return runner.BadInputf("--rate %v: must be > 0", rate)
+		}
+		sc.Arrivals.Rate = rate
+	}
+	sc.Tasks, sc.Warmup = 0, 0
+	sc.Duration = duration.Seconds() / timeScale
+	sc.WarmupTime = warmup.Seconds() / timeScale
+	return runner.BadInput(sc.Validate())
 }

@@ -46,27 +46,27 @@ func Compare(ctx context.Context, o CompareOptions) ([]results.Difference, error
 		o.Format = "png"
 	}
 	if !slices.Contains(report.Formats, o.Format) {
-		return nil, badInputf("--format %q: allowed: %s", o.Format, strings.Join(report.Formats, ", "))
+		return nil, BadInputf("--format %q: allowed: %s", o.Format, strings.Join(report.Formats, ", "))
 	}
 	runs, legend, param, err := readRunsFolder(ctx, o.Dir)
 	if err != nil {
 		return nil, err
 	}
 	if len(runs) == 0 {
-		return nil, badInputf("%s: runs.csv has no runs", o.Dir)
+		return nil, BadInputf("%s: runs.csv has no runs", o.Dir)
 	}
 	if results.Index(runs[0].Cols, o.Metric) < 0 {
-		return nil, badInputf("--metric %q: not a column of %s (allowed: %s)", o.Metric, filepath.Join(o.Dir, "runs.csv"), strings.Join(results.Names(runs[0].Cols), ", "))
+		return nil, BadInputf("--metric %q: not a column of %s (allowed: %s)", o.Metric, filepath.Join(o.Dir, "runs.csv"), strings.Join(results.Names(runs[0].Cols), ", "))
 	}
 	ds, err := results.CompareTo(runs, o.Baseline, o.Metric)
 	if err != nil {
-		return nil, badInputf("--baseline: %w", err)
+		return nil, BadInputf("--baseline: %w", err)
 	}
 	stem := report.FileStem(o.Metric)
 	csvName, plotName := "compare_"+stem+".csv", "diff_"+stem+"."+o.Format
 	m, err := ReadManifest(o.Dir)
 	if err != nil {
-		return nil, badInputf("%s: no offload manifest (%v): compare reads a results folder", o.Dir, err)
+		return nil, BadInputf("%s: no offload manifest (%v): compare reads a results folder", o.Dir, err)
 	}
 	var d *store.Dir
 	target := o.Dir
@@ -114,7 +114,7 @@ func Compare(ctx context.Context, o CompareOptions) ([]results.Difference, error
 		return nil, err
 	}
 	printDiffs(o.Stdout, ds, param)
-	noteWritten(o.Stdout, written...)
+	NoteWritten(o.Stdout, written...)
 	return ds, nil
 }
 
@@ -134,7 +134,7 @@ func diffFigure(metric, baseline, param string, ds []results.Difference) report.
 // from scenario.yaml (the runs' order of policies without one).
 func readRunsFolder(ctx context.Context, dir string) ([]results.Run, report.Legend, string, error) {
 	if fi, err := os.Stat(dir); err == nil && fi.Mode().IsRegular() {
-		return nil, report.Legend{}, "", badInputf("%s is a regular file, not a results folder", dir)
+		return nil, report.Legend{}, "", BadInputf("%s is a regular file, not a results folder", dir)
 	}
 	b, err := readResult(ctx, filepath.Join(dir, "runs.csv"))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -142,14 +142,14 @@ func readRunsFolder(ctx context.Context, dir string) ([]results.Run, report.Lege
 		if _, e := os.Stat(filepath.Join(dir, "claims.md")); e == nil {
 			hint = " (a reproduction: compare one of its experiment folders, e.g. " + filepath.Join(dir, "sweep-load") + ")"
 		}
-		return nil, report.Legend{}, "", badInputf("%s has no runs.csv%s", dir, hint)
+		return nil, report.Legend{}, "", BadInputf("%s has no runs.csv%s", dir, hint)
 	}
 	if err != nil {
 		return nil, report.Legend{}, "", err
 	}
 	all, err := report.ReadRunsAny(bytes.NewReader(b))
 	if err != nil {
-		return nil, report.Legend{}, "", badInputf("%s: %w", dir, err)
+		return nil, report.Legend{}, "", BadInputf("%s: %w", dir, err)
 	}
 	var runs []results.Run
 	for _, r := range all {
@@ -166,7 +166,7 @@ func readRunsFolder(ctx context.Context, dir string) ([]results.Run, report.Lege
 	}
 	if err == nil {
 		if legend, param, err = report.ScenarioLegend(y); err != nil {
-			return nil, report.Legend{}, "", badInputf("%s: %w", dir, err)
+			return nil, report.Legend{}, "", BadInputf("%s: %w", dir, err)
 		}
 	}
 	if len(legend.Labels) == 0 {

@@ -27,7 +27,7 @@ const MaxTraceInput = 1 << 30
 func ConvertTrace(in, out string, force bool, o trace.Options) (trace.Stats, error) {
 	if !force {
 		if _, err := os.Lstat(out); err == nil {
-			return trace.Stats{}, badInputf("%s exists: give --force to overwrite it", out)
+			return trace.Stats{}, BadInputf("%s exists: give --force to overwrite it", out)
 		} else if !errors.Is(err, fs.ErrNotExist) {
 			return trace.Stats{}, err
 		}
@@ -66,7 +66,7 @@ func AttachTrace(sc *scenario.Scenario, scenarioFile string) error {
 		}
 		b, err := store.ReadRegular(name, MaxTraceInput)
 		return name, b, err
-	}, badInputf)
+	}, BadInputf)
 }
 
 // attachData attaches what read gives for the scenario's trace.file and

@@ -36,7 +36,7 @@ func checkDescriptors(plan *experiment.Plan, workers int, soft uint64) error {
 	if need <= soft {
 		return nil
 	}
-	return badInputf("the plan runs up to %d exec programs at once (%d devices × %d runs with -j %d), about %d open files, over this process's limit of %d (ulimit -n); lower -j or devices, or raise the limit",
+	return BadInputf("the plan runs up to %d exec programs at once (%d devices × %d runs with -j %d), about %d open files, over this process's limit of %d (ulimit -n); lower -j or devices, or raise the limit",
 		programs, devices, parallel, workers, need, soft)
 }
 

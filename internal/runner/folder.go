@@ -17,8 +17,8 @@ import (
 // every error that wraps it to a usage error.
 var ErrBadInput = errors.New("bad input")
 
-// badInputf formats a bad-input error.
-func badInputf(format string, args ...any) error {
+// BadInputf formats a bad-input error.
+func BadInputf(format string, args ...any) error {
 	return &inputError{fmt.Errorf(format, args...)}
 }
 
@@ -70,7 +70,7 @@ func openDirExtending(dir, hash, extends, experiment string, force, resume, trac
 	same := had && (old.ScenarioHash == hash || extends != "" && old.ScenarioHash == extends)
 	if resume && same && old.TimeDecisions != timed {
 		d.Close()
-		return nil, badInputf("--resume: -o %s was run with --time-decisions=%v; resume with the same setting", dir, old.TimeDecisions)
+		return nil, BadInputf("--resume: -o %s was run with --time-decisions=%v; resume with the same setting", dir, old.TimeDecisions)
 	}
 	keep := func(name string) bool {
 		if strings.HasPrefix(name, "traces/") {
@@ -179,7 +179,7 @@ func OpenFolder(dir, hash, experiment string, force bool, writes []string) (*sto
 func addToFolder(dir string, writes []string) (*store.Dir, error) {
 	m, err := ReadManifest(dir)
 	if err != nil {
-		return nil, badInputf("%s: no offload manifest (%v): not a results folder", dir, err)
+		return nil, BadInputf("%s: no offload manifest (%v): not a results folder", dir, err)
 	}
 	d, err := store.Open(dir, store.Options{Hash: m.ScenarioHash, Experiment: m.Experiment, Writes: writes})
 	if err != nil {

@@ -27,7 +27,7 @@ func renderReport(ctx context.Context, dir string) ([]byte, error) {
 	if fi, err := os.Stat(dir); err == nil && fi.Mode().IsRegular() {
 		// os.DirFS of a file fails on its first read with "not a
 		// directory" about manifest.json, which hides the slip.
-		return nil, badInputf("%s is a regular file, not a results folder", dir)
+		return nil, BadInputf("%s is a regular file, not a results folder", dir)
 	}
 	var b bytes.Buffer
 	fsys := &resultsFS{ctx: ctx, dir: dir, refusal: new(refusal)}
@@ -43,7 +43,7 @@ func renderReport(ctx context.Context, dir string) ([]byte, error) {
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
 	}
-	return nil, badInputf("%s: %w", dir, err)
+	return nil, BadInputf("%s: %w", dir, err)
 }
 
 // resultsFS is a results folder as htmlreport reads it: os.DirFS, except
@@ -149,7 +149,7 @@ func WriteReport(ctx context.Context, dir, out string, force bool, w io.Writer) 
 	}
 	inside, _ := sameDir(filepath.Dir(out), dir)
 	if inside && !strings.HasSuffix(out, ".html") {
-		return "", badInputf("-o %s: a report inside the results folder is a .html file (the other names there are results)", out)
+		return "", BadInputf("-o %s: a report inside the results folder is a .html file (the other names there are results)", out)
 	}
 	if !inside {
 		if err := mayReplace(ctx, out, force); err != nil {
@@ -165,7 +165,7 @@ func WriteReport(ctx context.Context, dir, out string, force bool, w io.Writer) 
 		if err := report.WriteFileAtomic(filepath.Dir(out), filepath.Base(out), write); err != nil {
 			return "", err
 		}
-		noteWritten(w, out)
+		NoteWritten(w, out)
 		return out, nil
 	}
 	d, err := addToFolder(dir, []string{filepath.Base(out)})
@@ -180,7 +180,7 @@ func WriteReport(ctx context.Context, dir, out string, force bool, w io.Writer) 
 	if err := d.WriteManifest(old); err != nil {
 		return "", err
 	}
-	noteWritten(w, out)
+	NoteWritten(w, out)
 	return out, nil
 }
 
@@ -196,7 +196,7 @@ func mayReplace(ctx context.Context, out string, force bool) error {
 		return err
 	}
 	if !fi.Mode().IsRegular() {
-		return badInputf("-o %s exists and is not a regular file: give another name", out)
+		return BadInputf("-o %s exists and is not a regular file: give another name", out)
 	}
 	if force {
 		return nil
@@ -205,7 +205,7 @@ func mayReplace(ctx context.Context, out string, force bool) error {
 	if err == nil && htmlreport.IsReport(b) {
 		return nil
 	}
-	return badInputf("-o %s exists and is not a report offload wrote: give another name, or --force to replace it", out)
+	return BadInputf("-o %s exists and is not a report offload wrote: give another name, or --force to replace it", out)
 }
 
 // sameDir reports whether a and b name the same folder.

@@ -33,7 +33,7 @@ func checkMemory(plan *experiment.Plan, workers int, limit float64) error {
 	if sc.MeasuredByTasks() {
 		driver = fmt.Sprintf("tasks %d (+ warmup %d)", sc.Tasks, sc.Warmup)
 	}
-	return badInputf("the plan needs about %s of memory (%s: %.3g arrivals per run, %s per run, %g runs at once with -j %d), over the %s allowed (--max-memory); lower the run length, the servers or -j",
+	return BadInputf("the plan needs about %s of memory (%s: %.3g arrivals per run, %s per run, %g runs at once with -j %d), over the %s allowed (--max-memory); lower the run length, the servers or -j",
 		bytesText(need), driver, est.ArrivalsPerRun, bytesText(perRun), parallel, workers, bytesText(limit))
 }
 

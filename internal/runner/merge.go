@@ -57,7 +57,7 @@ func (s shardDir) shard() experiment.Shard {
 func Merge(ctx context.Context, dirs []string, opts Options) error {
 	for _, dir := range dirs {
 		if same, _ := sameDir(opts.Dir, dir); same {
-			return badInputf("merge: -o %s is the shard folder %s: merging into it would replace the shard's own files; give -o a new folder", opts.Dir, dir)
+			return BadInputf("merge: -o %s is the shard folder %s: merging into it would replace the shard's own files; give -o a new folder", opts.Dir, dir)
 		}
 	}
 	sds, err := readShards(dirs)
@@ -78,7 +78,7 @@ func Merge(ctx context.Context, dirs []string, opts Options) error {
 // readShards reads the shard manifests.
 func readShards(dirs []string) ([]shardDir, error) {
 	if len(dirs) == 0 {
-		return nil, badInputf("merge: no shard folders given")
+		return nil, BadInputf("merge: no shard folders given")
 	}
 	var sds []shardDir
 	for _, dir := range dirs {
@@ -86,18 +86,18 @@ func readShards(dirs []string) ([]shardDir, error) {
 		var big *store.TooLargeError
 		switch {
 		case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
-			return nil, badInputf("merge: %s is not a results folder: %w", dir, err)
+			return nil, BadInputf("merge: %s is not a results folder: %w", dir, err)
 		case errors.Is(err, store.ErrNotRegular) || errors.As(err, &big):
-			return nil, badInputf("merge: %s: %w", dir, err)
+			return nil, BadInputf("merge: %s: %w", dir, err)
 		case err != nil:
-			return nil, badInputf("merge: %s: manifest.json is not offload's (%v)", dir, err)
+			return nil, BadInputf("merge: %s: manifest.json is not offload's (%v)", dir, err)
 		}
 		info, sharded, err := readShardInfo(m)
 		if err != nil {
-			return nil, badInputf("merge: %s: manifest.json: %w", dir, err)
+			return nil, BadInputf("merge: %s: manifest.json: %w", dir, err)
 		}
 		if !sharded {
-			return nil, badInputf("merge: %s holds a whole run, not a shard (it was not run with --shard)", dir)
+			return nil, BadInputf("merge: %s holds a whole run, not a shard (it was not run with --shard)", dir)
 		}
 		sum := sha256.Sum256(b)
 		sds = append(sds, shardDir{dir: dir, m: m, info: info, sum: hex.EncodeToString(sum[:])})
@@ -114,12 +114,12 @@ func checkShards(ctx context.Context, sds []shardDir, runFiles []string) ([]shar
 	K := first.info.Shard.Count
 	for _, s := range sds {
 		if err := s.shard().Check(); err != nil || s.shard().Whole() {
-			return nil, badInputf("merge: %s: manifest names shard %d/%d", s.dir, s.info.Shard.K, s.info.Shard.Count)
+			return nil, BadInputf("merge: %s: manifest names shard %d/%d", s.dir, s.info.Shard.K, s.info.Shard.Count)
 		}
 	}
 	for _, s := range sds[1:] {
 		if s.m.ScenarioHash != first.m.ScenarioHash {
-			return nil, badInputf("merge: %s is a shard of another scenario (sha256 %.12s…) than %s (%.12s…): merge only the shards of one run",
+			return nil, BadInputf("merge: %s is a shard of another scenario (sha256 %.12s…) than %s (%.12s…): merge only the shards of one run",
 				s.dir, s.m.ScenarioHash, first.dir, first.m.ScenarioHash)
 		}
 		for _, d := range []struct{ what, a, b string }{
@@ -134,13 +134,13 @@ func checkShards(ctx context.Context, sds []shardDir, runFiles []string) ([]shar
 			{"--scale", s.info.Scale, first.info.Scale},
 		} {
 			if d.a != d.b {
-				return nil, badInputf("merge: %s and %s disagree on the %s (%s against %s): merge only the shards of one run", s.dir, first.dir, d.what, d.a, d.b)
+				return nil, BadInputf("merge: %s and %s disagree on the %s (%s against %s): merge only the shards of one run", s.dir, first.dir, d.what, d.a, d.b)
 			}
 		}
 	}
 	for _, s := range sds {
 		if !s.m.Complete {
-			return nil, badInputf("merge: %s (shard %s) is incomplete, %d of %d runs done: rerun that shard with the same command and --resume into that folder",
+			return nil, BadInputf("merge: %s (shard %s) is incomplete, %d of %d runs done: rerun that shard with the same command and --resume into that folder",
 				s.dir, s.shard(), s.m.RunsDone, s.m.Runs)
 		}
 	}
@@ -156,7 +156,7 @@ func checkShards(ctx context.Context, sds []shardDir, runFiles []string) ([]shar
 					return nil, err
 				}
 				if errA != nil || errB != nil || !bytes.Equal(a, b) {
-					return nil, badInputf("merge: shard %s is given twice, as %s and %s, and their %s differ: a retried shard may repeat runs only byte for byte; keep one of the two",
+					return nil, BadInputf("merge: shard %s is given twice, as %s and %s, and their %s differ: a retried shard may repeat runs only byte for byte; keep one of the two",
 						s.shard(), prev.dir, s.dir, f)
 				}
 			}
@@ -173,7 +173,7 @@ func checkShards(ctx context.Context, sds []shardDir, runFiles []string) ([]shar
 		}
 	}
 	if len(missing) > 0 {
-		return nil, badInputf("merge: missing shards %s of %d (given: %s); rerun just them with\n  %s",
+		return nil, BadInputf("merge: missing shards %s of %d (given: %s); rerun just them with\n  %s",
 			intList(missing, ", "), K, intList(have, ", "), rerunLine(missing, K, *byShard[have[0]]))
 	}
 	out := make([]shardDir, K)
@@ -199,7 +199,7 @@ func prepareMerge(ctx context.Context, all []shardDir) (*mergeJob, error) {
 	first := all[0]
 	spec, ok := specNamed(first.info.Spec)
 	if !ok {
-		return nil, badInputf("merge: %s: unknown experiment %q", first.dir, first.info.Spec)
+		return nil, BadInputf("merge: %s: unknown experiment %q", first.dir, first.info.Spec)
 	}
 	var side *sidecar
 	if spec.side != nil {
@@ -211,7 +211,7 @@ func prepareMerge(ctx context.Context, all []shardDir) (*mergeJob, error) {
 	}
 	resolved, err := readResult(ctx, filepath.Join(first.dir, "scenario.yaml"))
 	if err != nil {
-		return nil, badInputf("merge: %s: %w", first.dir, err)
+		return nil, BadInputf("merge: %s: %w", first.dir, err)
 	}
 	for _, s := range sds {
 		b, err := readResult(ctx, filepath.Join(s.dir, "scenario.yaml"))
@@ -219,55 +219,55 @@ func prepareMerge(ctx context.Context, all []shardDir) (*mergeJob, error) {
 			return nil, err
 		}
 		if err != nil || !bytes.Equal(b, resolved) {
-			return nil, badInputf("merge: %s: scenario.yaml is missing or differs from %s's", s.dir, first.dir)
+			return nil, BadInputf("merge: %s: scenario.yaml is missing or differs from %s's", s.dir, first.dir)
 		}
 	}
 	sc, err := scenario.Parse(filepath.Join(first.dir, "scenario.yaml"), resolved, nil, experiment.Catalog())
 	if err != nil {
-		return nil, badInputf("merge: %w", err)
+		return nil, BadInputf("merge: %w", err)
 	}
 	if err := attachMergedTrace(sc, first.m.Command); err != nil {
 		return nil, err
 	}
 	// After attaching: the hash covers the replayed data too.
 	if h := sc.Hash(); h != first.m.ScenarioHash {
-		return nil, badInputf("merge: %s: scenario.yaml (with the data it replays) has sha256 %.12s…, its manifest says %.12s…", first.dir, h, first.m.ScenarioHash)
+		return nil, BadInputf("merge: %s: scenario.yaml (with the data it replays) has sha256 %.12s…, its manifest says %.12s…", first.dir, h, first.m.ScenarioHash)
 	}
 	plan, err := experiment.NewPlan(first.m.Experiment, sc)
 	if err != nil {
-		return nil, badInputf("merge: %s: %w", first.dir, err)
+		return nil, BadInputf("merge: %s: %w", first.dir, err)
 	}
 	if spec.Prepare != nil {
 		if err := spec.Prepare(plan, first.info.Args); err != nil {
-			return nil, badInputf("merge: %s: %w", first.dir, err)
+			return nil, BadInputf("merge: %s: %w", first.dir, err)
 		}
 	}
 	plan.TimeDecisions = first.m.TimeDecisions
 	jobs := plan.Jobs()
 	if len(jobs) != first.info.PlanRuns {
-		return nil, badInputf("merge: the scenario of %s expands to %d runs, its manifest says %d", first.dir, len(jobs), first.info.PlanRuns)
+		return nil, BadInputf("merge: the scenario of %s expands to %d runs, its manifest says %d", first.dir, len(jobs), first.info.PlanRuns)
 	}
 	outs := make([]experiment.Outcome, len(jobs))
 	for _, s := range sds {
 		want := s.shard().Jobs(len(jobs))
 		if !slices.Equal(s.info.Indices, want) {
-			return nil, badInputf("merge: %s: its manifest lists runs %v, not shard %s's runs of this plan %v", s.dir, s.info.Indices, s.shard(), want)
+			return nil, BadInputf("merge: %s: its manifest lists runs %v, not shard %s's runs of this plan %v", s.dir, s.info.Indices, s.shard(), want)
 		}
 		runs, extras, err := readRunFiles(folderReader(ctx, s.dir), plan, side)
 		if err != nil {
-			return nil, badInputf("merge: %w", err)
+			return nil, BadInputf("merge: %w", err)
 		}
 		got := map[runKey]experiment.Outcome{}
 		for _, r := range runs {
 			k := keyOfRun(r)
 			if _, dup := got[k]; dup {
-				return nil, badInputf("merge: %s: runs.csv has the run %s, policy %s, replicate %d twice", s.dir, cellText(r.Param, r.Value), r.Policy, r.Seed)
+				return nil, BadInputf("merge: %s: runs.csv has the run %s, policy %s, replicate %d twice", s.dir, cellText(r.Param, r.Value), r.Policy, r.Seed)
 			}
 			o := experiment.Outcome{Run: r}
 			if side != nil {
 				x, ok := extras[k]
 				if !ok {
-					return nil, badInputf("merge: %s: the run %s, policy %s, replicate %d is in runs.csv but not (whole) in %s",
+					return nil, BadInputf("merge: %s: the run %s, policy %s, replicate %d is in runs.csv but not (whole) in %s",
 						s.dir, cellText(r.Param, r.Value), r.Policy, r.Seed, strings.Join(side.files, ", "))
 				}
 				o.Shadows, o.Series = x.Shadows, x.Series
@@ -278,12 +278,12 @@ func prepareMerge(ctx context.Context, all []shardDir) (*mergeJob, error) {
 			o, ok := got[jobKey(plan, jobs[i])]
 			if !ok {
 				j := jobs[i]
-				return nil, badInputf("merge: %s: runs.csv lacks run %d (%s, policy %s, replicate %d) of shard %s", s.dir, i, plan.Cells[j.Cell].Param+"="+strconv.FormatFloat(plan.Cells[j.Cell].Value, 'g', -1, 64), j.Policy, j.Seed, s.shard())
+				return nil, BadInputf("merge: %s: runs.csv lacks run %d (%s, policy %s, replicate %d) of shard %s", s.dir, i, plan.Cells[j.Cell].Param+"="+strconv.FormatFloat(plan.Cells[j.Cell].Value, 'g', -1, 64), j.Policy, j.Seed, s.shard())
 			}
 			outs[i] = o
 		}
 		if len(got) != len(want) {
-			return nil, badInputf("merge: %s: runs.csv holds %d runs, shard %s has %d: it holds runs of other shards", s.dir, len(got), s.shard(), len(want))
+			return nil, BadInputf("merge: %s: runs.csv holds %d runs, shard %s has %d: it holds runs of other shards", s.dir, len(got), s.shard(), len(want))
 		}
 	}
 	return &mergeJob{spec: spec, plan: plan, args: first.info.Args, side: side, outs: outs, shards: sds, all: all}, nil
@@ -468,7 +468,7 @@ func mergeReproduce(ctx context.Context, all []shardDir, opts Options) error {
 		}
 		for _, s := range sds {
 			if s.info.Spec != e.spec.Name || s.info.Shard.Count != roots[0].info.Shard.Count {
-				return badInputf("merge: %s is not shard %s of reproduce's %s", s.dir, roots[0].shard(), e.spec.Name)
+				return BadInputf("merge: %s is not shard %s of reproduce's %s", s.dir, roots[0].shard(), e.spec.Name)
 			}
 		}
 		job, err := prepareMerge(ctx, sds)

@@ -42,7 +42,7 @@ type PlotOptions struct {
 // allowed.
 func Plot(ctx context.Context, o PlotOptions) (string, error) {
 	if o.Out == "" {
-		return "", badInputf("-o FILE: where to write the plot")
+		return "", BadInputf("-o FILE: where to write the plot")
 	}
 	format, err := plotFormat(o.Out, o.Format)
 	if err != nil {
@@ -51,25 +51,25 @@ func Plot(ctx context.Context, o PlotOptions) (string, error) {
 	o.Format = format
 	w, h, err := ParseSize(o.Size)
 	if err != nil {
-		return "", badInputf("--size %q: %v", o.Size, err)
+		return "", BadInputf("--size %q: %v", o.Size, err)
 	}
 	b, err := readResult(ctx, filepath.Join(o.Dir, "summary.csv"))
 	if errors.Is(err, fs.ErrNotExist) {
-		return "", badInputf("%s has no summary.csv (a reproduction: plot one of its experiment folders)", o.Dir)
+		return "", BadInputf("%s has no summary.csv (a reproduction: plot one of its experiment folders)", o.Dir)
 	}
 	if err != nil {
 		return "", err
 	}
 	sums, err := report.ReadSummary(bytes.NewReader(b))
 	if err != nil {
-		return "", badInputf("%s: %w", o.Dir, err)
+		return "", BadInputf("%s: %w", o.Dir, err)
 	}
 	if len(sums) == 0 {
-		return "", badInputf("%s: summary.csv has no rows", o.Dir)
+		return "", BadInputf("%s: summary.csv has no rows", o.Dir)
 	}
 	names := results.Names(sums[0].Cols)
 	if !slices.Contains(names, o.Y) {
-		return "", badInputf("--y %q: not a column of %s (allowed: %s)", o.Y, filepath.Join(o.Dir, "summary.csv"), strings.Join(names, ", "))
+		return "", BadInputf("--y %q: not a column of %s (allowed: %s)", o.Y, filepath.Join(o.Dir, "summary.csv"), strings.Join(names, ", "))
 	}
 	legend, param := report.Legend{}, ""
 	y, err := readResult(ctx, filepath.Join(o.Dir, "scenario.yaml"))
@@ -78,7 +78,7 @@ func Plot(ctx context.Context, o PlotOptions) (string, error) {
 	}
 	if err == nil {
 		if legend, param, err = report.ScenarioLegend(y); err != nil {
-			return "", badInputf("%s: %w", o.Dir, err)
+			return "", BadInputf("%s: %w", o.Dir, err)
 		}
 	}
 	xlabel := report.ParamLabel(param)
@@ -87,7 +87,7 @@ func Plot(ctx context.Context, o PlotOptions) (string, error) {
 	case o.X == "" || o.X == param || o.X == "value":
 		logX = report.SweepLogX(param, sweptOf(sums)) // as the experiment drew it
 		if param == "" && !slices.ContainsFunc(sums, func(s results.Summary) bool { return isFinite(s.Value) }) {
-			return "", badInputf("%s has no sweep: give --x a column to plot against (allowed: %s)", o.Dir, strings.Join(names, ", "))
+			return "", BadInputf("%s has no sweep: give --x a column to plot against (allowed: %s)", o.Dir, strings.Join(names, ", "))
 		}
 	case slices.Contains(names, o.X):
 		xlabel = report.MetricLabel(o.X)
@@ -99,7 +99,7 @@ func Plot(ctx context.Context, o PlotOptions) (string, error) {
 		if param != "" {
 			allowed = append([]string{param}, names...)
 		}
-		return "", badInputf("--x %q: allowed: %s", o.X, strings.Join(allowed, ", "))
+		return "", BadInputf("--x %q: allowed: %s", o.X, strings.Join(allowed, ", "))
 	}
 	var labels []string
 	for _, s := range sums {
@@ -110,7 +110,7 @@ func Plot(ctx context.Context, o PlotOptions) (string, error) {
 	if len(o.Policies) > 0 {
 		for _, p := range o.Policies {
 			if !slices.Contains(labels, p) {
-				return "", badInputf("--policy %q: allowed: %s", p, strings.Join(labels, ", "))
+				return "", BadInputf("--policy %q: allowed: %s", p, strings.Join(labels, ", "))
 			}
 		}
 		sums = slices.DeleteFunc(sums, func(s results.Summary) bool { return !slices.Contains(o.Policies, s.Policy) })
@@ -144,12 +144,12 @@ func Plot(ctx context.Context, o PlotOptions) (string, error) {
 	}
 	err = report.PlotMetricWith(folder, filepath.Base(o.Out), o.Format, sums, legend, o.Y, fo)
 	if errors.Is(err, report.ErrNoData) {
-		return "", badInputf("--y %s: no point to draw: every selected row's value (or swept value) is missing, or not positive on a log axis", o.Y)
+		return "", BadInputf("--y %s: no point to draw: every selected row's value (or swept value) is missing, or not positive on a log axis", o.Y)
 	}
 	if err != nil {
 		return "", err
 	}
-	noteWritten(o.Stdout, o.Out)
+	NoteWritten(o.Stdout, o.Out)
 	return o.Out, nil
 }
 
@@ -159,16 +159,16 @@ func Plot(ctx context.Context, o PlotOptions) (string, error) {
 // hides what the file holds.
 func plotFormat(out, given string) (string, error) {
 	if given != "" && !slices.Contains(report.Formats, given) {
-		return "", badInputf("--format %q: allowed: %s", given, strings.Join(report.Formats, ", "))
+		return "", BadInputf("--format %q: allowed: %s", given, strings.Join(report.Formats, ", "))
 	}
 	ext := strings.TrimPrefix(filepath.Ext(out), ".")
 	switch {
 	case !slices.Contains(report.Formats, ext) && given != "":
-		return "", badInputf("-o %s: the name must end in .%s (--format %s)", out, given, given)
+		return "", BadInputf("-o %s: the name must end in .%s (--format %s)", out, given, given)
 	case !slices.Contains(report.Formats, ext):
-		return "", badInputf("-o %s: the name must end in .%s: its extension is the format", out, strings.Join(report.Formats, ", ."))
+		return "", BadInputf("-o %s: the name must end in .%s: its extension is the format", out, strings.Join(report.Formats, ", ."))
 	case given != "" && given != ext:
-		return "", badInputf("--format %s contradicts -o %s (a .%s file): give one of them, or the same format in both", given, out, ext)
+		return "", BadInputf("--format %s contradicts -o %s (a .%s file): give one of them, or the same format in both", given, out, ext)
 	}
 	return ext, nil
 }

@@ -13,9 +13,9 @@ import (
 // policyLogDir is the output folder's folder of exec policies' stderr logs.
 const policyLogDir = "policies/"
 
-// runsPrograms reports whether a plan has an exec policy (a program of the
+// RunsPrograms reports whether a plan has an exec policy (a program of the
 // user's), whose stderr logs go under policies/.
-func runsPrograms(plan *experiment.Plan) bool { return programEntries(plan) > 0 }
+func RunsPrograms(plan *experiment.Plan) bool { return programEntries(plan) > 0 }
 
 // programEntries counts the plan's exec entries.
 func programEntries(plan *experiment.Plan) int {
@@ -38,9 +38,9 @@ func policyLogName(plan *experiment.Plan, j experiment.Job, d int) string {
 	return name + ".log"
 }
 
-// policyLogs keeps each program's stderr in the folder, written atomically
+// PolicyLogs keeps each program's stderr in the folder, written atomically
 // like every file there. A failed run's log is kept: it is the evidence.
-func policyLogs(d *store.Dir, plan *experiment.Plan) experiment.PolicyLog {
+func PolicyLogs(d *store.Dir, plan *experiment.Plan) experiment.PolicyLog {
 	return func(j experiment.Job, dev int) (io.Writer, string, func() error, error) {
 		name := policyLogName(plan, j, dev)
 		f, err := d.Create(name)
@@ -51,10 +51,10 @@ func policyLogs(d *store.Dir, plan *experiment.Plan) experiment.PolicyLog {
 	}
 }
 
-// programLogs lists policies/ among a folder's writes when the plan runs
+// ProgramLogs lists policies/ among a folder's writes when the plan runs
 // programs.
-func programLogs(plan *experiment.Plan) []string {
-	if runsPrograms(plan) {
+func ProgramLogs(plan *experiment.Plan) []string {
+	if RunsPrograms(plan) {
 		return []string{policyLogDir}
 	}
 	return nil

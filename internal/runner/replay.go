@@ -18,7 +18,7 @@ import (
 func attachMergedTrace(sc *scenario.Scenario, shardCommand []string) error {
 	if f := scenarioFlag(shardCommand); f != "" {
 		if err := AttachTrace(sc, f); err != nil {
-			return badInputf("merge: the shards read their data beside -f %s, and merge reads it there too: run merge where that path leads to the same files: %w", f, err)
+			return BadInputf("merge: the shards read their data beside -f %s, and merge reads it there too: run merge where that path leads to the same files: %w", f, err)
 		}
 		return nil
 	}
@@ -26,7 +26,7 @@ func attachMergedTrace(sc *scenario.Scenario, shardCommand []string) error {
 		b, err := experiments.Trace(name)
 		return name, b, err
 	}, func(format string, a ...any) error {
-		return badInputf("merge: the shards ran an embedded scenario, whose data is an embedded trace: "+format, a...)
+		return BadInputf("merge: the shards ran an embedded scenario, whose data is an embedded trace: "+format, a...)
 	})
 }
 

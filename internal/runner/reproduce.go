@@ -64,7 +64,7 @@ type ReproduceOptions struct {
 func Reproduce(ctx context.Context, ro ReproduceOptions, opts Options) ([]claims.Claim, error) {
 	base, ok := Scales()[ro.Scale]
 	if !ok {
-		return nil, badInputf("--scale %q: allowed: ci, paper", ro.Scale)
+		return nil, BadInputf("--scale %q: allowed: ci, paper", ro.Scale)
 	}
 	sets := append(append([]string(nil), base...), ro.Sets...)
 	root := opts.Dir
@@ -120,7 +120,7 @@ func Reproduce(ctx context.Context, ro ReproduceOptions, opts Options) ([]claims
 	}
 	sharded := !opts.Shard.Whole()
 	if sharded && ro.Emulate != nil {
-		return nil, badInputf("--shard with --emulate: the HTTP emulation runs on wall-clock timers and cannot be split; run it on one machine")
+		return nil, BadInputf("--shard with --emulate: the HTTP emulation runs on wall-clock timers and cannot be split; run it on one machine")
 	}
 	d, err := openDir(root, hash, reproduceName, opts.Force, opts.Resume, false, false, []string{"claims.md", ReportFile}, nil)
 	if err != nil {

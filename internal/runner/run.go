@@ -102,8 +102,8 @@ func execute(ctx context.Context, o *Options, d *store.Dir, spec Spec, a Args, p
 	if o.Trace {
 		opt.Trace = traceSink(d, plan)
 	}
-	if runsPrograms(plan) {
-		opt.PolicyLog = policyLogs(d, plan)
+	if RunsPrograms(plan) {
+		opt.PolicyLog = PolicyLogs(d, plan)
 	}
 	if o.Memo != nil && !o.Trace { // a taken run would have no per-task trace
 		opt.Reuse = func(j experiment.Job) (experiment.Outcome, bool) { return o.Memo.Lookup(plan, j) }
@@ -189,7 +189,7 @@ func readHave(src reader, plan *experiment.Plan, side *sidecar) (map[runKey]expe
 	have := map[runKey]experiment.Outcome{}
 	runs, extras, err := readRunFiles(src, plan, side)
 	if err != nil {
-		return nil, badInputf("--resume: %w", err)
+		return nil, BadInputf("--resume: %w", err)
 	}
 	for _, r := range runs {
 		k := keyOfRun(r)
@@ -236,7 +236,7 @@ func outcomeRuns(outs []experiment.Outcome) []results.Run {
 
 func fmtPath(dir, name string) string { return filepath.Join(dir, name) }
 
-func noteWritten(w io.Writer, paths ...string) {
+func NoteWritten(w io.Writer, paths ...string) {
 	for _, p := range paths {
 		fmt.Fprintln(w, "wrote", p)
 	}

@@ -73,14 +73,14 @@ func checkResumedShard(d *store.Dir, o Options) error {
 	}
 	info, sharded, err := readShardInfo(old)
 	if err != nil {
-		return badInputf("--resume: %s: manifest.json: %w", d.Path(), err)
+		return BadInputf("--resume: %s: manifest.json: %w", d.Path(), err)
 	}
 	was := experiment.Shard{}
 	if sharded {
 		was = experiment.Shard{Index: info.Shard.K, Count: info.Shard.Count}
 	}
 	if was != o.Shard {
-		return badInputf("--resume: -o %s holds %s, not %s; resume it with the same --shard", d.Path(), shardName(was), shardName(o.Shard))
+		return BadInputf("--resume: -o %s holds %s, not %s; resume it with the same --shard", d.Path(), shardName(was), shardName(o.Shard))
 	}
 	return nil
 }
@@ -96,10 +96,10 @@ func shardName(s experiment.Shard) string {
 // noteShard prints what a shard wrote, and that the summaries come from
 // merge.
 func noteShard(w io.Writer, dir string, spec Spec, side *sidecar, sh experiment.Shard, runs int) {
-	noteWritten(w, fmtPath(dir, "runs.csv"))
+	NoteWritten(w, fmtPath(dir, "runs.csv"))
 	if side != nil {
 		for _, f := range side.files {
-			noteWritten(w, fmtPath(dir, f))
+			NoteWritten(w, fmtPath(dir, f))
 		}
 	}
 	fmt.Fprintf(w, "shard %s of %s: %d runs; summary.csv and the plots come from `offload merge -o OUT` over the %d shard folders\n",

@@ -71,7 +71,7 @@ func (s Spec) writes(plan *experiment.Plan, side *sidecar, o Options) []string {
 	if o.Trace {
 		names = append(names, "traces/")
 	}
-	if runsPrograms(plan) {
+	if RunsPrograms(plan) {
 		names = append(names, policyLogDir)
 	}
 	return names
@@ -148,7 +148,7 @@ func writeOutputs(spec Spec, r *Result) error {
 	if err := r.Dir.Refresh(); err != nil {
 		return err
 	}
-	noteWritten(r.Opts.Out, written...)
+	NoteWritten(r.Opts.Out, written...)
 	return nil
 }
 

@@ -1,4 +1,7 @@
-package runner
+// Package emulate runs a scenario's single cell against real HTTP tier
+// servers (internal/testbed) and then the simulator on the same seeds, and
+// writes the comparison of the two into a results folder (docs/design.md §7).
+package emulate
 
 import (
 	"context"
@@ -9,6 +12,7 @@ import (
 	"math"
 	"net"
 	"net/http"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"text/tabwriter"
@@ -19,14 +23,14 @@ import (
 	"github.com/offload-sim/offload/internal/experiment"
 	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/results"
-	"github.com/offload-sim/offload/internal/scenario"
+	"github.com/offload-sim/offload/internal/runner"
 	"github.com/offload-sim/offload/internal/store"
 	"github.com/offload-sim/offload/internal/testbed"
 	"github.com/offload-sim/offload/internal/workload"
 )
 
-// EmulateOptions are the HTTP emulation's own settings (docs/design.md §7).
-type EmulateOptions struct {
+// Options are the HTTP emulation's own settings (docs/design.md §7).
+type Options struct {
 	Duration time.Duration // measured arrivals per run, wall clock
 	Warmup   time.Duration // unmeasured arrivals first, wall clock
 	Timeout  time.Duration // per request
@@ -51,27 +55,27 @@ type EmulateOptions struct {
 	Collect func(emu, sim []results.Run)
 }
 
-// Emulate runs the plan's single cell against real HTTP tier servers (local
+// Run runs the plan's single cell against real HTTP tier servers (local
 // ones started per run, or External), then the simulator on the same
 // scenario and seeds, and writes runs.csv, summary.csv, comparison.csv and
 // the emulated-against-simulated plot into opts.Dir.
-func Emulate(ctx context.Context, plan *experiment.Plan, eo EmulateOptions, opts Options) error {
+func Run(ctx context.Context, plan *experiment.Plan, eo Options, opts runner.Options) error {
 	sc := plan.Scenario
 	cfg, err := experiment.Config(sc)
 	if err != nil {
-		return BadInput(err)
+		return runner.BadInput(err)
 	}
 	if err := checkExternal(ctx, cfg, eo.External, eo.TimeScale); err != nil {
 		return err
 	}
 	hash := sc.Hash()
-	d, err := OpenFolder(opts.Dir, hash, plan.Name, opts.Force,
-		append([]string{"runs.csv", "summary.csv", "comparison.csv", "scenario.yaml", "emulated_vs_simulated." + opts.Format}, programLogs(plan)...))
+	d, err := runner.OpenFolder(opts.Dir, hash, plan.Name, opts.Force,
+		append([]string{"runs.csv", "summary.csv", "comparison.csv", "scenario.yaml", "emulated_vs_simulated." + opts.Format}, runner.ProgramLogs(plan)...))
 	if err != nil {
 		return err
 	}
 	defer d.Close()
-	m := Manifest{Tool: "offload", Version: Version(), Command: opts.Command, Experiment: plan.Name,
+	m := runner.Manifest{Tool: "offload", Version: runner.Version(), Command: opts.Command, Experiment: plan.Name,
 		Seed: sc.Seed, Seeds: sc.Seeds, ScenarioHash: hash, Started: time.Now().UTC(), Runs: len(plan.Jobs())}
 	resolved, err := sc.Marshal()
 	if err != nil {
@@ -119,8 +123,8 @@ func Emulate(ctx context.Context, plan *experiment.Plan, eo EmulateOptions, opts
 
 // emulation is one invocation's runs, in plan order (policy, then replicate).
 type emulation struct {
-	eo       *EmulateOptions
-	opts     *Options
+	eo       *Options
+	opts     *runner.Options
 	dir      *store.Dir
 	plan     *experiment.Plan
 	cfg      *engine.Config
@@ -205,14 +209,14 @@ func (e *emulation) runOne(ctx context.Context, j experiment.Job) (report.Emulat
 	// the same rule.
 	pol, err := e.plan.NewPolicy(j)
 	if err != nil {
-		return report.EmulatedRun{}, BadInput(err)
+		return report.EmulatedRun{}, runner.BadInput(err)
 	}
 	// An exec policy's program runs here as in the simulator (same start
 	// message, same decisions, its done messages as answers arrive).
 	var progs experiment.Programs
 	var logs experiment.PolicyLog
-	if runsPrograms(e.plan) {
-		logs = policyLogs(e.dir, e.plan)
+	if runner.RunsPrograms(e.plan) {
+		logs = runner.PolicyLogs(e.dir, e.plan)
 	}
 	if _, err := progs.Start(ctx, e.plan, j, 0, pol, logs); err != nil {
 		return report.EmulatedRun{}, progs.End(ctx, err)
@@ -300,20 +304,20 @@ func checkExternal(ctx context.Context, cfg *engine.Config, external map[string]
 		}
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, u+"/state", nil)
 		if err != nil {
-			return badInputf("--tier %s=%s: %w", t.Name, u, err)
+			return runner.BadInputf("--tier %s=%s: %w", t.Name, u, err)
 		}
 		resp, err := (&http.Client{Timeout: 5 * time.Second}).Do(req)
 		if err != nil {
-			return badInputf("--tier %s=%s: %w", t.Name, u, err)
+			return runner.BadInputf("--tier %s=%s: %w", t.Name, u, err)
 		}
 		var st testbed.State
 		err = json.NewDecoder(io.LimitReader(resp.Body, 1<<16)).Decode(&st)
 		resp.Body.Close()
 		if err != nil {
-			return badInputf("--tier %s=%s: GET /state: %w", t.Name, u, err)
+			return runner.BadInputf("--tier %s=%s: GET /state: %w", t.Name, u, err)
 		}
 		if st.Servers != t.Servers || st.Speed != t.Speed || st.TimeScale != scale {
-			return badInputf("--tier %s=%s serves %d servers at speed %g, time-scale %g; the scenario needs %d at %g, time-scale %g",
+			return runner.BadInputf("--tier %s=%s serves %d servers at speed %g, time-scale %g; the scenario needs %d at %g, time-scale %g",
 				t.Name, u, st.Servers, st.Speed, st.TimeScale, t.Servers, t.Speed, scale)
 		}
 	}
@@ -420,17 +424,17 @@ func (e *emulation) report(wall time.Duration, simRuns []results.Run) error {
 	if err := e.dir.WriteFile("comparison.csv", func(w io.Writer) error { return report.WriteComparison(w, cs) }); err != nil {
 		return err
 	}
-	written := []string{fmtPath(dir, "runs.csv"), fmtPath(dir, "summary.csv"), fmtPath(dir, "comparison.csv")}
+	written := []string{filepath.Join(dir, "runs.csv"), filepath.Join(dir, "summary.csv"), filepath.Join(dir, "comparison.csv")}
 	plot := "emulated_vs_simulated." + e.opts.Format
-	switch err := report.PlotComparison(e.dir, plot, e.opts.Format, cs, legendOf(e.plan)); {
+	switch err := report.PlotComparison(e.dir, plot, e.opts.Format, cs, report.Legend{Labels: e.plan.Labels(), Policies: e.plan.PolicyNames()}); {
 	case errors.Is(err, report.ErrNoData): // every run invalid: nothing to plot
 	case err != nil:
 		return err
 	default:
-		written = append(written, fmtPath(dir, plot))
+		written = append(written, filepath.Join(dir, plot))
 	}
 	e.print(wall, cs, invalid)
-	noteWritten(e.opts.Out, written...)
+	runner.NoteWritten(e.opts.Out, written...)
 	var whys []string
 	for i := range e.runs {
 		if !e.checks[i].valid {
@@ -519,7 +523,7 @@ func (e *emulation) print(wall time.Duration, cs []report.Comparison, invalid ma
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t\n", c.Policy, c.Runs,
 			withCI(c.EmuMean, c.EmuMeanCI95), withCI(c.SimMean, c.SimMeanCI95), pct(c.MeanDiffPct),
-			Num(c.EmuP95), Num(c.SimP95), pct(c.P95DiffPct), rate(c.RejectionRate), c.Failed, mark)
+			runner.Num(c.EmuP95), runner.Num(c.SimP95), pct(c.P95DiffPct), rate(c.RejectionRate), c.Failed, mark)
 	}
 	_ = tw.Flush()
 	agree, pairs := rankAgreement(cs)
@@ -576,9 +580,9 @@ func rankAgreement(cs []report.Comparison) (agree, pairs int) {
 // withCI formats a mean with its 95% half-width, when there is one.
 func withCI(mean, ci float64) string {
 	if math.IsNaN(ci) || math.IsInf(ci, 0) {
-		return Num(mean)
+		return runner.Num(mean)
 	}
-	return Num(mean) + " ± " + Num(ci)
+	return runner.Num(mean) + " ± " + runner.Num(ci)
 }
 
 func pct(x float64) string {
@@ -593,31 +597,4 @@ func rate(x float64) string {
 		return "-"
 	}
 	return fmt.Sprintf("%.1f%%", 100*x)
-}
-
-// OneEmulatedCell fits a scenario to the one cell an emulation runs: the
-// rate picked (rate > 0, or the scenario's when 0; from an arrivals.rate
-// sweep it must be picked), the run length replaced by the wall-clock
-// warmup and duration in model seconds, so that the simulator runs exactly
-// what is emulated.
-func OneEmulatedCell(sc *scenario.Scenario, rate float64, warmup, duration time.Duration, timeScale float64) error {
-	if sw := sc.Sweep; sw != nil {
-		if sw.Param != "arrivals.rate" {
-			return badInputf("emulate runs one cell, and the scenario sweeps %s; emulate picks only a rate, from an arrivals.rate sweep", sw.Param)
-		}
-		if rate == 0 {
-			return badInputf("the scenario sweeps arrivals.rate over %v: pick one with --rate", sw.Values)
-		}
-		sc.Sweep = nil
-	}
-	if rate != 0 {
-		if !(rate > 0) || math.IsInf(rate, 0) {
-			return badInputf("--rate %v: must be > 0", rate)
-		}
-		sc.Arrivals.Rate = rate
-	}
-	sc.Tasks, sc.Warmup = 0, 0
-	sc.Duration = duration.Seconds() / timeScale
-	sc.WarmupTime = warmup.Seconds() / timeScale
-	return BadInput(sc.Validate())
 }
