@@ -525,8 +525,12 @@ func (e *emulation) print(wall time.Duration, cs []report.Comparison, invalid ma
 	for _, r := range e.runs {
 		sent, completed, rejected, failed = sent+r.Sent, completed+r.Completed, rejected+r.Rejected, failed+r.Failed
 	}
-	fmt.Fprintf(w, "emulated %d runs (%d policies × %d replicates, %v + %v warmup of arrivals each, time-scale %g) in %v\n",
-		len(e.runs), len(e.plan.Policies), e.plan.Scenario.Seeds, e.eo.Duration, e.eo.Warmup, e.eo.TimeScale, wall.Round(time.Second))
+	real := ""
+	if n := len(realJobs(e.plan, e.eo.Balancers)); n > 0 {
+		real = fmt.Sprintf(", and %d on real balancers", n)
+	}
+	fmt.Fprintf(w, "emulated %d runs (%d policies × %d replicates%s, %v + %v warmup of arrivals each, time-scale %g) in %v\n",
+		len(e.runs), len(e.plan.Policies), e.plan.Scenario.Seeds, real, e.eo.Duration, e.eo.Warmup, e.eo.TimeScale, wall.Round(time.Second))
 	fmt.Fprintf(w, "requests: sent %d = completed %d + rejected %d + failed %d\n", sent, completed, rejected, failed)
 	fmt.Fprintf(w, "requests in flight: at most %d (%s), peak %d\n", e.inFlight, fdNote(e.fd), e.peak)
 	if e.firstErr != nil {
