@@ -103,6 +103,7 @@ var experimentExamples = map[string]string{
 	"mape":          "  offload mape -o results/mape\n  offload mape --router jsq --seeds 3",
 	"burst":         "  offload burst -o results/burst\n  offload burst --window 2 --policy hybrid,edge-first",
 	"staleness":     "  offload staleness -o results/staleness\n  offload staleness --policy hybrid,queue-only --seeds 3",
+	"balancers":     "  offload balancers -o results/balancers\n  offload balancers -f experiments/balancers-load.yaml -o results/balancers-load",
 	"trace-azure":   "  offload trace-azure -o results/trace-azure\n  offload trace-azure --policy hybrid,jsq-s --set 'sweep.values=[60]'",
 	"energy":        "  offload energy -o results/energy\n  offload energy --policy hybrid,jsq-s,hybrid-energy --set 'sweep.values=[0, 0.1, 1]'",
 }

@@ -166,7 +166,7 @@ scenario (or -f FILE), at a fixed arrival rate.`),
 			`Replay the Azure LLM inference trace 2023 (code; CC-BY 4.0) on the default
 continuum under every policy, its time rescaled to each swept trace.rate and its
 sizes to mean 1 (the embedded trace-azure scenario, or -f FILE with a trace block).`),
-		EnergySpec()}
+		EnergySpec(), BalancersSpec()}
 }
 
 // RunSpec is `offload run`: a scenario under its policies, its sweep
