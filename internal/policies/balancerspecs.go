@@ -27,7 +27,10 @@ func leastConnSpec() Spec {
 
 func p2cSpec() Spec {
 	return Spec{Name: NameP2C, Summary: "power of d choices on the balancer's own outstanding counts (Envoy, gRPC least_request, HAProxy random(2))",
-		Options: []Option{choicesOption(), weightsOption("equal")}, New: newP2C}
+		Options: []Option{choicesOption(), weightsOption("equal"),
+			{Name: "draws", Doc: "weights (each draw in proportion to the weights, independent: Envoy, gRPC; the default), haproxy (the chances of HAProxy's hash ring) or distinct (the d tiers distinct, as nginx's random two)",
+				Check: oneOf(drawsWeights, drawsHAProxy, drawsDistinct)}},
+		New: newP2C}
 }
 
 func leastRequestSpec() Spec {
