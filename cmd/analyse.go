@@ -3,8 +3,10 @@ package cmd
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/offload-sim/offload/internal/analysis"
+	"github.com/offload-sim/offload/internal/emulate"
+	"github.com/offload-sim/offload/internal/reproduce"
 	"github.com/offload-sim/offload/internal/results"
-	"github.com/offload-sim/offload/internal/runner"
 )
 
 // oneFolder takes exactly one positional argument, the results folder.
@@ -36,7 +38,7 @@ wrote, or with --force.`,
 		Example: "  offload report results/sweep-load\n  offload report results/reproduce -o /tmp/repro.html",
 		Args:    oneFolder,
 		RunE: func(c *cobra.Command, args []string) error {
-			_, err := runner.WriteReport(c.Context(), args[0], out, force, io.Out)
+			_, err := analysis.WriteReport(c.Context(), args[0], out, force, reproduce.ReportOrder(emulate.Name), io.Out)
 			return err
 		},
 	}
@@ -46,7 +48,7 @@ wrote, or with --force.`,
 }
 
 func newPlotCmd(io IO) *cobra.Command {
-	o := runner.PlotOptions{Stdout: io.Out}
+	o := analysis.PlotOptions{Stdout: io.Out}
 	var logY, linY, caption, noCaption bool
 	var title string
 	c := &cobra.Command{
@@ -86,7 +88,7 @@ inside the image unless --caption; it wraps to the image's width.`,
 			if c.Flags().Changed("title") {
 				o.Title = &title
 			}
-			_, err := runner.Plot(c.Context(), o)
+			_, err := analysis.Plot(c.Context(), o)
 			return err
 		},
 	}
@@ -108,7 +110,7 @@ inside the image unless --caption; it wraps to the image's width.`,
 }
 
 func newCompareCmd(io IO) *cobra.Command {
-	o := runner.CompareOptions{Stdout: io.Out}
+	o := analysis.CompareOptions{Stdout: io.Out}
 	c := &cobra.Command{
 		Use:   "compare DIR --baseline POLICY",
 		Short: "Paired differences of every policy against a baseline, cell by cell",
@@ -127,7 +129,7 @@ mean_latency_s → diff_mean_latency.png), written into DIR, or -o OUT.
 				return badInputf("--baseline POLICY: which policy the others are compared with")
 			}
 			o.Command = cmdArgs(c.Context())
-			_, err := runner.Compare(c.Context(), o)
+			_, err := analysis.Compare(c.Context(), o)
 			return err
 		},
 	}

@@ -10,8 +10,8 @@ import (
 
 	"github.com/offload-sim/offload/internal/policies"
 	"github.com/offload-sim/offload/internal/report"
+	"github.com/offload-sim/offload/internal/reproduce"
 	"github.com/offload-sim/offload/internal/results"
-	"github.com/offload-sim/offload/internal/runner"
 )
 
 // registerCompletions gives shell completion (cobra's `offload completion
@@ -22,8 +22,8 @@ import (
 // Done in one pass over the tree so that a new command gets them by having
 // the flag.
 func registerCompletions(root *cobra.Command) {
-	scales := make([]string, 0, len(runner.Scales()))
-	for k := range runner.Scales() {
+	scales := make([]string, 0, len(reproduce.Scales()))
+	for k := range reproduce.Scales() {
 		scales = append(scales, k)
 	}
 	slices.Sort(scales)

@@ -100,7 +100,7 @@ scenario.yaml and manifest.json into -o.`
 func newEmulateCmd(io IO, runF func(*emulateOptions) error) *cobra.Command {
 	o := &emulateOptions{io: io}
 	c := &cobra.Command{
-		Use:     "emulate",
+		Use:     emulate.Name,
 		Example: "  offload emulate --policy hybrid,edge-first --duration 20s -o /tmp/emu\n  offload emulate --tier edge=http://10.0.0.2:8081 --tier cloud=http://10.0.0.3:8082 --rate 60",
 		Short:   "Run the policies against real HTTP tier servers and compare with the simulator",
 		Long:    emulateLong + "\n\nPolicies (--policy selects the scenario's entries by label, any other by name):\n" + policies.Help(),
@@ -116,7 +116,7 @@ func newEmulateCmd(io IO, runF func(*emulateOptions) error) *cobra.Command {
 	o.sf.register(c)
 	_ = c.Flags().MarkHidden("tasks") // refused: a run lasts a span of wall clock
 	fl := c.Flags()
-	fl.StringVarP(&o.dir, "out", "o", filepath.Join("results", "emulate"), "output `folder`")
+	fl.StringVarP(&o.dir, "out", "o", filepath.Join("results", emulate.Name), "output `folder`")
 	fl.BoolVar(&o.force, "force", false, "write into a folder that holds another scenario's results")
 	fl.BoolVar(&o.quiet, "quiet", false, "no progress bar")
 	fl.StringVar(&o.format, "format", "png", "plot format: png, svg or pdf")
@@ -159,7 +159,7 @@ func (o *emulateOptions) loadScenario() (*scenario.Scenario, error) {
 	if o.sf.cmd != nil && o.sf.cmd.Flags().Changed("tasks") {
 		return nil, badInputf("emulate: --tasks does not apply: a run lasts --warmup then --duration of wall clock")
 	}
-	sc, err := o.sf.load("emulate", o.sf.sets)
+	sc, err := o.sf.load(emulate.Name, o.sf.sets)
 	if err != nil {
 		return nil, err
 	}
@@ -188,7 +188,7 @@ func runEmulate(ctx context.Context, o *emulateOptions) error {
 	}
 	name := sc.Name
 	if name == "" {
-		name = "emulate"
+		name = emulate.Name
 	}
 	plan, err := experiment.NewPlan(name, sc)
 	if err != nil {

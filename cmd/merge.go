@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/offload-sim/offload/internal/report"
+	"github.com/offload-sim/offload/internal/reproduce"
 	"github.com/offload-sim/offload/internal/runner"
 )
 
@@ -49,7 +50,7 @@ that a shard given twice has the same bytes both times. A failed check exits
 			if o.dir == "" {
 				return badInputf("-o: empty folder name")
 			}
-			return runner.Merge(c.Context(), args, runner.Options{Dir: o.dir, Force: o.force, Format: o.format,
+			return reproduce.Merge(c.Context(), args, runner.Options{Dir: o.dir, Force: o.force, Format: o.format,
 				Command: cmdArgs(c.Context()), Out: io.Out, Err: io.Err})
 		},
 	}

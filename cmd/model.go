@@ -6,7 +6,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/offload-sim/offload/internal/estimators"
-	"github.com/offload-sim/offload/internal/runner"
 )
 
 // modelOptions are the flags of `offload model`.
@@ -64,11 +63,11 @@ func runModel(o *modelOptions) error {
 	if err != nil {
 		return err
 	}
-	return runner.WriteModel(o.io.Out, o.io.Err, rows, o.sf.file != "", o.csv)
+	return writeModel(o.io.Out, o.io.Err, rows, o.sf.file != "", o.csv)
 }
 
 // rows turns the flags into the queues to compute, checking every argument.
-func (o *modelOptions) rows() ([]runner.Queue, error) {
+func (o *modelOptions) rows() ([]queue, error) {
 	fl := o.cmd.Flags()
 	if o.sf.file != "" && !fl.Changed("rate") {
 		o.rate = -1 // the scenario's, once it is read
@@ -93,7 +92,7 @@ func (o *modelOptions) rows() ([]runner.Queue, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []runner.Queue{{Servers: o.servers, Rate: o.rate, Mu: o.mu, Cs2: cs2}}, nil
+	return []queue{{Servers: o.servers, Rate: o.rate, Mu: o.mu, Cs2: cs2}}, nil
 }
 
 // scv reads exactly one of --cs2 and --alpha.
@@ -117,7 +116,7 @@ func (o *modelOptions) scv() (float64, error) {
 	return 0, badInputf("need --cs2 X or --alpha A (the service-time variability)")
 }
 
-func (o *modelOptions) scenarioRows() ([]runner.Queue, error) {
+func (o *modelOptions) scenarioRows() ([]queue, error) {
 	sc, err := o.sf.load("default", o.sf.sets)
 	if err != nil {
 		return nil, err
@@ -125,5 +124,5 @@ func (o *modelOptions) scenarioRows() ([]runner.Queue, error) {
 	if o.rate < 0 {
 		o.rate = sc.Arrivals.Rate
 	}
-	return runner.ScenarioQueues(sc, o.rate)
+	return scenarioQueues(sc, o.rate)
 }

@@ -8,9 +8,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/offload-sim/offload/internal/emulate"
 	"github.com/offload-sim/offload/internal/policies"
+	"github.com/offload-sim/offload/internal/reproduce"
 	"github.com/offload-sim/offload/internal/results"
-	"github.com/offload-sim/offload/internal/runner"
 	"github.com/offload-sim/offload/internal/scenario"
 )
 
@@ -60,7 +61,7 @@ func runReproduce(ctx context.Context, o *reproduceOptions) error {
 	if err := o.of.check(o.io.getenv); err != nil {
 		return err
 	}
-	ro := runner.ReproduceOptions{Scale: o.scale, Strict: o.strict, Baselines: o.baselines,
+	ro := reproduce.Options{Scale: o.scale, Strict: o.strict, Baselines: o.baselines,
 		Load: func(embedded string, sets []string) (*scenario.Scenario, error) {
 			var sf scenarioFlags // built in code: the sets say it all
 			return sf.load(embedded, sets)
@@ -69,11 +70,12 @@ func runReproduce(ctx context.Context, o *reproduceOptions) error {
 		ro.Sets = []string{"seed=" + strconv.FormatUint(o.seed, 10)}
 	}
 	if o.emulate {
+		ro.EmulateFolder = emulate.Name
 		ro.Emulate = func(ctx context.Context, dir string, sets []string) (emu, sim []results.Run, err error) {
 			return reproduceEmulation(ctx, o, dir, sets)
 		}
 	}
-	_, err := runner.Reproduce(ctx, ro, o.of.options(o.io, cmdArgs(ctx)))
+	_, err := reproduce.Reproduce(ctx, ro, o.of.options(o.io, cmdArgs(ctx)))
 	return err
 }
 

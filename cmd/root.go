@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/offload-sim/offload/internal/reproduce"
 	"github.com/offload-sim/offload/internal/runner"
 )
 
@@ -43,7 +44,7 @@ func NewRoot(io IO) *cobra.Command {
 		}
 		return badInputf("%s: %w (see '%s --help')", subPath(c), err, c.CommandPath())
 	})
-	for _, spec := range runner.Specs() {
+	for _, spec := range reproduce.Specs() {
 		root.AddCommand(newExperimentCmd(io, spec, nil))
 	}
 	root.AddCommand(newValidateCmd(io, nil), newModelCmd(io, nil), newReproduceCmd(io), newMergeCmd(io), newTraceCmd(io), newEnvCmd(io, nil))

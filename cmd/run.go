@@ -94,20 +94,6 @@ func (o *outputFlags) options(io IO, command []string) runner.Options {
 		Progress: func(name string, total int) (func(int, int), func()) { return newProgress(io, o.quiet, name, total) }}
 }
 
-// experimentExamples are the experiment commands' --help examples, by spec
-// name: cmd's, since they show flags, which are cmd's.
-var experimentExamples = map[string]string{
-	"run":           "  offload run -f scenario.yaml -o results/run\n  offload run --policy hybrid,jsq --seeds 3 --set arrivals.rate=80",
-	"sweep-load":    "  offload sweep-load -o results/sweep-load\n  offload sweep-load --policy hybrid,edge-first --seeds 3 --set 'sweep.values=[40, 120]'",
-	"edge-capacity": "  offload edge-capacity -o results/edge-capacity\n  offload edge-capacity --policy hybrid,jsq --tasks 50000",
-	"mape":          "  offload mape -o results/mape\n  offload mape --router jsq --seeds 3",
-	"burst":         "  offload burst -o results/burst\n  offload burst --window 2 --policy hybrid,edge-first",
-	"staleness":     "  offload staleness -o results/staleness\n  offload staleness --policy hybrid,queue-only --seeds 3",
-	"balancers":     "  offload balancers -o results/balancers\n  offload balancers -f experiments/balancers-load.yaml -o results/balancers-load",
-	"trace-azure":   "  offload trace-azure -o results/trace-azure\n  offload trace-azure --policy hybrid,jsq-s --set 'sweep.values=[60]'",
-	"energy":        "  offload energy -o results/energy\n  offload energy --policy hybrid,jsq-s,hybrid-energy --set 'sweep.values=[0, 0.1, 1]'",
-}
-
 // newExperimentCmd builds the command of one experiment spec. runF, if set,
 // replaces the run (tests capture the parsed options with it).
 func newExperimentCmd(io IO, spec runner.Spec, runF func(*runOptions) error) *cobra.Command {
@@ -115,7 +101,7 @@ func newExperimentCmd(io IO, spec runner.Spec, runF func(*runOptions) error) *co
 	c := &cobra.Command{
 		Use:     spec.Name,
 		Short:   spec.Short,
-		Example: experimentExamples[spec.Name],
+		Example: spec.Example,
 		Long:    spec.Long + "\n\nPolicies (--policy selects the scenario's entries by label, any other by name):\n" + policies.Help(),
 		Args:    noArgs,
 		RunE: func(c *cobra.Command, args []string) error {
@@ -128,18 +114,18 @@ func newExperimentCmd(io IO, spec runner.Spec, runF func(*runOptions) error) *co
 	}
 	o.sf.register(c)
 	o.of.register(c, filepath.Join("results", spec.Name))
-	if spec.Name == "burst" { // bursts need duration mode: --tasks is refused, so --help does not offer it
+	if spec.DurationMode { // --tasks is refused, so --help does not offer it
 		_ = c.Flags().MarkHidden("tasks")
 	}
 	fl := c.Flags()
 	fl.BoolVar(&o.of.trace, "trace", false, "also write one per-task CSV per run under traces/")
-	switch spec.Name {
-	case "mape":
+	if spec.Router {
 		fl.StringVar(&o.args.Router, "router", policies.NameHybrid, "policy whose decisions the estimators shadow")
-	case "burst":
+	}
+	if spec.Window {
 		secondsVar(fl, &o.args.Window, "window", 5, "time-series window width, model seconds")
 	}
-	if spec.Name != "mape" {
+	if !spec.Router {
 		fl.StringSliceVar(&o.policies, "policy", nil, "run only these policies: the scenario's entries by label, any registered one by name (`a,b`)")
 	}
 	return c
@@ -148,7 +134,7 @@ func newExperimentCmd(io IO, spec runner.Spec, runF func(*runOptions) error) *co
 // loadPlan reads the scenario and expands it; every error is bad input.
 func (o *runOptions) loadPlan() (*experiment.Plan, error) {
 	sets := slices.Clone(o.sf.sets)
-	if o.spec.Name == "mape" {
+	if o.spec.Router {
 		if !slices.Contains(policies.Names(), o.args.Router) {
 			return nil, badInputf("--router %q: allowed: %s", o.args.Router, strings.Join(policies.Names(), ", "))
 		}

@@ -1,11 +1,18 @@
 package cmd
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/offload-sim/offload/internal/runner"
+	"github.com/offload-sim/offload/internal/store"
 	"github.com/offload-sim/offload/internal/trace"
 )
 
@@ -76,7 +83,7 @@ func runTraceConvert(o *traceConvertOptions, in string) error {
 	if o.out == "" {
 		return badInputf("trace convert: -o OUT.csv is required")
 	}
-	st, err := runner.ConvertTrace(in, o.out, o.force, o.conv)
+	st, err := convertTrace(in, o.out, o.force, o.conv)
 	if err != nil {
 		return err
 	}
@@ -85,4 +92,32 @@ func runTraceConvert(o *traceConvertOptions, in string) error {
 	}
 	fmt.Fprintf(o.io.Out, "wrote %s (%d rows)\n", o.out, st.Rows)
 	return nil
+}
+
+// convertTrace converts the trace file in into the tool's trace format at
+// out (atomically; an existing out only with force). Bad input is bad input
+// (exit 2) with the file, line and column, and nothing is written.
+func convertTrace(in, out string, force bool, o trace.Options) (trace.Stats, error) {
+	if !force {
+		if _, err := os.Lstat(out); err == nil {
+			return trace.Stats{}, runner.BadInputf("%s exists: give --force to overwrite it", out)
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return trace.Stats{}, err
+		}
+	}
+	b, err := store.ReadRegular(in, runner.MaxTraceInput)
+	if err != nil {
+		return trace.Stats{}, runner.BadInput(err)
+	}
+	o.File = in
+	var buf bytes.Buffer
+	st, err := trace.Convert(bytes.NewReader(b), &buf, o)
+	if err != nil {
+		return trace.Stats{}, runner.BadInput(err)
+	}
+	err = store.WriteAtomic(filepath.Dir(out), filepath.Base(out), func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err })
+	if err != nil {
+		return trace.Stats{}, fmt.Errorf("trace convert: %w", err)
+	}
+	return st, nil
 }

@@ -183,8 +183,7 @@ type Clairvoyant interface {
 // simulator may leave those counts as they were at an earlier decision
 // rather than read every tier for nothing at each one; the view's other
 // fields, and the length of States, are set as for any policy. A wrapper
-// that does not implement it makes the policy it wraps not blind, which is
-// always safe.
+// keeps it by stating its inner policy's Capabilities (Wrap).
 type Blind interface {
 	Blind()
 }
@@ -225,3 +224,59 @@ type Completion struct {
 	Wait    float64 // waiting in the tier's queue
 	Service float64 // service time
 }
+
+// Capabilities is what a policy can do beyond Decide: the optional
+// abilities above, as one value. A caller reads it once, before a run
+// (CapabilitiesOf), rather than asserting interfaces on the policy at
+// every use; a zero field is an ability the policy lacks.
+type Capabilities struct {
+	Observer    Observer // told of every dispatch; nil: none
+	Feedback    Feedback // told of every completion; nil: none
+	Clairvoyant bool     // must be given View.Oracle
+	Blind       bool     // reads no count of View.States
+	Sampler     bool     // reads a few tiers through View.State only
+}
+
+// Capable is a policy that states its capabilities itself: a wrapper,
+// whose own methods are not its inner policy's. CapabilitiesOf then
+// believes it rather than the interfaces the wrapper's type implements.
+type Capable interface {
+	Capabilities() Capabilities
+}
+
+// CapabilitiesOf is p's capabilities: as it states them if it is Capable,
+// else the interfaces of this package it implements.
+func CapabilitiesOf(p Policy) Capabilities {
+	if c, ok := p.(Capable); ok {
+		return c.Capabilities()
+	}
+	var c Capabilities
+	c.Observer, _ = p.(Observer)
+	c.Feedback, _ = p.(Feedback)
+	_, c.Clairvoyant = p.(Clairvoyant)
+	_, c.Blind = p.(Blind)
+	_, c.Sampler = p.(Sampler)
+	return c
+}
+
+// Wrap returns a policy that decides by decide and has inner's
+// capabilities: its observer, its feedback, its oracle, its blindness. A
+// decide that calls inner.Decide (to time it, to log it) then changes
+// nothing else of what a caller does with inner. A wrapper that does more
+// (observes on its own, reads the view) implements Capable itself and
+// states what it changes.
+func Wrap(inner Policy, decide func(v *View) Decision) Policy {
+	return &wrapped{decide: decide, caps: CapabilitiesOf(inner)}
+}
+
+// wrapped is Wrap's policy.
+type wrapped struct {
+	decide func(v *View) Decision
+	caps   Capabilities
+}
+
+// Decide calls the wrapper's decide.
+func (w *wrapped) Decide(v *View) Decision { return w.decide(v) }
+
+// Capabilities implements Capable: the inner policy's.
+func (w *wrapped) Capabilities() Capabilities { return w.caps }

@@ -29,6 +29,10 @@ import (
 	"github.com/offload-sim/offload/internal/workload"
 )
 
+// Name is the emulation's command, its embedded scenario
+// (experiments/emulate.yaml) and its folder in a reproduction.
+const Name = "emulate"
+
 // Options are the HTTP emulation's own settings (docs/design.md §7).
 type Options struct {
 	Duration time.Duration // measured arrivals per run, wall clock
@@ -76,7 +80,7 @@ func Run(ctx context.Context, plan *experiment.Plan, eo Options, opts runner.Opt
 		return err
 	}
 	hash := sc.Hash()
-	d, err := runner.OpenFolder(opts.Dir, hash, plan.Name, opts.Force,
+	d, err := runner.OpenFolder(opts.Dir, hash, plan.Name, opts.Force, false,
 		append([]string{"runs.csv", "summary.csv", "comparison.csv", "scenario.yaml", "emulated_vs_simulated." + opts.Format}, runner.ProgramLogs(plan)...))
 	if err != nil {
 		return err
@@ -181,7 +185,7 @@ func (e *emulation) runAll(ctx context.Context) error {
 	var update func(int, int)
 	if e.opts.Progress != nil {
 		var finish func()
-		update, finish = e.opts.Progress("emulate", total)
+		update, finish = e.opts.Progress(Name, total)
 		defer finish()
 	}
 	for i, j := range jobs {

@@ -27,4 +27,91 @@
 // they were scheduled and simulated time never goes backwards. At equal times
 // a departure comes first, then events (reaching a tier), then the arrival
 // being decided.
+//
+// # What each structure holds
+//
+// A run is one sim (run.go), built by newSim and driven by loop. Its state:
+//
+//   - tiers: the physical tiers, in the scenario's order, a local tier's
+//     per-device copies next to each other (owner is the device, −1 for a
+//     shared tier; scen the scenario tier it copies). Each keeps free, its
+//     servers' next free times, and the tasks present in one of two forms
+//     (kw below). The slice is complete before any device is set up and is
+//     never appended to again: devices keep pointers into it (seen).
+//   - slots: the tasks dispatched whose reach has not been processed
+//     (transit), reused through freeSlots; shPred holds their shadows'
+//     predictions, slot-major. A slot is freed the moment its task reaches
+//     its tier: FCFS fixes its start and finish then, so it is recorded
+//     there and then, not at its departure.
+//   - events: a min-heap by (time, sequence number) of reaches (evReach),
+//     board postings (evRefresh) and, for a Feedback policy only,
+//     completions (evDone, feedback.go). Departures are never events.
+//     Nothing is pushed earlier than the last time popped.
+//   - devs: one per dispatcher: its policy, the capabilities read once at
+//     newSim (observers, feedback, count, sample, view.Oracle), its source
+//     of tasks, its view and phys, the map from its view's tiers to
+//     physical ones. A device's view is reused at every decision; its
+//     InTransit counts are kept current as its tasks leave and reach
+//     (they are the one part of States a blind policy's view keeps).
+//   - next: with more than heapDevices devices, a heap of devices by their
+//     next arrival; below, a pass finds the first.
+//   - due, clog and the devices' cursor, pend and mark (track.go): with
+//     trackTiers tiers or more, the tiers by their next departure, the log
+//     of tiers whose count changed, and each device's place in it.
+//   - hist and sendLog (Delayed only): each tier's count, and each device's
+//     own sends, as step functions of time over the last horizon seconds.
+//
+// # When a tier counts
+//
+// A tier's count of tasks present is brought up to date only when read
+// (present, count, drain): at a decision that reads views, at a posting,
+// when a task reaches a heap tier, and when the measured window opens or
+// closes. Every read at t sees every departure at or before t. A tier of at
+// most kwServers servers, and every tier of a run whose views read none
+// (unread in newSim), counts from its workload vector and the start times
+// of its waiting tasks (kw: n holds until until, its next departure); any
+// other tier, and every tier under Delayed, keeps its tasks' finish times
+// (fin) and takes off those due when read. A device counts its view
+// (device.count) only under fresh observation and only if its policy or
+// shadows read the counts: a Blind policy without shadows leaves Busy and
+// Queued as they were, and a Sampler's view counts the few tiers it reads
+// through View.Reader. A tracked run (track.go) instead recounts, at each
+// decision, just the tiers whose departure is due (settle), and each view
+// applies the logged changes (follow).
+//
+// # The held reach
+//
+// A task dispatched with a positive delay and no clairvoyant policy in the
+// run is not pushed at once: arrive leaves its slot in held, and loop,
+// once it knows the next arrival, lets it reach its tier right away when
+// the heap would have run that reach next anyway (arrivals go on, the
+// reach is no later than the next arrival and strictly before the earliest
+// pending event), else pushes it then (place). The guarantee: the run takes
+// the same steps in the same order, with the same sequence numbers'
+// relative order, as if every reach went through the heap; no view is read
+// between the dispatch and its placement, so a task reaching at once is
+// never seen in transit. Anything added between arrive and place that
+// reads a view or pushes an event breaks this and must place the held task
+// first. A clairvoyant run pushes every reach at once (sendOracle), since
+// the oracle reads the tasks in transit.
+//
+// # The measured window
+//
+// Its sums of tasks present (Little's law) are not integrated event by
+// event: a tier's area is the sojourns of the tasks that reach it in the
+// window plus R(t₀) less R(T), where R is the time its tasks present still
+// spend there (residual). So departures need no visit, and the window's two
+// ends are the only reads of every tier a blind run makes.
+//
+// # Allocation-free
+//
+// Per task, the loop, arrive, reach, the events' heap, the tiers' heaps and
+// rings, the tracked views and the oracle allocate nothing in the steady
+// state: slices grow to their high-water mark and are reused (slots, heaps,
+// clog, Changed, scratchF), records are written into reused values (rec,
+// a Completion in feedback), and capabilities are looked up once, in
+// newSim, not by type assertion per task. BenchmarkEngine reports 0
+// allocs/op and its cost against BenchmarkFloor (x-floor, to stay within
+// 1.5); a change on the per-task path is measured there. Fields of a slot
+// are set one by one in arrive (see transit): a new field is set there too.
 package engine

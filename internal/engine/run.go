@@ -188,7 +188,7 @@ type Device struct {
 // randomness, if any, was given to it at construction. Run returns an error
 // for an invalid config or a policy that names a tier that does not exist.
 func Run(cfg *Config, p dispatch.Policy, st workload.Streams) (*Result, error) {
-	fb, _ := p.(dispatch.Feedback)
+	fb := dispatch.CapabilitiesOf(p).Feedback
 	return RunDevices(cfg, []Device{{Policy: p, Streams: st, Shadows: cfg.Shadows, Feedback: fb}}, nil)
 }
 
@@ -220,28 +220,58 @@ func RunDevices(cfg *Config, devs []Device, board *rand.Rand) (*Result, error) {
 }
 
 func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
-	nt := len(cfg.Tiers)
-	k := len(devs)
 	s := &sim{cfg: cfg, obs: cfg.Observe, obsRand: board, nShadows: len(devs[0].Shadows)}
-	s.fresh, s.drawView = s.obs.fastFresh(), s.obs.perDecision()
-	s.delayed = s.obs.Model == Delayed
-	s.ownBoard = s.obs.board() && s.obs.CountOwn
-	if s.obs.Noise > 0 {
-		s.noise, _ = workload.LognormalDelay(1, s.obs.Noise)
-	}
-	if s.obs.Model == Delayed {
-		s.horizon = delayHorizon(s.obs.Delay)
-	}
+	s.setObservation()
 	// If no device counts its view (countsView), and nothing else reads a
 	// tier between the window's two ends (a board, a drawn view), every
 	// tier reads its count from its workload vector (kw), whatever its
 	// size: the scan of its servers that makes a large tier keep a heap of
 	// finishes instead is then never run, and the heap's push and pop for
 	// every task are saved.
-	unread := s.fresh && !slices.ContainsFunc(devs, func(d Device) bool { return s.countsView(d) || s.samples(d) })
-	// Physical tiers: the scenario's order, a local tier's copies (one per
-	// device) next to each other.
-	s.devs = make([]device, k)
+	caps := make([]dispatch.Capabilities, len(devs)) // read once: a wrapper states its inner policy's
+	unread := s.fresh
+	for d := range devs {
+		caps[d] = dispatch.CapabilitiesOf(devs[d].Policy)
+		unread = unread && !s.countsView(&caps[d], devs[d].Shadows) && !s.samples(&caps[d], devs[d].Shadows)
+	}
+	s.devs = make([]device, len(devs))
+	maxC := s.addTiers(unread)
+	if err := s.addDevices(devs, caps); err != nil {
+		return nil, err
+	}
+	s.scratchF = make([]float64, 0, maxC)
+	if err := s.scheduleBoard(devs); err != nil {
+		return nil, err
+	}
+	s.listen = cfg.OnTask != nil
+	for d := range s.devs {
+		s.listen = s.listen || s.devs[d].feedback != nil
+	}
+	s.res = newResult(cfg, s.tiers, s.nShadows)
+	s.setTrack(len(cfg.Tiers) >= trackTiers)
+	return s, nil
+}
+
+// setObservation derives the run's flags and laws from its observation
+// model.
+func (s *sim) setObservation() {
+	s.fresh, s.drawView = s.obs.fastFresh(), s.obs.perDecision()
+	s.delayed = s.obs.Model == Delayed
+	s.ownBoard = s.obs.board() && s.obs.CountOwn
+	if s.obs.Noise > 0 {
+		s.noise, _ = workload.LognormalDelay(1, s.obs.Noise)
+	}
+	if s.delayed {
+		s.horizon = delayHorizon(s.obs.Delay)
+	}
+}
+
+// addTiers builds the physical tiers: the scenario's order, a local tier's
+// copies (one per device) next to each other; and each device's map from
+// its view's tiers to them. unread: no view reads a tier's count (see
+// newSim). It returns the most servers of a tier.
+func (s *sim) addTiers(unread bool) int {
+	cfg, k := s.cfg, len(s.devs)
 	maxC := 0
 	for i := range cfg.Tiers {
 		copies := 1
@@ -249,115 +279,146 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 			copies = k
 		}
 		for c := range copies {
-			p := len(s.tiers)
 			owner := int32(-1)
 			if copies > 1 {
 				owner = int32(c)
 			}
-			s.tiers = append(s.tiers, tierState{free: fcfs.New(cfg.Tiers[i].Servers), fin: newFinishes(), scen: i, owner: owner,
-				servers: cfg.Tiers[i].Servers, speed: cfg.Tiers[i].Speed,
-				kw: !s.delayed && (cfg.Tiers[i].Servers <= kwServers || unread)})
-			if s.delayed {
-				s.tiers[p].hist.ch = []change{{0, 0}}
-			}
-			for d := range k {
-				if copies == 1 || c == d {
-					if !s.fresh { // a board's postings set the views that show the tier
-						s.tiers[p].watchers = append(s.tiers[p].watchers, viewRef{d, i})
-					}
-					if s.devs[d].phys == nil {
-						s.devs[d].phys = make([]int, nt)
-					}
-					s.devs[d].phys[i] = p
-				}
-			}
+			s.addTier(i, owner, unread)
 		}
 		maxC = max(maxC, cfg.Tiers[i].Servers)
 	}
-	spec := deviceSpec(cfg, k)
+	return maxC
+}
+
+// addTier appends a physical tier, a copy of scenario tier i owned by
+// device owner (−1: shared by every device), and maps the views that show
+// it to it.
+func (s *sim) addTier(i int, owner int32, unread bool) {
+	t := &s.cfg.Tiers[i]
+	p := len(s.tiers)
+	s.tiers = append(s.tiers, tierState{free: fcfs.New(t.Servers), fin: newFinishes(), scen: i, owner: owner,
+		servers: t.Servers, speed: t.Speed,
+		kw: !s.delayed && (t.Servers <= kwServers || unread)})
+	ts := &s.tiers[p]
+	if s.delayed {
+		ts.hist.ch = []change{{0, 0}}
+	}
+	for d := range s.devs {
+		if owner >= 0 && int(owner) != d {
+			continue
+		}
+		if !s.fresh { // a board's postings set the views that show the tier
+			ts.watchers = append(ts.watchers, viewRef{d, i})
+		}
+		if s.devs[d].phys == nil {
+			s.devs[d].phys = make([]int, len(s.cfg.Tiers))
+		}
+		s.devs[d].phys[i] = p
+	}
+}
+
+// addDevices sets up each device's view, source and listeners, once the
+// physical tiers are complete (their elements stay put from then on);
+// caps[d] is device d's policy's capabilities.
+func (s *sim) addDevices(devs []Device, caps []dispatch.Capabilities) error {
+	spec := deviceSpec(s.cfg, len(devs))
 	// Every device's view shows the same tiers: one slice for all, which
 	// policies only read (a device's memory is then its states alone).
-	tiers := make([]dispatch.Tier, nt)
-	for i := range cfg.Tiers {
-		tiers[i] = cfg.Tiers[i].Tier
+	tiers := make([]dispatch.Tier, len(s.cfg.Tiers))
+	for i := range s.cfg.Tiers {
+		tiers[i] = s.cfg.Tiers[i].Tier
 	}
 	for d := range devs {
 		dv := &s.devs[d]
-		dv.seen = make([]*tierState, nt) // s.tiers is complete: its elements stay put
+		dv.seen = make([]*tierState, len(tiers))
 		for i, p := range dv.phys {
 			dv.seen[i] = &s.tiers[p]
 		}
 		dv.pol, dv.shadows, dv.rng = devs[d].Policy, devs[d].Shadows, devs[d].Observe
-		dv.count, dv.sample, dv.index = s.countsView(devs[d]), s.samples(devs[d]), d
-		if dv.sample {
-			dv.view.Reader = (*reader)(s)
-		}
+		c := &caps[d]
+		dv.count, dv.sample, dv.index = s.countsView(c, dv.shadows), s.samples(c, dv.shadows), d
+		dv.feedback = devs[d].Feedback
 		if tp := devs[d].Tape; tp != nil {
 			if !reflect.DeepEqual(tp.Spec(), spec) {
-				return nil, fmt.Errorf("engine: device %d's tape records another workload than this run's", d)
+				return fmt.Errorf("engine: device %d's tape records another workload than this run's", d)
 			}
 			dv.src = tp.Source()
 		} else {
-			dv.src = workload.NewSource(spec, devs[d].Streams, cfg.Cancel)
+			dv.src = workload.NewSource(spec, devs[d].Streams, s.cfg.Cancel)
 		}
-		dv.view.Tiers = tiers
-		dv.view.States = make([]dispatch.State, nt)
-		if !s.obs.fastFresh() {
-			dv.view.Observed = make([]float64, nt)
+		s.setView(dv, tiers, c.Clairvoyant)
+		s.addObservers(dv, c.Observer)
+	}
+	return nil
+}
+
+// setView allocates device dv's view of tiers and what it keeps of its own
+// sends, and gives it the reader or the oracle (clairvoyant) its policy
+// reads.
+func (s *sim) setView(dv *device, tiers []dispatch.Tier, clairvoyant bool) {
+	nt := len(tiers)
+	dv.view.Tiers = tiers
+	dv.view.States = make([]dispatch.State, nt)
+	if dv.sample {
+		dv.view.Reader = (*reader)(s)
+	}
+	if !s.fresh { // fastFresh is false: the views carry their observation times
+		dv.view.Observed = make([]float64, nt)
+		// what a dispatcher knows it sent, for the observations that are not fresh (sentOwn)
+		dv.sentSince, dv.sent = make([]int, nt), make([]int, nt)
+	}
+	if s.delayed && s.obs.CountOwn {
+		dv.sendLog = make([]history, nt)
+		for i := range dv.sendLog {
+			dv.sendLog[i].ch = []change{{0, 0}}
 		}
-		if !s.fresh { // what a dispatcher knows it sent, for the observations that are not fresh (sentOwn)
-			dv.sentSince, dv.sent = make([]int, nt), make([]int, nt)
-		}
-		if s.obs.Model == Delayed && s.obs.CountOwn {
-			dv.sendLog = make([]history, nt)
-			for i := range dv.sendLog {
-				dv.sendLog[i].ch = []change{{0, 0}}
-			}
-		}
-		if o, ok := dv.pol.(dispatch.Observer); ok {
+	}
+	if clairvoyant {
+		dv.view.Oracle = (*oracle)(s)
+		s.oracle = true
+	}
+}
+
+// addObservers lists device dv's policy's observer (o, nil if none) and
+// its shadows that keep online estimates, to be told of each of its
+// dispatches.
+func (s *sim) addObservers(dv *device, o dispatch.Observer) {
+	if o != nil {
+		dv.observers = append(dv.observers, o)
+	}
+	for _, sh := range dv.shadows {
+		if o, ok := sh.(dispatch.Observer); ok {
 			dv.observers = append(dv.observers, o)
 		}
-		for _, sh := range dv.shadows {
-			if o, ok := sh.(dispatch.Observer); ok {
-				dv.observers = append(dv.observers, o)
-			}
-		}
-		if _, ok := dv.pol.(dispatch.Clairvoyant); ok {
-			dv.view.Oracle = (*oracle)(s)
-			s.oracle = true
-		}
-		dv.feedback = devs[d].Feedback
 	}
-	s.scratchF = make([]float64, 0, maxC)
+}
+
+// scheduleBoard checks that the observation model has the generators it
+// draws from and schedules the board's first postings.
+func (s *sim) scheduleBoard(devs []Device) error {
 	switch s.obs.Model {
 	case Periodic:
 		if !(s.obs.Period > 0) {
-			return nil, fmt.Errorf("engine: periodic observation with period %v", s.obs.Period)
+			return fmt.Errorf("engine: periodic observation with period %v", s.obs.Period)
 		}
 		s.events.push(s.obs.Phase, 0, -1, evRefresh)
 	case Individual:
 		if !(s.obs.Period > 0) || s.obsRand == nil {
-			return nil, fmt.Errorf("engine: individual observation needs a period > 0 and a board generator")
+			return fmt.Errorf("engine: individual observation needs a period > 0 and a board generator")
 		}
 		for p := range s.tiers {
 			s.events.push(s.obsRand.ExpFloat64()*s.obs.Period, 0, int32(p), evRefresh)
 		}
 	case Delayed:
-		if s.obs.Delay.Random() && len(devs) > 0 && devs[0].Observe == nil {
-			return nil, fmt.Errorf("engine: delayed observation with random delays needs each device's generator")
+		if s.obs.Delay.Random() && devs[0].Observe == nil {
+			return fmt.Errorf("engine: delayed observation with random delays needs each device's generator")
 		}
 	}
 	if s.noise.Random() && ((s.obs.Model == Fresh || s.obs.Model == Delayed) && devs[0].Observe == nil ||
 		(s.obs.Model == Periodic || s.obs.Model == Individual) && s.obsRand == nil) {
-		return nil, fmt.Errorf("engine: observation noise needs its generator")
+		return fmt.Errorf("engine: observation noise needs its generator")
 	}
-	s.listen = cfg.OnTask != nil
-	for d := range s.devs {
-		s.listen = s.listen || s.devs[d].feedback != nil
-	}
-	s.res = newResult(cfg, s.tiers, s.nShadows)
-	s.setTrack(nt >= trackTiers)
-	return s, nil
+	return nil
 }
 
 // setTrack makes the counted views of the run tracked (track.go) when on
@@ -385,22 +446,19 @@ func (s *sim) setTrack(on bool) {
 	}
 }
 
-// countsView reports whether device d's fresh view is counted at each of
-// its decisions (device.count): under fresh observation, unless its policy
-// is dispatch.Blind or dispatch.Sampler and it has no shadows to read the
-// view.
-func (s *sim) countsView(d Device) bool {
-	_, blind := d.Policy.(dispatch.Blind)
-	return s.fresh && !((blind || s.samples(d)) && len(d.Shadows) == 0)
+// countsView reports whether the fresh view of a device whose policy has
+// capabilities c and which runs shadows is counted at each of its
+// decisions (device.count): under fresh observation, unless its policy is
+// blind or a sampler and it has no shadows to read the view.
+func (s *sim) countsView(c *dispatch.Capabilities, shadows []dispatch.Predictor) bool {
+	return s.fresh && !((c.Blind || s.samples(c, shadows)) && len(shadows) == 0)
 }
 
-// samples reports whether device d's policy reads its fresh view through
-// View.Reader, a few tiers a decision (device.sample): a dispatch.Sampler
+// samples reports whether such a device's policy reads its fresh view
+// through View.Reader, a few tiers a decision (device.sample): a sampler
 // without shadows (which read States).
-func (s *sim) samples(d Device) bool {
-	_, sampler := d.Policy.(dispatch.Sampler)
-	_, blind := d.Policy.(dispatch.Blind)
-	return s.fresh && sampler && !blind && len(d.Shadows) == 0
+func (s *sim) samples(c *dispatch.Capabilities, shadows []dispatch.Predictor) bool {
+	return s.fresh && c.Sampler && !c.Blind && len(shadows) == 0
 }
 
 // nextArrival is the device whose next arrival comes first (the lowest
@@ -448,27 +506,22 @@ func (s *sim) stopped(d int) bool {
 	return false
 }
 
+// span is how a run's arrivals end: after total tasks (byTasks), or at end,
+// the window's close (duration mode).
+type span struct {
+	byTasks bool
+	end     float64 // duration mode: arrivals stop at end; +Inf by tasks
+	total   int     // by tasks: Warmup + Tasks
+}
+
+// more reports whether arrivals go on with the k-th task, due at next.
+func (w *span) more(k int, next float64) bool { return next < w.end && (!w.byTasks || k < w.total) }
+
 // loop runs events and arrivals in time order until every measured task has
 // reached its tier: its latency is then known, and later events cannot change
 // it (FCFS).
 func (s *sim) loop() error {
-	cfg := s.cfg
-	byTasks := cfg.Tasks > 0
-	end := math.Inf(1) // duration mode: arrivals stop at end
-	if !byTasks {
-		end = cfg.WarmupTime + cfg.Duration
-	}
-	if (byTasks && cfg.Warmup == 0) || (!byTasks && cfg.WarmupTime == 0) {
-		s.startMeasuring(0)
-	}
-	s.started, s.held = s.measuring, -1
-	total := cfg.Warmup + cfg.Tasks
-	if len(s.devs) > heapDevices {
-		s.next = newKeyHeap(len(s.devs))
-		for d := range s.devs {
-			s.next.set(d, s.devs[d].src.Peek())
-		}
-	}
+	w := s.begin()
 	dev, next := s.nextArrival()
 	if s.stopped(-1) {
 		return ErrCanceled
@@ -478,31 +531,11 @@ func (s *sim) loop() error {
 	// count up to the time it is read (present). more: arrivals are not
 	// over, tested once a step for the loop and the held task alike.
 	k := 0
-	for more := next < end && (!byTasks || k < total); more; {
-		for s.events.len() > 0 && s.events.ev[0].t <= next {
-			s.popEvent(byTasks, end)
-		}
-		if !byTasks {
-			s.clock(next, end)
-		}
-		if k&255 == 0 && cfg.Cancel != nil { // often enough that an oracle over 10⁵ servers stops within a second
-			select {
-			case <-cfg.Cancel:
-				return ErrCanceled
-			default:
-			}
-		}
-		if err := s.arrive(k, dev, next, s.measuring); err != nil {
+	for more := w.more(k, next); more; {
+		if err := s.step(&w, k, dev, next); err != nil {
 			return err
 		}
 		k++
-		if byTasks && k == cfg.Warmup {
-			s.startMeasuring(next)
-		}
-		if byTasks && k == total {
-			s.stopMeasuring(next)
-		}
-		s.advanced(dev)
 		if s.stopped(dev) {
 			return ErrCanceled
 		}
@@ -511,47 +544,106 @@ func (s *sim) loop() error {
 		} else {
 			dev, next = s.nextArrival()
 		}
-		if !(next < math.MaxFloat64) && (!byTasks && next < end || byTasks && k < total) {
+		if !(next < math.MaxFloat64) && (!w.byTasks && next < w.end || w.byTasks && k < w.total) {
 			return fmt.Errorf("task %d: the clock left the finite range (next arrival at %v s): the arrival rate, burst factors or run length are too extreme", k, next)
 		}
-		more = next < end && (!byTasks || k < total)
-		if h := s.held; h >= 0 {
-			// The task just dispatched with a delay: if its reach is what
-			// the next step would take anyway — arrivals not over (more),
-			// the reach no later than the next arrival and strictly before
-			// every pending event (at a tie those, scheduled earlier, come
-			// first) — it reaches now, without a trip through the event
-			// heap; else it is scheduled as before (the same relative
-			// order of sequence numbers). The same steps in the same
-			// order, for a push and a pop less on most tasks.
-			s.held = -1
-			x := &s.slots[h]
-			if more && x.reach <= next && (s.events.len() == 0 || x.reach < s.events.ev[0].t) {
-				if !byTasks {
-					s.clock(x.reach, end)
-				}
-				s.reach(h) // never counted in transit: no view is read in between
-			} else {
-				dv := &s.devs[x.dev]
-				dv.view.States[x.vtier].InTransit++
-				if s.follows {
-					s.pended(dv, x.vtier)
-				}
-				s.events.push(x.reach, h, x.tier, evReach)
-			}
+		more = w.more(k, next)
+		if s.held >= 0 {
+			s.place(&w, more, next)
 		}
 	}
-	// Once arrivals are over, the run ends with the last event, or
-	// earlier: every measured latency is known once the last measured
-	// task has reached its tier, and only the time-average of tasks
-	// present (duration mode) needs the events up to the window's end.
+	s.finish(&w)
+	return nil
+}
+
+// begin opens the measured window if there is no warmup, and readies the
+// heap of next arrivals of many devices.
+func (s *sim) begin() span {
+	cfg := s.cfg
+	w := span{byTasks: cfg.Tasks > 0, end: math.Inf(1), total: cfg.Warmup + cfg.Tasks}
+	if !w.byTasks {
+		w.end = cfg.WarmupTime + cfg.Duration
+	}
+	if (w.byTasks && cfg.Warmup == 0) || (!w.byTasks && cfg.WarmupTime == 0) {
+		s.startMeasuring(0)
+	}
+	s.started, s.held = s.measuring, -1
+	if len(s.devs) > heapDevices {
+		s.next = newKeyHeap(len(s.devs))
+		for d := range s.devs {
+			s.next.set(d, s.devs[d].src.Peek())
+		}
+	}
+	return w
+}
+
+// step runs the events due by next, then the k-th arrival, device dev's,
+// at next.
+func (s *sim) step(w *span, k, dev int, next float64) error {
+	for s.events.len() > 0 && s.events.ev[0].t <= next {
+		s.popEvent(w.byTasks, w.end)
+	}
+	if !w.byTasks {
+		s.clock(next, w.end)
+	}
+	if k&255 == 0 && s.cfg.Cancel != nil { // often enough that an oracle over 10⁵ servers stops within a second
+		select {
+		case <-s.cfg.Cancel:
+			return ErrCanceled
+		default:
+		}
+	}
+	if err := s.arrive(k, dev, next, s.measuring); err != nil {
+		return err
+	}
+	if w.byTasks && k+1 == s.cfg.Warmup {
+		s.startMeasuring(next)
+	}
+	if w.byTasks && k+1 == w.total {
+		s.stopMeasuring(next)
+	}
+	s.advanced(dev)
+	return nil
+}
+
+// place lets the task arrive just dispatched with a delay (held) reach its
+// tier. If its reach is what the next step would take anyway — arrivals
+// not over (more), the reach no later than the next arrival and strictly
+// before every pending event (at a tie those, scheduled earlier, come
+// first) — it reaches now, without a trip through the event heap; else it
+// is scheduled as before (the same relative order of sequence numbers).
+// The same steps in the same order, for a push and a pop less on most
+// tasks.
+func (s *sim) place(w *span, more bool, next float64) {
+	h := s.held
+	s.held = -1
+	x := &s.slots[h]
+	if more && x.reach <= next && (s.events.len() == 0 || x.reach < s.events.ev[0].t) {
+		if !w.byTasks {
+			s.clock(x.reach, w.end)
+		}
+		s.reach(h) // never counted in transit: no view is read in between
+		return
+	}
+	dv := &s.devs[x.dev]
+	dv.view.States[x.vtier].InTransit++
+	if s.follows {
+		s.pended(dv, x.vtier)
+	}
+	s.events.push(x.reach, h, x.tier, evReach)
+}
+
+// finish runs what remains once arrivals are over: the run ends with the
+// last event, or earlier: every measured latency is known once the last
+// measured task has reached its tier, and only the time-average of tasks
+// present (duration mode) needs the events up to the window's end.
+func (s *sim) finish(w *span) {
 	for s.events.len() > 0 && (s.pending > 0 || s.measuring) {
-		s.popEvent(byTasks, end)
+		s.popEvent(w.byTasks, w.end)
 	}
 	if s.measuring { // duration mode: the last events came before the end
-		s.stopMeasuring(end)
+		s.stopMeasuring(w.end)
 	}
-	return nil
 }
 
 // popEvent takes the earliest event off the heap and runs it.

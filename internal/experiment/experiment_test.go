@@ -9,11 +9,9 @@ import (
 	"testing"
 
 	"github.com/offload-sim/offload/experiments"
-	"github.com/offload-sim/offload/internal/dispatch"
 	"github.com/offload-sim/offload/internal/policies"
 	"github.com/offload-sim/offload/internal/results"
 	"github.com/offload-sim/offload/internal/scenario"
-	"github.com/offload-sim/offload/internal/workload"
 )
 
 // defaultAt is the embedded default scenario at the given rate, shortened.
@@ -132,34 +130,6 @@ func TestMAPEOnlyForEstimators(t *testing.T) {
 		est := r.Policy == "hybrid" || r.Policy == "model-only" || r.Policy == "queue-only"
 		if mape := r.Get(results.ColMAPE); est == math.IsNaN(mape) {
 			t.Errorf("%s: mape %v", r.Policy, mape)
-		}
-	}
-}
-
-// TestWrappersKeepCapabilities: the timing and probing wrappers hand the
-// engine exactly the capabilities of the policy they wrap.
-func TestWrappersKeepCapabilities(t *testing.T) {
-	tiers := []dispatch.Tier{{Name: "e", Kind: dispatch.Edge, Servers: 1, Speed: 1, Mu: 1}}
-	for _, name := range policies.Names() {
-		e := policies.Entry{Name: name}
-		if name == policies.NameExec { // built, not started: its capabilities are its type's
-			e.Options = map[string]any{"command": []any{"true"}}
-		}
-		p, err := policies.Make(e, policies.Build{Tiers: tiers, Params: policies.DefaultParams(),
-			Rand: PolicyRand(1, 0), Sizes: workload.Const(1), Rate: 0.5})
-		if err != nil {
-			t.Fatal(err)
-		}
-		insp, _ := policies.NewPredictor(policies.NameHybrid, tiers, policies.DefaultParams())
-		tp, _ := timed(p)
-		for _, w := range []dispatch.Policy{tp, newProbe(p, insp, 1, 1)} {
-			_, c1 := p.(dispatch.Clairvoyant)
-			_, c2 := w.(dispatch.Clairvoyant)
-			_, o1 := p.(dispatch.Observer)
-			_, o2 := w.(dispatch.Observer)
-			if c1 != c2 || (o1 && !o2) {
-				t.Errorf("%s wrapped as %T: clairvoyant %v→%v, observer %v→%v", name, w, c1, c2, o1, o2)
-			}
 		}
 	}
 }

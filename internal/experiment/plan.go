@@ -146,6 +146,17 @@ func (p *Plan) Labels() []string {
 	return labels
 }
 
+// Programs counts the plan's exec entries (programs of the user's).
+func (p *Plan) Programs() int {
+	n := 0
+	for _, name := range p.PolicyNames() {
+		if s, ok := policies.Lookup(name); ok && s.Program {
+			n++
+		}
+	}
+	return n
+}
+
 // PolicyNames are the registry policies the entries run, in Labels order.
 func (p *Plan) PolicyNames() []string {
 	names := make([]string, len(p.Policies))
@@ -507,15 +518,4 @@ func fanOut(sinks []func(*engine.TaskRecord)) func(*engine.TaskRecord) {
 			s(r)
 		}
 	}
-}
-
-// probeOf unwraps the probe from newProbe's result.
-func probeOf(p any) *probe {
-	switch q := p.(type) {
-	case *probe:
-		return q
-	case clairvoyantProbe:
-		return q.probe
-	}
-	return nil
 }

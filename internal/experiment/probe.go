@@ -13,7 +13,7 @@ import (
 // the same quantities for every policy, estimator-driven or not.
 type probe struct {
 	inner  dispatch.Policy
-	obs    dispatch.Observer // inner's, if it observes
+	caps   dispatch.Capabilities // inner's
 	insp   policies.Shadow
 	width  float64
 	next   float64   // start of the next window to sample
@@ -44,24 +44,30 @@ func (p *probe) Decide(v *dispatch.View) dispatch.Decision {
 // Dispatched feeds the shadow estimator and the inner policy's own.
 func (p *probe) Dispatched(now float64, tier int) {
 	p.insp.Dispatched(now, tier)
-	if p.obs != nil {
-		p.obs.Dispatched(now, tier)
+	if p.caps.Observer != nil {
+		p.caps.Observer.Dispatched(now, tier)
 	}
 }
 
-// clairvoyantProbe keeps the oracle's capability through the wrapper. (An
-// embedded dispatch.Clairvoyant would not do: its field, named Clairvoyant,
-// would shadow the promoted method of the same name.)
-type clairvoyantProbe struct{ *probe }
-
-// Clairvoyant implements dispatch.Clairvoyant.
-func (clairvoyantProbe) Clairvoyant() {}
-
+// newProbe wraps inner in a probe of the estimator insp, sampled every
+// width seconds over ntiers tiers.
 func newProbe(inner dispatch.Policy, insp policies.Shadow, width float64, ntiers int) dispatch.Policy {
-	p := &probe{inner: inner, insp: insp, width: width, ntiers: ntiers}
-	p.obs, _ = inner.(dispatch.Observer)
-	if _, ok := inner.(dispatch.Clairvoyant); ok {
-		return clairvoyantProbe{p}
-	}
-	return p
+	return &probe{inner: inner, caps: dispatch.CapabilitiesOf(inner), insp: insp, width: width, ntiers: ntiers}
+}
+
+// Capabilities implements dispatch.Capable: the inner policy's, but the
+// probe observes every dispatch (to feed its estimator, then the inner
+// policy's observer), and its estimator reads every tier's counts, so that
+// the view must be counted whatever the inner policy reads.
+func (p *probe) Capabilities() dispatch.Capabilities {
+	c := p.caps
+	c.Observer = p
+	c.Blind, c.Sampler = false, false
+	return c
+}
+
+// probeOf is the probe that pol is, nil if none.
+func probeOf(pol dispatch.Policy) *probe {
+	pr, _ := pol.(*probe)
+	return pr
 }

@@ -6,48 +6,27 @@ import (
 	"github.com/offload-sim/offload/internal/dispatch"
 )
 
-// timer wraps a policy to measure the wall-clock cost of its decisions
+// timer measures the wall-clock cost of a policy's decisions
 // (--time-decisions). The clock lives here, not in the engine, which stays
 // free of wall-clock time.
 type timer struct {
-	inner dispatch.Policy
-	obs   dispatch.Observer // inner's, if it observes
 	total time.Duration
 	n     int
 }
 
-// Decide times the inner policy's decision.
-func (t *timer) Decide(v *dispatch.View) dispatch.Decision {
-	start := time.Now()
-	d := t.inner.Decide(v)
-	t.total += time.Since(start)
-	t.n++
-	return d
-}
-
-// Dispatched forwards to the inner policy if it observes (a no-op call
-// otherwise, paid only when timing).
-func (t *timer) Dispatched(now float64, tier int) {
-	if t.obs != nil {
-		t.obs.Dispatched(now, tier)
-	}
-}
-
-// timedClairvoyant keeps the oracle's capability through the wrapper (see
-// clairvoyantProbe for why it is a method, not an embedded interface).
-type timedClairvoyant struct{ *timer }
-
-// Clairvoyant implements dispatch.Clairvoyant.
-func (timedClairvoyant) Clairvoyant() {}
-
-// timed returns the wrapped policy and its timer.
+// timed returns p wrapped to time its decisions, and its timer. The
+// wrapper has p's capabilities (dispatch.Wrap): the engine feeds p's
+// observer and feedback directly, gives a clairvoyant p the oracle, and
+// leaves a blind p's view uncounted, as it does without the timer.
 func timed(p dispatch.Policy) (dispatch.Policy, *timer) {
-	t := &timer{inner: p}
-	t.obs, _ = p.(dispatch.Observer)
-	if _, ok := p.(dispatch.Clairvoyant); ok {
-		return timedClairvoyant{t}, t
-	}
-	return t, t
+	t := &timer{}
+	return dispatch.Wrap(p, func(v *dispatch.View) dispatch.Decision {
+		start := time.Now()
+		d := p.Decide(v)
+		t.total += time.Since(start)
+		t.n++
+		return d
+	}), t
 }
 
 // meanNs is the mean decision time over the timers of every device.

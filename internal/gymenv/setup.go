@@ -126,7 +126,7 @@ func New(sc *scenario.Scenario) (*Setup, error) {
 		if err != nil {
 			return nil, err
 		}
-		_, cv := pol.(dispatch.Clairvoyant)
+		cv := dispatch.CapabilitiesOf(pol).Clairvoyant
 		s.hello.Baselines = append(s.hello.Baselines, Baseline{Label: e.Label, Policy: e.Name, Clairvoyant: cv})
 	}
 	return s, nil

@@ -39,6 +39,9 @@ type Options struct {
 	// Generator names what wrote the page (offload and its version), for
 	// the footer.
 	Generator string
+	// Order is the order of a reproduction's experiment folders (its
+	// caller's experiments know it); any other folder follows, by name.
+	Order []string
 }
 
 // ErrNotResults is returned (wrapped) for a folder with no manifest.json:
@@ -52,7 +55,7 @@ func Write(w io.Writer, fsys fs.FS, o Options) error {
 	if err != nil {
 		return err
 	}
-	p := &page{}
+	p := &page{order: o.Order}
 	title := o.Title
 	if title == "" {
 		title = "offload results: " + m.Experiment
@@ -92,9 +95,10 @@ func IsReport(b []byte) bool {
 
 // page accumulates the body and its table of contents.
 type page struct {
-	b   strings.Builder
-	toc []tocEntry
-	ids map[string]int
+	b     strings.Builder
+	toc   []tocEntry
+	ids   map[string]int
+	order []string // Options.Order
 }
 
 type tocEntry struct {
@@ -162,10 +166,6 @@ func readManifest(fsys fs.FS) (manifest, error) {
 	return m, nil
 }
 
-// subOrder is the order of a reproduction's experiments: that of
-// docs/design.md §4.5, then any other folder by name.
-var subOrder = []string{"sweep-load", "edge-capacity", "mape", "burst", "decision", "emulate"}
-
 // folder writes one results folder under a heading of the given level: a
 // reproduction (claims.md, experiment subfolders) or one experiment.
 func (p *page) folder(fsys fs.FS, m manifest, id string, level int, title string) error {
@@ -175,7 +175,7 @@ func (p *page) folder(fsys fs.FS, m manifest, id string, level int, title string
 		p.heading(level+1, "Claims", id+"claims")
 		p.b.WriteString("<div class=\"claims\">\n" + markdown(string(md), level+1, id+"claims-") + "</div>\n")
 	}
-	subs, err := subfolders(fsys)
+	subs, err := subfolders(fsys, p.order)
 	if err != nil {
 		return err
 	}
@@ -195,8 +195,9 @@ func (p *page) folder(fsys fs.FS, m manifest, id string, level int, title string
 	return p.experiment(fsys, id, level+1)
 }
 
-// subfolders lists the folders holding a manifest.json, in subOrder.
-func subfolders(fsys fs.FS) ([]string, error) {
+// subfolders lists the folders holding a manifest.json, those of order
+// first, in its order, then the others by name.
+func subfolders(fsys fs.FS, order []string) ([]string, error) {
 	ents, err := fs.ReadDir(fsys, ".")
 	if err != nil {
 		return nil, err
@@ -210,10 +211,10 @@ func subfolders(fsys fs.FS) ([]string, error) {
 		}
 	}
 	rank := func(n string) int {
-		if i := slices.Index(subOrder, n); i >= 0 {
+		if i := slices.Index(order, n); i >= 0 {
 			return i
 		}
-		return len(subOrder)
+		return len(order)
 	}
 	slices.SortStableFunc(names, func(a, b string) int {
 		if ra, rb := rank(a), rank(b); ra != rb {

@@ -3,11 +3,6 @@ package runner
 import (
 	"bytes"
 	"cmp"
-	"errors"
-	"fmt"
-	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 
 	"github.com/offload-sim/offload/experiments"
@@ -20,34 +15,6 @@ import (
 // trace): a bound keeps a mistaken path (a disk image) from exhausting
 // memory.
 const MaxTraceInput = 1 << 30
-
-// ConvertTrace converts the trace file in into the tool's trace format at
-// out (atomically; an existing out only with force). Bad input is bad input
-// (exit 2) with the file, line and column, and nothing is written.
-func ConvertTrace(in, out string, force bool, o trace.Options) (trace.Stats, error) {
-	if !force {
-		if _, err := os.Lstat(out); err == nil {
-			return trace.Stats{}, BadInputf("%s exists: give --force to overwrite it", out)
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			return trace.Stats{}, err
-		}
-	}
-	b, err := store.ReadRegular(in, MaxTraceInput)
-	if err != nil {
-		return trace.Stats{}, BadInput(err)
-	}
-	o.File = in
-	var buf bytes.Buffer
-	st, err := trace.Convert(bytes.NewReader(b), &buf, o)
-	if err != nil {
-		return trace.Stats{}, BadInput(err)
-	}
-	err = store.WriteAtomic(filepath.Dir(out), filepath.Base(out), func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err })
-	if err != nil {
-		return trace.Stats{}, fmt.Errorf("trace convert: %w", err)
-	}
-	return st, nil
-}
 
 // AttachTrace reads the files a scenario names — trace.file, and the file
 // of an empirical workload.size — and gives their data to the scenario (the

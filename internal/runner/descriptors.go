@@ -21,7 +21,7 @@ const (
 // process may hold: the run would otherwise fail part-way with "too many
 // open files". soft is the descriptor limit (0: unknown, not checked).
 func checkDescriptors(plan *experiment.Plan, workers int, soft uint64) error {
-	entries := programEntries(plan)
+	entries := plan.Programs()
 	if entries == 0 || soft == 0 {
 		return nil
 	}

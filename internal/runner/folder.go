@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -99,11 +100,11 @@ func ReadManifest(dir string) (Manifest, error) {
 // paper-scale sweep is about 300 kB; a trace is never read here).
 const maxResultFile = 1 << 30
 
-// readResult reads a file of a results folder as the scenario reader reads
+// ReadResult reads a file of a results folder as the scenario Reader reads
 // a scenario (store.ReadRegularContext): only a regular file of at most
 // maxResultFile bytes, so that a link to /dev/zero, a FIFO or a huge file
 // is refused at once (bad input), and the read ends once ctx is done.
-func readResult(ctx context.Context, path string) ([]byte, error) {
+func ReadResult(ctx context.Context, path string) ([]byte, error) {
 	b, err := store.ReadRegularContext(ctx, path, maxResultFile)
 	return b, refused(err)
 }
@@ -129,7 +130,7 @@ func readIfExists(ctx context.Context, d *store.Dir, name string, read func(io.R
 
 // readPath hands the file at path to read, naming the path in read's
 // error; a missing file is no error, and read is not called. The file is
-// opened as readResult reads one.
+// opened as ReadResult reads one.
 func readPath(ctx context.Context, path string, read func(io.Reader) error) error {
 	f, err := store.OpenRegular(ctx, path, maxResultFile)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -145,38 +146,39 @@ func readPath(ctx context.Context, path string, read func(io.Reader) error) erro
 	return nil
 }
 
-// reader hands a file of a results folder to read, by its name in the
+// Reader hands a file of a results folder to read, by its name in the
 // folder; a file that is not there is no error, and read is not called. It
 // lets --resume (an open store.Dir) and merge (shard folders it only reads,
 // without taking their lock) share one reading code.
-type reader func(name string, read func(io.Reader) error) error
+type Reader func(name string, read func(io.Reader) error) error
 
 // dirReader reads the files offload owns in an open folder.
-func dirReader(ctx context.Context, d *store.Dir) reader {
+func dirReader(ctx context.Context, d *store.Dir) Reader {
 	return func(name string, read func(io.Reader) error) error { return readIfExists(ctx, d, name, read) }
 }
 
 // folderReader reads the files of a folder that merge does not write.
-func folderReader(ctx context.Context, dir string) reader {
+func folderReader(ctx context.Context, dir string) Reader {
 	return func(name string, read func(io.Reader) error) error {
 		return readPath(ctx, filepath.Join(dir, name), read)
 	}
 }
 
 // OpenFolder opens an output folder for a command that is not a Spec (the
-// HTTP emulation): the same guard, lock and stale-file removal as an
-// experiment's, for the names it writes.
-func OpenFolder(dir, hash, experiment string, force bool, writes []string) (*store.Dir, error) {
-	return openDir(dir, hash, experiment, force, false, false, false, writes, nil)
+// HTTP emulation, a reproduction's root): the same guard, lock and
+// stale-file removal as an experiment's, for the names it writes; resume
+// keeps a folder of the same hash.
+func OpenFolder(dir, hash, experiment string, force, resume bool, writes []string) (*store.Dir, error) {
+	return openDir(dir, hash, experiment, force, resume, false, false, writes, nil)
 }
 
-// addToFolder opens a results folder to add files to it (a report, a
+// AddToFolder opens a results folder to add files to it (a report, a
 // comparison, a re-plot) under its own manifest: the same guard and lock
 // as an experiment's, but nothing is removed, since the folder's results
 // are what the new files are made from. writes are the names to be
 // written; a foreign file of one of them refuses the folder. The caller
 // writes, then calls WriteManifest with Old() to record the new files.
-func addToFolder(dir string, writes []string) (*store.Dir, error) {
+func AddToFolder(dir string, writes []string) (*store.Dir, error) {
 	m, err := ReadManifest(dir)
 	if err != nil {
 		return nil, BadInputf("%s: no offload manifest (%v): not a results folder", dir, err)
@@ -189,4 +191,17 @@ func addToFolder(dir string, writes []string) (*store.Dir, error) {
 		return nil, err
 	}
 	return d, nil
+}
+
+// SameDir reports whether a and b name the same folder.
+func SameDir(a, b string) (bool, error) {
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false, err
+	}
+	fb, err := os.Stat(b)
+	if err != nil {
+		return false, err
+	}
+	return os.SameFile(fa, fb), nil
 }

@@ -10,11 +10,11 @@ import (
 // series (arrival, latency, tier), beyond the latencies Estimate counts.
 const seriesBytes = 24
 
-// checkMemory refuses a plan whose runs, as many at once as there are
+// CheckMemory refuses a plan whose runs, as many at once as there are
 // workers, would need more memory than limit (0: no limit), before anything
 // is written: the Go runtime's out-of-memory crash is not an answer. The
 // message names what drives the estimate and what to change.
-func checkMemory(plan *experiment.Plan, workers int, limit float64) error {
+func CheckMemory(plan *experiment.Plan, workers int, limit float64) error {
 	if limit <= 0 {
 		return nil
 	}

@@ -8,16 +8,13 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/offload-sim/offload/internal/experiment"
 	"github.com/offload-sim/offload/internal/scenario"
@@ -28,59 +25,67 @@ import (
 // message names when shards are missing, so that the user reruns just them.
 const ArrayScript = "deploy/slurm/offload-array.sbatch"
 
-// shardDir is one shard folder as merge reads it.
-type shardDir struct {
+// Shard is one shard folder as merge reads it.
+type Shard struct {
 	dir  string
 	m    Manifest
 	info shardInfo
 	sum  string // SHA-256 of its manifest.json, recorded in the merged manifest
 }
 
-func (s shardDir) shard() experiment.Shard {
+// SpecName is the experiment (or group of experiments) the shard ran.
+func (s Shard) SpecName() string { return s.info.Spec }
+
+// Dir is the shard's folder.
+func (s Shard) Dir() string { return s.dir }
+
+// Scale is the --scale of a reproduction's shard.
+func (s Shard) Scale() string { return s.info.Scale }
+
+// Version is the revision that ran the shard.
+func (s Shard) Version() string { return s.m.Version }
+
+// Manifest is the shard's manifest.
+func (s Shard) Manifest() Manifest { return s.m }
+
+// String names the shard, k/K.
+func (s Shard) String() string { return s.shard().String() }
+
+// Count is K, the number of shards of its plan.
+func (s Shard) Count() int { return s.info.Shard.Count }
+
+func (s Shard) shard() experiment.Shard {
 	return experiment.Shard{Index: s.info.Shard.K, Count: s.info.Shard.Count}
 }
 
-// Merge combines shard folders (each written by --shard k/K of one plan,
-// on any machines) into opts.Dir, writing exactly the files a single run of
-// the plan writes (manifest timestamps aside): runs.csv, the sidecars,
-// summary.csv, the plots, the experiment's own files. For the shards of a
-// reproduce it merges each experiment's folder and writes claims.md.
+// ReadShardsFor reads the manifests of the shard folders dirs, to be
+// merged into out, which must be none of them: merging into a shard would
+// replace the shard's own files. A merge writes exactly the files a single
+// run of the plan writes (manifest timestamps aside).
 //
-// Before anything is written it checks that every shard is complete; that
-// scenario hash, tool revision, master seed, replicates, K and the
-// experiment's flags agree; that shards 0 … K−1 are all there (the message
-// names the missing ones, and the sbatch line that reruns just them); that
-// each shard holds exactly its runs of the plan rebuilt from scenario.yaml;
-// and that a shard given twice (a retry) has the same bytes both times.
-// Every failed check is bad input with nothing written, and so is an
-// output folder that is one of the shards. Reading ends once ctx is done.
-func Merge(ctx context.Context, dirs []string, opts Options) error {
+// Before anything is written the merge checks (CheckShards, PrepareMerge)
+// that every shard is complete; that scenario hash, tool revision, master
+// seed, replicates, K and the experiment's flags agree; that shards 0 …
+// K−1 are all there (the message names the missing ones, and the sbatch
+// line that reruns just them); that each shard holds exactly its runs of
+// the plan rebuilt from scenario.yaml; and that a shard given twice (a
+// retry) has the same bytes both times. Every failed check is bad input
+// with nothing written. Reading ends once ctx is done.
+func ReadShardsFor(dirs []string, out string) ([]Shard, error) {
 	for _, dir := range dirs {
-		if same, _ := sameDir(opts.Dir, dir); same {
-			return BadInputf("merge: -o %s is the shard folder %s: merging into it would replace the shard's own files; give -o a new folder", opts.Dir, dir)
+		if same, _ := SameDir(out, dir); same {
+			return nil, BadInputf("merge: -o %s is the shard folder %s: merging into it would replace the shard's own files; give -o a new folder", out, dir)
 		}
 	}
-	sds, err := readShards(dirs)
-	if err != nil {
-		return err
-	}
-	if sds[0].info.Spec == reproduceName {
-		return mergeReproduce(ctx, sds, opts)
-	}
-	job, err := prepareMerge(ctx, sds)
-	if err != nil {
-		return err
-	}
-	_, err = job.write(opts)
-	return err
+	return ReadShards(dirs)
 }
 
-// readShards reads the shard manifests.
-func readShards(dirs []string) ([]shardDir, error) {
+// ReadShards reads the shard manifests.
+func ReadShards(dirs []string) ([]Shard, error) {
 	if len(dirs) == 0 {
 		return nil, BadInputf("merge: no shard folders given")
 	}
-	var sds []shardDir
+	var sds []Shard
 	for _, dir := range dirs {
 		m, b, err := store.ReadManifest(dir)
 		var big *store.TooLargeError
@@ -100,16 +105,16 @@ func readShards(dirs []string) ([]shardDir, error) {
 			return nil, BadInputf("merge: %s holds a whole run, not a shard (it was not run with --shard)", dir)
 		}
 		sum := sha256.Sum256(b)
-		sds = append(sds, shardDir{dir: dir, m: m, info: info, sum: hex.EncodeToString(sum[:])})
+		sds = append(sds, Shard{dir: dir, m: m, info: info, sum: hex.EncodeToString(sum[:])})
 	}
 	return sds, nil
 }
 
-// checkShards runs the checks on the manifests alone (agreement,
+// CheckShards runs the checks on the manifests alone (agreement,
 // completeness, duplicates, missing shards) and returns one folder per
 // shard, in shard order. runFiles, if given, are the files a duplicated
 // shard must repeat byte for byte.
-func checkShards(ctx context.Context, sds []shardDir, runFiles []string) ([]shardDir, error) {
+func CheckShards(ctx context.Context, sds []Shard, runFiles []string) ([]Shard, error) {
 	first := sds[0]
 	K := first.info.Shard.Count
 	for _, s := range sds {
@@ -144,14 +149,14 @@ func checkShards(ctx context.Context, sds []shardDir, runFiles []string) ([]shar
 				s.dir, s.shard(), s.m.RunsDone, s.m.Runs)
 		}
 	}
-	byShard := make([]*shardDir, K)
+	byShard := make([]*Shard, K)
 	for i := range sds {
 		s := &sds[i]
 		k := s.info.Shard.K
 		if prev := byShard[k]; prev != nil {
 			for _, f := range runFiles {
-				a, errA := readResult(ctx, filepath.Join(prev.dir, f))
-				b, errB := readResult(ctx, filepath.Join(s.dir, f))
+				a, errA := ReadResult(ctx, filepath.Join(prev.dir, f))
+				b, errB := ReadResult(ctx, filepath.Join(s.dir, f))
 				if err := cmp.Or(errA, errB); errors.Is(err, ErrBadInput) || ctx.Err() != nil {
 					return nil, err
 				}
@@ -176,45 +181,42 @@ func checkShards(ctx context.Context, sds []shardDir, runFiles []string) ([]shar
 		return nil, BadInputf("merge: missing shards %s of %d (given: %s); rerun just them with\n  %s",
 			intList(missing, ", "), K, intList(have, ", "), rerunLine(missing, K, *byShard[have[0]]))
 	}
-	out := make([]shardDir, K)
+	out := make([]Shard, K)
 	for k, s := range byShard {
 		out[k] = *s
 	}
 	return out, nil
 }
 
-// mergeJob is one experiment's merge, checked and ready to write.
-type mergeJob struct {
+// MergeJob is one experiment's merge, checked and ready to write.
+type MergeJob struct {
 	spec   Spec
 	plan   *experiment.Plan
 	args   Args
-	side   *sidecar
+	side   *Sidecar
 	outs   []experiment.Outcome // job order
-	shards []shardDir
-	all    []shardDir // every folder given, duplicates included
+	shards []Shard
+	all    []Shard // every folder given, duplicates included
 }
 
-// prepareMerge checks the shards of one experiment and reads their runs.
-func prepareMerge(ctx context.Context, all []shardDir) (*mergeJob, error) {
+// PrepareMerge checks the shards of one experiment, spec, and reads their
+// runs.
+func PrepareMerge(ctx context.Context, all []Shard, spec Spec) (*MergeJob, error) {
 	first := all[0]
-	spec, ok := specNamed(first.info.Spec)
-	if !ok {
-		return nil, BadInputf("merge: %s: unknown experiment %q", first.dir, first.info.Spec)
+	var side *Sidecar
+	if spec.Side != nil {
+		side = spec.Side(first.info.Args)
 	}
-	var side *sidecar
-	if spec.side != nil {
-		side = spec.side(first.info.Args)
-	}
-	sds, err := checkShards(ctx, all, spec.runFiles(side))
+	sds, err := CheckShards(ctx, all, spec.runFiles(side))
 	if err != nil {
 		return nil, err
 	}
-	resolved, err := readResult(ctx, filepath.Join(first.dir, "scenario.yaml"))
+	resolved, err := ReadResult(ctx, filepath.Join(first.dir, "scenario.yaml"))
 	if err != nil {
 		return nil, BadInputf("merge: %s: %w", first.dir, err)
 	}
 	for _, s := range sds {
-		b, err := readResult(ctx, filepath.Join(s.dir, "scenario.yaml"))
+		b, err := ReadResult(ctx, filepath.Join(s.dir, "scenario.yaml"))
 		if errors.Is(err, ErrBadInput) || ctx.Err() != nil {
 			return nil, err
 		}
@@ -257,9 +259,9 @@ func prepareMerge(ctx context.Context, all []shardDir) (*mergeJob, error) {
 		if err != nil {
 			return nil, BadInputf("merge: %w", err)
 		}
-		got := map[runKey]experiment.Outcome{}
+		got := map[RunKey]experiment.Outcome{}
 		for _, r := range runs {
-			k := keyOfRun(r)
+			k := KeyOfRun(r)
 			if _, dup := got[k]; dup {
 				return nil, BadInputf("merge: %s: runs.csv has the run %s, policy %s, replicate %d twice", s.dir, cellText(r.Param, r.Value), r.Policy, r.Seed)
 			}
@@ -268,7 +270,7 @@ func prepareMerge(ctx context.Context, all []shardDir) (*mergeJob, error) {
 				x, ok := extras[k]
 				if !ok {
 					return nil, BadInputf("merge: %s: the run %s, policy %s, replicate %d is in runs.csv but not (whole) in %s",
-						s.dir, cellText(r.Param, r.Value), r.Policy, r.Seed, strings.Join(side.files, ", "))
+						s.dir, cellText(r.Param, r.Value), r.Policy, r.Seed, strings.Join(side.Files, ", "))
 				}
 				o.Shadows, o.Series = x.Shadows, x.Series
 			}
@@ -286,7 +288,7 @@ func prepareMerge(ctx context.Context, all []shardDir) (*mergeJob, error) {
 			return nil, BadInputf("merge: %s: runs.csv holds %d runs, shard %s has %d: it holds runs of other shards", s.dir, len(got), s.shard(), len(want))
 		}
 	}
-	return &mergeJob{spec: spec, plan: plan, args: first.info.Args, side: side, outs: outs, shards: sds, all: all}, nil
+	return &MergeJob{spec: spec, plan: plan, args: first.info.Args, side: side, outs: outs, shards: sds, all: all}, nil
 }
 
 // cellText names a cell in messages.
@@ -297,8 +299,11 @@ func cellText(param string, value float64) string {
 	return param + "=" + strconv.FormatFloat(value, 'g', -1, 64)
 }
 
-// write writes the merged folder opts.Dir as a single run would.
-func (j *mergeJob) write(opts Options) (*Result, error) {
+// Name is the experiment the job merges.
+func (j *MergeJob) Name() string { return j.spec.Name }
+
+// Write writes the merged folder opts.Dir as a single run would.
+func (j *MergeJob) Write(opts Options) (*Result, error) {
 	first, plan := j.shards[0], j.plan
 	hash := first.m.ScenarioHash
 	d, err := openDir(opts.Dir, hash, plan.Name, opts.Force, false, false, first.m.TimeDecisions,
@@ -307,12 +312,9 @@ func (j *mergeJob) write(opts Options) (*Result, error) {
 		return nil, err
 	}
 	defer d.Close()
-	// The shards' revision ran the runs, so it is the folder's version, as
-	// in a single run; the merging binary is recorded beside it.
-	m := Manifest{Tool: store.Tool, Version: first.m.Version, Command: mergedCommand(first.m.Command, opts.Dir), Experiment: plan.Name,
-		Seed: first.m.Seed, Seeds: first.m.Seeds, ScenarioHash: hash, Started: time.Now().UTC(), Runs: len(j.outs),
-		TimeDecisions: first.m.TimeDecisions, Extra: mergeExtra(j.all, opts)}
-	if err := d.WriteManifest(m); err != nil {
+	m := MergedManifest(j.all, plan.Name, opts)
+	m.Runs = len(j.outs)
+	if err := d.WriteManifest(*m); err != nil {
 		return nil, err
 	}
 	if err := writeScenario(d, plan); err != nil {
@@ -321,8 +323,8 @@ func (j *mergeJob) write(opts Options) (*Result, error) {
 	if err := writeRunFiles(d, plan, j.side, j.outs); err != nil {
 		return nil, err
 	}
-	m.RunsDone, m.Complete, m.Finished = len(j.outs), true, time.Now().UTC()
-	if err := d.WriteManifest(m); err != nil {
+	m.RunsDone = len(j.outs)
+	if err := WriteComplete(d, m); err != nil {
 		return nil, err
 	}
 	o := opts
@@ -331,6 +333,18 @@ func (j *mergeJob) write(opts Options) (*Result, error) {
 		return nil, err
 	}
 	return r, nil
+}
+
+// MergedManifest is the manifest of the folder opts.Dir merged, for
+// experiment name, from the shard folders sds (the first standing for
+// all): the shards' revision ran the runs, so it is the folder's version,
+// as in a single run; the merging binary is recorded beside it, with the
+// shards' manifests (mergeExtra).
+func MergedManifest(sds []Shard, name string, opts Options) *Manifest {
+	first := sds[0].m
+	m := NewManifest(mergedCommand(first.Command, opts.Dir), name, first.Seed, first.Seeds, first.ScenarioHash)
+	m.Version, m.TimeDecisions, m.Extra = first.Version, first.TimeDecisions, mergeExtra(sds, opts)
+	return m
 }
 
 // shardRecord names a shard manifest in the merged one.
@@ -343,28 +357,12 @@ type shardRecord struct {
 // mergeExtra is a merged manifest's Extra: the shard manifests, each by
 // its folder relative to the merged one, and the merge's own command and
 // revision. The manifest's command is the shards' own (mergedCommand).
-func mergeExtra(sds []shardDir, opts Options) map[string]any {
+func mergeExtra(sds []Shard, opts Options) map[string]any {
 	var rs []shardRecord
 	for _, s := range sds {
 		rs = append(rs, shardRecord{Shard: s.shard().String(), Dir: relPath(s.dir, opts.Dir), ManifestSHA256: s.sum})
 	}
 	return map[string]any{extraShards: rs, "merged_by": Version(), extraMergeCommand: mergeCommand(opts.Command, opts.Dir)}
-}
-
-// specNamed finds the Spec a shard's manifest names: a command's, or one of
-// reproduce's experiments.
-func specNamed(name string) (Spec, bool) {
-	for _, s := range Specs() {
-		if s.Name == name {
-			return s, true
-		}
-	}
-	for _, e := range reproduceExperiments() {
-		if e.spec.Name == name {
-			return e.spec, true
-		}
-	}
-	return Spec{}, false
 }
 
 // intList joins shard numbers.
@@ -402,7 +400,7 @@ var shardFolder = regexp.MustCompile(`^shard-[0-9]+$`)
 // the command of a present one. OFFLOAD_SHARDS=K is exported because an array of
 // only some task ids has another SLURM_ARRAY_TASK_COUNT than K, so the
 // script's --shard auto must be told K.
-func rerunLine(missing []int, K int, s shardDir) string {
+func rerunLine(missing []int, K int, s Shard) string {
 	out := "OUT"
 	if abs, err := filepath.Abs(s.dir); err == nil && shardFolder.MatchString(filepath.Base(abs)) {
 		out = filepath.Dir(abs)
@@ -440,75 +438,4 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// mergeReproduce merges the shard folders of a reproduce: every
-// experiment's subfolder is merged as an experiment's shards are (all of
-// them checked before anything is written), then claims.md is judged on the
-// merged runs. The emulation (claim 6) cannot be sharded, so it is NOT RUN.
-func mergeReproduce(ctx context.Context, all []shardDir, opts Options) error {
-	roots, err := checkShards(ctx, all, nil)
-	if err != nil {
-		return err
-	}
-	// A root given twice (a retried shard) is compared, file by file, in
-	// each experiment's merge; the first of each shard stands for it.
-	var jobs []*mergeJob
-	for _, e := range reproduceExperiments() {
-		if e.optional && !isDir(filepath.Join(all[0].dir, e.spec.Name)) {
-			continue // shards of a reproduction from before e was added
-		}
-		var dirs []string
-		for _, r := range all {
-			dirs = append(dirs, filepath.Join(r.dir, e.spec.Name))
-		}
-		sds, err := readShards(dirs)
-		if err != nil {
-			return err
-		}
-		for _, s := range sds {
-			if s.info.Spec != e.spec.Name || s.info.Shard.Count != roots[0].info.Shard.Count {
-				return BadInputf("merge: %s is not shard %s of reproduce's %s", s.dir, roots[0].shard(), e.spec.Name)
-			}
-		}
-		job, err := prepareMerge(ctx, sds)
-		if err != nil {
-			return err
-		}
-		jobs = append(jobs, job)
-	}
-	first := roots[0]
-	d, err := openDir(opts.Dir, first.m.ScenarioHash, reproduceName, opts.Force, false, false, false, []string{"claims.md"}, nil)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	m := Manifest{Tool: store.Tool, Version: first.m.Version, Command: mergedCommand(first.m.Command, opts.Dir), Experiment: reproduceName, Seed: first.m.Seed,
-		Seeds: first.m.Seeds, ScenarioHash: first.m.ScenarioHash, Started: time.Now().UTC(), Extra: mergeExtra(roots, opts)}
-	if err := d.WriteManifest(m); err != nil {
-		return err
-	}
-	got := map[string]*Result{}
-	for _, job := range jobs {
-		o := opts
-		o.Dir = filepath.Join(opts.Dir, job.spec.Name)
-		o.Out = io.Discard
-		r, err := job.write(o)
-		if err != nil {
-			return fmt.Errorf("%s: %w", job.spec.Name, err)
-		}
-		got[job.spec.Name] = r
-		fmt.Fprintln(opts.Out, "wrote", o.Dir)
-	}
-	if _, err := writeClaims(d, first.info.Scale, first.m.Version, judgeClaims(got), staleSection(got), opts.Out); err != nil {
-		return err
-	}
-	m.Complete, m.Finished = true, time.Now().UTC()
-	return d.WriteManifest(m)
-}
-
-// isDir reports whether path is a directory.
-func isDir(path string) bool {
-	fi, err := os.Stat(path)
-	return err == nil && fi.IsDir()
 }

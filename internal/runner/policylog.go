@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 
 	"github.com/offload-sim/offload/internal/experiment"
-	"github.com/offload-sim/offload/internal/policies"
 	"github.com/offload-sim/offload/internal/store"
 )
 
@@ -15,18 +14,7 @@ const policyLogDir = "policies/"
 
 // RunsPrograms reports whether a plan has an exec policy (a program of the
 // user's), whose stderr logs go under policies/.
-func RunsPrograms(plan *experiment.Plan) bool { return programEntries(plan) > 0 }
-
-// programEntries counts the plan's exec entries.
-func programEntries(plan *experiment.Plan) int {
-	n := 0
-	for _, name := range plan.PolicyNames() {
-		if s, ok := policies.Lookup(name); ok && s.Program {
-			n++
-		}
-	}
-	return n
-}
+func RunsPrograms(plan *experiment.Plan) bool { return plan.Programs() > 0 }
 
 // policyLogName is policies/<label>-cell<c>-rep<r>.log, with -dev<d> when
 // the scenario has several devices (one program each).

@@ -45,21 +45,21 @@ type Options struct {
 	Out, Err io.Writer
 }
 
-// sidecar persists what a plan's runs produce beyond their runs.csv rows
+// Sidecar persists what a plan's runs produce beyond their runs.csv rows
 // (mape.csv, series_runs.csv), so that --resume can skip them too.
-type sidecar struct {
-	files []string // the files it writes
-	// load returns, per run already on disk, its outcome's extras.
-	load func(src reader, plan *experiment.Plan) (map[runKey]experiment.Outcome, error)
-	// write stores the extras of the finished outcomes.
-	write func(d *store.Dir, plan *experiment.Plan, outs []experiment.Outcome) error
+type Sidecar struct {
+	Files []string // the files it writes
+	// Load returns, per run already on disk, its outcome's extras.
+	Load func(src Reader, plan *experiment.Plan) (map[RunKey]experiment.Outcome, error)
+	// Write stores the extras of the finished outcomes.
+	Write func(d *store.Dir, plan *experiment.Plan, outs []experiment.Outcome) error
 }
 
 // execute runs the plan (or opts.Shard's slice of it) into the folder: it
 // honours --resume, runs what is missing, and always leaves runs.csv (and
 // the sidecar's files), scenario.yaml and manifest.json consistent with what
 // finished, even when interrupted. It returns the outcomes in job order.
-func execute(ctx context.Context, o *Options, d *store.Dir, spec Spec, a Args, plan *experiment.Plan, side *sidecar) ([]experiment.Outcome, error) {
+func execute(ctx context.Context, o *Options, d *store.Dir, spec Spec, a Args, plan *experiment.Plan, side *Sidecar) ([]experiment.Outcome, error) {
 	sc := plan.Scenario
 	jobs := plan.Jobs()
 	sh := o.Shard
@@ -67,23 +67,22 @@ func execute(ctx context.Context, o *Options, d *store.Dir, spec Spec, a Args, p
 	if !sh.Whole() {
 		mine = len(sh.Jobs(len(jobs)))
 	}
-	have := map[runKey]experiment.Outcome{}
+	have := map[RunKey]experiment.Outcome{}
 	if o.Resume {
 		var err error
 		if have, err = readHave(dirReader(ctx, d), plan, side); err != nil {
 			return nil, err
 		}
 	}
-	key := func(i int) runKey { return jobKey(plan, jobs[i]) }
-	m := Manifest{Tool: "offload", Version: Version(), Command: o.Command, Experiment: plan.Name,
-		Seed: sc.Seed, Seeds: sc.Seeds, ScenarioHash: sc.Hash(), Started: time.Now().UTC(), Runs: mine,
-		TimeDecisions: o.TimeDecisions}
+	key := func(i int) RunKey { return jobKey(plan, jobs[i]) }
+	m := NewManifest(o.Command, plan.Name, sc.Seed, sc.Seeds, sc.Hash())
+	m.Runs, m.TimeDecisions = mine, o.TimeDecisions
 	if !sh.Whole() {
 		m.Extra = shardExtra(spec, a, sh, len(jobs))
 	}
 	// The manifest first: while the folder's manifest names another
 	// scenario, the store refuses every other write.
-	if err := d.WriteManifest(m); err != nil {
+	if err := d.WriteManifest(*m); err != nil {
 		return nil, err
 	}
 	if err := writeScenario(d, plan); err != nil {
@@ -130,7 +129,7 @@ func execute(ctx context.Context, o *Options, d *store.Dir, spec Spec, a Args, p
 	if m.Complete {
 		m.Finished = time.Now().UTC()
 	}
-	if err := d.WriteManifest(m); err != nil {
+	if err := d.WriteManifest(*m); err != nil {
 		return nil, err
 	}
 	if runErr != nil {
@@ -154,45 +153,52 @@ func writeScenario(d *store.Dir, plan *experiment.Plan) error {
 
 // writeRunFiles writes runs.csv and the sidecar's files for the outcomes,
 // in the order given (job order).
-func writeRunFiles(d *store.Dir, plan *experiment.Plan, side *sidecar, done []experiment.Outcome) error {
-	runs := outcomeRuns(done)
+func writeRunFiles(d *store.Dir, plan *experiment.Plan, side *Sidecar, done []experiment.Outcome) error {
+	runs := OutcomeRuns(done)
 	if err := d.WriteFile("runs.csv", func(w io.Writer) error { return report.WriteRuns(w, plan.Columns(), runs) }); err != nil {
 		return err
 	}
 	if side != nil {
-		return side.write(d, plan, done)
+		return side.Write(d, plan, done)
 	}
 	return nil
 }
 
-// jobKey is the runKey of a job of the plan.
-func jobKey(plan *experiment.Plan, j experiment.Job) runKey {
+// jobKey is the RunKey of a job of the plan.
+func jobKey(plan *experiment.Plan, j experiment.Job) RunKey {
 	c := plan.Cells[j.Cell]
-	return runKey{c.Param, math.Float64bits(c.Value), j.Policy, j.Seed}
+	return RunKey{c.Param, math.Float64bits(c.Value), j.Policy, j.Seed}
 }
 
-// runKey identifies a run across invocations, for --resume.
-type runKey struct {
+// RunKey identifies a run across invocations, for --resume.
+type RunKey struct {
 	param  string
 	value  uint64 // float64 bits: runs.csv round-trips floats exactly
 	policy string
 	seed   int
 }
 
-func keyOfRun(r results.Run) runKey {
-	return runKey{r.Param, math.Float64bits(r.Value), r.Policy, r.Seed}
+// KeyOfRun is the RunKey of a runs.csv row.
+func KeyOfRun(r results.Run) RunKey {
+	return NewRunKey(r.Param, r.Value, r.Policy, r.Seed)
+}
+
+// NewRunKey is the RunKey of a run named by its cell, policy and replicate
+// (a sidecar's row).
+func NewRunKey(param string, value float64, policy string, seed int) RunKey {
+	return RunKey{param, math.Float64bits(value), policy, seed}
 }
 
 // readHave collects the runs of a previous invocation: those in runs.csv
 // and, with a sidecar, only those whose extras are on disk too.
-func readHave(src reader, plan *experiment.Plan, side *sidecar) (map[runKey]experiment.Outcome, error) {
-	have := map[runKey]experiment.Outcome{}
+func readHave(src Reader, plan *experiment.Plan, side *Sidecar) (map[RunKey]experiment.Outcome, error) {
+	have := map[RunKey]experiment.Outcome{}
 	runs, extras, err := readRunFiles(src, plan, side)
 	if err != nil {
 		return nil, BadInputf("--resume: %w", err)
 	}
 	for _, r := range runs {
-		k := keyOfRun(r)
+		k := KeyOfRun(r)
 		out := experiment.Outcome{Run: r}
 		if side != nil {
 			x, ok := extras[k]
@@ -207,7 +213,7 @@ func readHave(src reader, plan *experiment.Plan, side *sidecar) (map[runKey]expe
 }
 
 // readRunFiles reads runs.csv and the sidecar's files of a folder.
-func readRunFiles(src reader, plan *experiment.Plan, side *sidecar) ([]results.Run, map[runKey]experiment.Outcome, error) {
+func readRunFiles(src Reader, plan *experiment.Plan, side *Sidecar) ([]results.Run, map[RunKey]experiment.Outcome, error) {
 	var runs []results.Run
 	err := src("runs.csv", func(r io.Reader) (err error) {
 		runs, err = report.ReadRuns(r, plan.Columns())
@@ -216,17 +222,17 @@ func readRunFiles(src reader, plan *experiment.Plan, side *sidecar) ([]results.R
 	if err != nil {
 		return nil, nil, err
 	}
-	var extras map[runKey]experiment.Outcome
+	var extras map[RunKey]experiment.Outcome
 	if side != nil && len(runs) > 0 {
-		if extras, err = side.load(src, plan); err != nil {
+		if extras, err = side.Load(src, plan); err != nil {
 			return nil, nil, err
 		}
 	}
 	return runs, extras, nil
 }
 
-// outcomeRuns extracts the runs.csv rows.
-func outcomeRuns(outs []experiment.Outcome) []results.Run {
+// OutcomeRuns extracts the runs.csv rows.
+func OutcomeRuns(outs []experiment.Outcome) []results.Run {
 	runs := make([]results.Run, len(outs))
 	for i := range outs {
 		runs[i] = outs[i].Run
@@ -242,8 +248,8 @@ func NoteWritten(w io.Writer, paths ...string) {
 	}
 }
 
-// writeSummary writes summary.csv for the runs and returns the summaries.
-func writeSummary(d *store.Dir, cols []results.Column, runs []results.Run) ([]results.Summary, error) {
+// WriteSummary writes summary.csv for the runs and returns the summaries.
+func WriteSummary(d *store.Dir, cols []results.Column, runs []results.Run) ([]results.Summary, error) {
 	sums := results.Summarize(runs)
 	err := d.WriteFile("summary.csv", func(w io.Writer) error { return report.WriteSummary(w, cols, sums) })
 	return sums, err

@@ -62,11 +62,11 @@ func readShardInfo(m Manifest) (info shardInfo, ok bool, err error) {
 	return info, true, json.Unmarshal(b, &info)
 }
 
-// checkResumedShard refuses a --resume into a folder that holds another
+// CheckResumedShard refuses a --resume into a folder that holds another
 // shard of the same scenario (or a whole run into a shard's folder): the
 // hash agrees, so the store would accept it, and the runs of two shards
 // would be mixed under one manifest.
-func checkResumedShard(d *store.Dir, o Options) error {
+func CheckResumedShard(d *store.Dir, o Options) error {
 	old, had := d.Old()
 	if !o.Resume || !had {
 		return nil
@@ -95,10 +95,10 @@ func shardName(s experiment.Shard) string {
 
 // noteShard prints what a shard wrote, and that the summaries come from
 // merge.
-func noteShard(w io.Writer, dir string, spec Spec, side *sidecar, sh experiment.Shard, runs int) {
+func noteShard(w io.Writer, dir string, spec Spec, side *Sidecar, sh experiment.Shard, runs int) {
 	NoteWritten(w, fmtPath(dir, "runs.csv"))
 	if side != nil {
-		for _, f := range side.files {
+		for _, f := range side.Files {
 			NoteWritten(w, fmtPath(dir, f))
 		}
 	}

@@ -75,7 +75,7 @@ func appendTrace(buf []byte, r *engine.TaskRecord, tiers []string) []byte {
 }
 
 // traceName is a run's trace file: the swept parameter and value, so that a
-// reader knows the cell without runs.csv (arrivals.rate=60_hybrid_0.csv),
+// Reader knows the cell without runs.csv (arrivals.rate=60_hybrid_0.csv),
 // then the policy's label and the replicate. Characters outside
 // [A-Za-z0-9._-] of the parameter become "_" (a path such as tiers[1].servers
 // stays one file name).

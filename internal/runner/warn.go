@@ -39,7 +39,7 @@ func PlanWarnings(plan *experiment.Plan, workers int, shard experiment.Shard) []
 	}
 	par := float64(max(1, min(workers, est.Runs)))
 	cost := secondsPerTask
-	if n := programEntries(plan); n > 0 { // their share of the runs pays a round trip per task
+	if n := plan.Programs(); n > 0 { // their share of the runs pays a round trip per task
 		share := float64(n) / float64(len(plan.Policies))
 		cost = (1-share)*secondsPerTask + share*secondsPerProgramTask
 	}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/offload-sim/offload/internal/schema"
 	"gopkg.in/yaml.v3"
 )
 
@@ -88,20 +89,20 @@ func (c *checker) data() {
 			continue
 		}
 		at := path("tiers", strconv.Itoa(i), "delay", "bandwidth")
-		if !c.num(at, b, b > 0, "must be > 0 (bit/s), or leave it out for no limit") {
+		if !c.Num(at, b, b > 0, "must be > 0 (bit/s), or leave it out for no limit") {
 			continue
 		}
-		c.lower(at, b, MinBandwidth, " bit/s")
-		c.upper(at, b, MaxBandwidth, " bit/s")
+		c.Lower(at, b, MinBandwidth, " bit/s")
+		c.Upper(at, b, MaxBandwidth, " bit/s")
 		switch {
 		case t.Kind == "local":
-			c.add(at, "%s is not allowed: a local tier runs on the device, with no link to send data over", fmtNum(b))
+			c.Add(at, "%s is not allowed: a local tier runs on the device, with no link to send data over", fmtNum(b))
 		case !w.Data.Given():
-			c.add(at, "%s is not allowed without workload.data: the tasks carry no data to send (give workload.data: {dist, mean} bits or {proportional: bits per work unit})", fmtNum(b))
+			c.Add(at, "%s is not allowed without workload.data: the tasks carry no data to send (give workload.data: {dist, mean} bits or {proportional: bits per work unit})", fmtNum(b))
 		}
 	}
 	if o := c.s.Observation; o != nil && o.Delay != nil && o.Delay.Bandwidth != 0 {
-		c.add(path("observation", "delay", "bandwidth"), "%s is not allowed: an observation's age has no bandwidth (only a tier's delay does)", fmtNum(o.Delay.Bandwidth))
+		c.Add(path("observation", "delay", "bandwidth"), "%s is not allowed: an observation's age has no bandwidth (only a tier's delay does)", fmtNum(o.Delay.Bandwidth))
 	}
 }
 
@@ -112,81 +113,98 @@ func (c *checker) dataLaw(segs []string, d Data) {
 	}
 	at := func(f string) []string { return sub(segs, f) }
 	if d.Proportional != 0 {
-		if c.num(at("proportional"), d.Proportional, d.Proportional > 0, "must be > 0 (bits per work unit)") {
-			c.upper(at("proportional"), d.Proportional, MaxDataFactor, " bits per work unit")
+		if c.Num(at("proportional"), d.Proportional, d.Proportional > 0, "must be > 0 (bits per work unit)") {
+			c.Upper(at("proportional"), d.Proportional, MaxDataFactor, " bits per work unit")
 		}
 		if d.Law() != (Dist{}) {
-			c.add(segs, "proportional with a distribution is not allowed: give either proportional (bits per work unit) or {dist, ...}, not both")
+			c.Add(segs, "proportional with a distribution is not allowed: give either proportional (bits per work unit) or {dist, ...}, not both")
 		}
 		return
 	}
 	if !slices.Contains(dataLaws(), d.Dist) {
-		c.add(at("dist"), "%q is not allowed: must be one of %s (or give proportional: bits per work unit)", d.Dist, strings.Join(dataLaws(), ", "))
+		c.Add(at("dist"), "%q is not allowed: must be one of %s (or give proportional: bits per work unit)", d.Dist, strings.Join(dataLaws(), ", "))
 		return
 	}
 	if d.Dist != "empirical" && (d.File != "" || d.Column != "") {
-		c.add(at("file"), "%q is not allowed: %s takes no file or column (only empirical does)", d.File+d.Column, d.Dist)
+		c.Add(at("file"), "%q is not allowed: %s takes no file or column (only empirical does)", d.File+d.Column, d.Dist)
 	}
-	if d.Dist == "empirical" {
-		if d.File == "" {
-			c.add(at("file"), `"" is not allowed: empirical needs the CSV whose column gives the bits, relative to the scenario file`)
-		}
-		if d.Mean != 0 && c.num(at("mean"), d.Mean, d.Mean > 0, "must be > 0 (bits: the values are scaled to this mean), or leave it out for the column's own") {
-			c.lower(at("mean"), d.Mean, MinData, " bits")
-			c.upper(at("mean"), d.Mean, MaxData, " bits")
-		}
-		for _, f := range []struct {
-			name string
-			x    float64
-		}{{"alpha", d.Alpha}, {"cv", d.CV}, {"low", d.Low}, {"high", d.High}} {
-			if f.x != 0 {
-				c.add(at(f.name), "%s is not allowed: empirical takes no %s", fmtNum(f.x), f.name)
-			}
-		}
-		return
+	switch d.Dist {
+	case "empirical":
+		c.dataEmpirical(at, d)
+	case "bounded-pareto":
+		c.dataBounded(at, d)
+	default:
+		c.dataParametric(at, d)
 	}
-	if d.Dist == "bounded-pareto" {
-		if d.Mean != 0 {
-			c.add(at("mean"), "%s is not allowed: bounded-pareto's mean follows from alpha, low and high; leave it out", fmtNum(d.Mean))
-		}
-		if c.num(at("alpha"), d.Alpha, d.Alpha > 0, "bounded-pareto needs alpha > 0") {
-			c.upper(at("alpha"), d.Alpha, MaxAlpha, "")
-		}
-		okL := c.num(at("low"), d.Low, d.Low > 0, "bounded-pareto needs low > 0 (bits)")
-		c.lower(at("low"), d.Low, MinData, " bits")
-		okH := c.num(at("high"), d.High, d.High > d.Low, "bounded-pareto needs high > low (bits)")
-		c.upper(at("high"), d.High, MaxData, " bits")
-		if okL && okH && d.High/d.Low > MaxBoundRatio {
-			c.add(at("high"), "%s is out of range: high/low must be ≤ %s", fmtNum(d.High), fmtNum(MaxBoundRatio))
-		}
-		return
+}
+
+// dataEmpirical checks an empirical data law: a file, a mean that only
+// scales, no parameters of a family.
+func (c *checker) dataEmpirical(at func(string) []string, d Data) {
+	if d.File == "" {
+		c.Add(at("file"), `"" is not allowed: empirical needs the CSV whose column gives the bits, relative to the scenario file`)
 	}
-	c.num(at("mean"), d.Mean, d.Mean > 0, "must be > 0 (bits)")
-	c.lower(at("mean"), d.Mean, MinData, " bits")
-	c.upper(at("mean"), d.Mean, MaxData, " bits")
+	if d.Mean != 0 && c.Num(at("mean"), d.Mean, d.Mean > 0, "must be > 0 (bits: the values are scaled to this mean), or leave it out for the column's own") {
+		c.Lower(at("mean"), d.Mean, MinData, " bits")
+		c.Upper(at("mean"), d.Mean, MaxData, " bits")
+	}
+	for _, f := range []struct {
+		name string
+		x    float64
+	}{{"alpha", d.Alpha}, {"cv", d.CV}, {"low", d.Low}, {"high", d.High}} {
+		if f.x != 0 {
+			c.Add(at(f.name), "%s is not allowed: empirical takes no %s", fmtNum(f.x), f.name)
+		}
+	}
+}
+
+// dataBounded checks a bounded-Pareto data law: alpha > 0, 0 < low <
+// high, no mean (it follows from the three).
+func (c *checker) dataBounded(at func(string) []string, d Data) {
+	if d.Mean != 0 {
+		c.Add(at("mean"), "%s is not allowed: bounded-pareto's mean follows from alpha, low and high; leave it out", fmtNum(d.Mean))
+	}
+	if c.Num(at("alpha"), d.Alpha, d.Alpha > 0, "bounded-pareto needs alpha > 0") {
+		c.Upper(at("alpha"), d.Alpha, MaxAlpha, "")
+	}
+	okL := c.Num(at("low"), d.Low, d.Low > 0, "bounded-pareto needs low > 0 (bits)")
+	c.Lower(at("low"), d.Low, MinData, " bits")
+	okH := c.Num(at("high"), d.High, d.High > d.Low, "bounded-pareto needs high > low (bits)")
+	c.Upper(at("high"), d.High, MaxData, " bits")
+	if okL && okH && d.High/d.Low > MaxBoundRatio {
+		c.Add(at("high"), "%s is out of range: high/low must be ≤ %s", fmtNum(d.High), fmtNum(MaxBoundRatio))
+	}
+}
+
+// dataParametric checks a data law of a family with a mean: its mean,
+// and only the parameters its family takes.
+func (c *checker) dataParametric(at func(string) []string, d Data) {
+	c.Num(at("mean"), d.Mean, d.Mean > 0, "must be > 0 (bits)")
+	c.Lower(at("mean"), d.Mean, MinData, " bits")
+	c.Upper(at("mean"), d.Mean, MaxData, " bits")
 	for _, f := range []struct {
 		name string
 		x    float64
 	}{{"low", d.Low}, {"high", d.High}} {
 		if f.x != 0 {
-			c.add(at(f.name), "%s is not allowed: %s takes no %s (only bounded-pareto does)", fmtNum(f.x), d.Dist, f.name)
+			c.Add(at(f.name), "%s is not allowed: %s takes no %s (only bounded-pareto does)", fmtNum(f.x), d.Dist, f.name)
 		}
 	}
 	switch {
 	case d.Dist == "pareto":
-		if c.num(at("alpha"), d.Alpha, d.Alpha > 2, "pareto needs alpha > 2 (alpha ≤ 2 has infinite variance)") {
-			c.upper(at("alpha"), d.Alpha, MaxAlpha, " (for data that barely varies use dist: deterministic)")
+		if c.Num(at("alpha"), d.Alpha, d.Alpha > 2, "pareto needs alpha > 2 (alpha ≤ 2 has infinite variance)") {
+			c.Upper(at("alpha"), d.Alpha, MaxAlpha, " (for data that barely varies use dist: deterministic)")
 		}
 	case d.Alpha != 0:
-		c.add(at("alpha"), "%s is not allowed: %s takes no alpha (only pareto does)", fmtNum(d.Alpha), d.Dist)
+		c.Add(at("alpha"), "%s is not allowed: %s takes no alpha (only pareto does)", fmtNum(d.Alpha), d.Dist)
 	}
 	switch {
 	case d.Dist == "lognormal":
-		if c.num(at("cv"), d.CV, d.CV > 0, "must be > 0 (coefficient of variation; for a constant use dist: deterministic)") {
-			c.upper(at("cv"), d.CV, MaxCV, "")
+		if c.Num(at("cv"), d.CV, d.CV > 0, "must be > 0 (coefficient of variation; for a constant use dist: deterministic)") {
+			c.Upper(at("cv"), d.CV, MaxCV, "")
 		}
 	case d.CV != 0:
-		c.add(at("cv"), "%s is not allowed: %s takes no cv (only lognormal does)", fmtNum(d.CV), d.Dist)
+		c.Add(at("cv"), "%s is not allowed: %s takes no cv (only lognormal does)", fmtNum(d.CV), d.Dist)
 	}
 }
 
@@ -224,9 +242,9 @@ func (s *Scenario) restateData(segs []string, n *yaml.Node) {
 		case "workload." + f.name:
 			m = n
 		case "workload":
-			m = child(n, f.name)
+			m = schema.Child(n, f.name)
 		}
-		if m = deref(m); m == nil || m.Kind != yaml.MappingNode {
+		if m = schema.Deref(m); m == nil || m.Kind != yaml.MappingNode {
 			continue
 		}
 		var fresh Data

@@ -19,14 +19,6 @@ const (
 	DefaultK             = 1.0
 )
 
-// distNames lists the size distributions in the order error messages give them.
-func distNames() []string {
-	return []string{"pareto", "exponential", "deterministic", "lognormal", "bounded-pareto", "empirical"}
-}
-
-// kindNames lists the tier kinds (dispatch.Kind spells them the same way).
-func kindNames() []string { return []string{"local", "edge", "cloud"} }
-
 // Default returns the scenario every file is decoded over: each field a file
 // leaves out keeps its value from here. It is not valid on its own, since it
 // has no run length, no tiers and no arrival rate, and no policies: those
@@ -53,22 +45,9 @@ func Default() Scenario {
 // its policies.
 func (s *Scenario) SetCatalog(pols Policies) { s.pols = pols }
 
-// DeviceCount is the number of dispatchers: Devices, or 1 when omitted.
-func (s *Scenario) DeviceCount() int { return max(s.Devices, 1) }
-
 // MeasuredByTasks reports whether a run is bounded by a count of measured
 // tasks (true) or by a span of arrivals (false, duration mode).
 func (s *Scenario) MeasuredByTasks() bool { return s.Tasks > 0 }
-
-// TierIndex returns the index of the tier with this name, or -1.
-func (s *Scenario) TierIndex(name string) int {
-	for i, t := range s.Tiers {
-		if t.Name == name {
-			return i
-		}
-	}
-	return -1
-}
 
 // Clone returns a deep copy: nothing is shared with s but the policy
 // catalog, which is read-only.

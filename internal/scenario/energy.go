@@ -24,40 +24,47 @@ func (s *Scenario) HasEnergy() bool {
 
 // energy checks every tier's power model and per-bit costs.
 func (c *checker) energy() {
-	w := c.s.Workload
 	on := c.s.HasEnergy()
 	for i, t := range c.s.Tiers {
 		at := func(f ...string) []string { return sub(path("tiers", strconv.Itoa(i)), f...) }
 		if on && t.Name == "idle" {
-			c.add(at("name"), `"idle" is not allowed with energy models: its column energy_idle_j would be the idle energy's`)
+			c.Add(at("name"), `"idle" is not allowed with energy models: its column energy_idle_j would be the idle energy's`)
 		}
 		if p := t.Power; p != (Power{}) {
-			okI := c.num(at("power", "idle"), p.Idle, p.Idle >= 0, "must be ≥ 0 (W, one server's power when idle)")
-			if c.num(at("power", "max"), p.Max, p.Max > 0, "must be > 0 (W, one server's power at full load)") {
-				c.upper(at("power", "max"), p.Max, MaxPower, " W")
+			okI := c.Num(at("power", "idle"), p.Idle, p.Idle >= 0, "must be ≥ 0 (W, one server's power when idle)")
+			if c.Num(at("power", "max"), p.Max, p.Max > 0, "must be > 0 (W, one server's power at full load)") {
+				c.Upper(at("power", "max"), p.Max, MaxPower, " W")
 				if okI && p.Max < p.Idle {
-					c.add(at("power", "max"), "%s is not allowed: must be ≥ idle (%s W): power grows with load", fmtNum(p.Max), fmtNum(p.Idle))
+					c.Add(at("power", "max"), "%s is not allowed: must be ≥ idle (%s W): power grows with load", fmtNum(p.Max), fmtNum(p.Idle))
 				}
 			}
 		}
-		for _, f := range []struct {
-			name, what string
-			x          float64
-			has        bool
-		}{{"tx_energy", "workload.data", t.TxEnergy, w.Data.Given()}, {"rx_energy", "workload.reply", t.RxEnergy, w.Reply.Given()}} {
-			if f.x == 0 {
-				continue
-			}
-			if !c.num(at(f.name), f.x, f.x > 0, "must be > 0 (J/bit), or leave it out") {
-				continue
-			}
-			c.upper(at(f.name), f.x, MaxEnergyPerBit, " J/bit")
-			switch {
-			case t.Kind == "local":
-				c.add(at(f.name), "%s is not allowed: a local tier runs on the device, with no link to send data over", fmtNum(f.x))
-			case !f.has:
-				c.add(at(f.name), "%s is not allowed without %s: the tasks carry no bits to pay it on", fmtNum(f.x), f.what)
-			}
+		c.perBit(i, t)
+	}
+}
+
+// perBit checks a tier's tx_energy and rx_energy: J/bit on a link, with
+// bits to pay them on.
+func (c *checker) perBit(i int, t Tier) {
+	w := c.s.Workload
+	at := func(f ...string) []string { return sub(path("tiers", strconv.Itoa(i)), f...) }
+	for _, f := range []struct {
+		name, what string
+		x          float64
+		has        bool
+	}{{"tx_energy", "workload.data", t.TxEnergy, w.Data.Given()}, {"rx_energy", "workload.reply", t.RxEnergy, w.Reply.Given()}} {
+		if f.x == 0 {
+			continue
+		}
+		if !c.Num(at(f.name), f.x, f.x > 0, "must be > 0 (J/bit), or leave it out") {
+			continue
+		}
+		c.Upper(at(f.name), f.x, MaxEnergyPerBit, " J/bit")
+		switch {
+		case t.Kind == "local":
+			c.Add(at(f.name), "%s is not allowed: a local tier runs on the device, with no link to send data over", fmtNum(f.x))
+		case !f.has:
+			c.Add(at(f.name), "%s is not allowed without %s: the tasks carry no bits to pay it on", fmtNum(f.x), f.what)
 		}
 	}
 }

@@ -198,64 +198,30 @@ func (s *Scenario) edges() float64 {
 // are with each field), unless the fields themselves are already wrong.
 func (c *checker) limits() {
 	s := c.s
-	if c.failed(path("arrivals")) || c.failed(path("tasks")) || c.failed(path("warmup")) ||
-		c.failed(path("duration")) || c.failed(path("warmup_time")) || c.failed(nil) {
+	if c.Failed(path("arrivals")) || c.Failed(path("tasks")) || c.Failed(path("warmup")) ||
+		c.Failed(path("duration")) || c.Failed(path("warmup_time")) || c.Failed(nil) {
 		return
 	}
 	lo, hi := s.factorRange()
 	rate := s.Arrivals.Rate
 	if len(s.Arrivals.Bursts) > 0 {
 		if peak := s.peakRate() * hi; peak > MaxRate {
-			c.add(path("arrivals", "rate"), "%s × the bursts' factors (up to %s where they overlap) = %s tasks/s is out of range: must be ≤ %s", fmtNum(s.peakRate()), fmtNum(hi), fmtNum(peak), fmtNum(MaxRate))
+			c.Add(path("arrivals", "rate"), "%s × the bursts' factors (up to %s where they overlap) = %s tasks/s is out of range: must be ≤ %s", fmtNum(s.peakRate()), fmtNum(hi), fmtNum(peak), fmtNum(MaxRate))
 			return
 		}
 		if low := rate * lo; low < MinRate {
-			c.add(path("arrivals", "rate"), "%s × the bursts' factors (down to %s where they overlap) = %s tasks/s is out of range: must be ≥ %s", fmtNum(rate), fmtNum(lo), fmtNum(low), fmtNum(MinRate))
+			c.Add(path("arrivals", "rate"), "%s × the bursts' factors (down to %s where they overlap) = %s tasks/s is out of range: must be ≥ %s", fmtNum(rate), fmtNum(lo), fmtNum(low), fmtNum(MinRate))
 			return
 		}
 	}
 	if !s.MeasuredByTasks() {
 		if n, _ := s.arrivalBound(); n > MaxArrivals {
-			c.add(path("arrivals", "rate"), "%s tasks/s (× %s at the bursts' peak) over %s s (duration + warmup_time) gives up to %s arrivals per run, which is out of range: must be ≤ %s", fmtNum(rate), fmtNum(hi), fmtNum(s.Duration+s.WarmupTime), approx(n), fmtNum(MaxArrivals))
+			c.Add(path("arrivals", "rate"), "%s tasks/s (× %s at the bursts' peak) over %s s (duration + warmup_time) gives up to %s arrivals per run, which is out of range: must be ≤ %s", fmtNum(rate), fmtNum(hi), fmtNum(s.Duration+s.WarmupTime), approx(n), fmtNum(MaxArrivals))
 		}
 	}
 	if n := s.edges(); n > MaxEdges {
-		c.add(path("arrivals", "bursts"), "%s burst edges in a run of %s s is out of range: must be ≤ %s (lengthen every, or give count)", approx(n), approx(s.span()), fmtNum(MaxEdges))
+		c.Add(path("arrivals", "bursts"), "%s burst edges in a run of %s s is out of range: must be ≤ %s (lengthen every, or give count)", approx(n), approx(s.span()), fmtNum(MaxEdges))
 	}
-}
-
-// failed reports whether a problem was already found at segs or below.
-func (c *checker) failed(segs []string) bool {
-	for _, e := range c.errs {
-		if hasPrefix(e.segs, segs) && (len(segs) > 0 || len(e.segs) == 0) {
-			return true
-		}
-	}
-	return false
-}
-
-// upper checks x ≤ limit, once x has passed its own checks.
-func (c *checker) upper(segs []string, x, limit float64, unit string) {
-	if finite(x) && x > limit {
-		c.add(segs, "%s is out of range: must be ≤ %s%s", fmtNum(x), fmtNum(limit), unit)
-	}
-}
-
-// lower checks x ≥ limit for an x that is > 0 (0 and below have their own
-// messages).
-func (c *checker) lower(segs []string, x, limit float64, unit string) {
-	if finite(x) && x > 0 && x < limit {
-		c.add(segs, "%s is out of range: must be ≥ %s%s", fmtNum(x), fmtNum(limit), unit)
-	}
-}
-
-// count checks the length of a list.
-func (c *checker) count(segs []string, n, limit int, what string) bool {
-	if n > limit {
-		c.add(segs, "%d %s is out of range: must be ≤ %d", n, what, limit)
-		return false
-	}
-	return true
 }
 
 // approx writes an estimated count to three digits: its last digits are

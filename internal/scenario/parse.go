@@ -1,14 +1,13 @@
 package scenario
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"reflect"
 	"strconv"
 	"strings"
 
+	"github.com/offload-sim/offload/internal/schema"
 	"gopkg.in/yaml.v3"
 )
 
@@ -40,19 +39,39 @@ func Parse(filename string, data []byte, sets []string, pols Policies) (*Scenari
 	}
 	s := Default()
 	s.pols = pols
-	loc := &locator{}
+	loc := &schema.Locator{}
 	root, errs, bad := decode(data, &s, loc)
-	errs.inFile(filename)
+	errs.InFile(filename)
 	if root == nil && len(errs) > 0 {
 		return nil, errs
 	}
-	if loc.child(root, "policies", 0) == nil {
+	if loc.Child(root, "policies") == nil {
 		// Not a null or an empty list, which say "none" and are refused.
 		s.Policies = entries(pols.Defaults())
 	}
-	if s.Trace != nil && loc.locate(root, path("workload", "size")) == nil {
+	if s.Trace != nil && loc.Locate(root, path("workload", "size")) == nil {
 		s.Workload.Size = Dist{} // the default law does not apply: the trace gives the sizes
 	}
+	errs, setSegs := s.applySets(sets, errs)
+	s.resolveObservation()
+	s.resolveProcess(false)
+	if verr := s.Validate(); verr != nil {
+		p := placer{file: filename, root: root, loc: loc, bad: bad, sets: setSegs}
+		for _, e := range verr.(Errors) {
+			if p.place(e) {
+				errs = append(errs, e)
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return &s, nil
+}
+
+// applySets applies the --set overrides in order, adding their errors to
+// errs; it returns the canonical paths they wrote.
+func (s *Scenario) applySets(sets []string, errs Errors) (Errors, [][]string) {
 	var setSegs [][]string
 	for _, kv := range sets {
 		p, value, ok := strings.Cut(kv, "=")
@@ -68,157 +87,95 @@ func Parse(filename string, data []byte, sets []string, pols Policies) (*Scenari
 		}
 		setSegs = append(setSegs, segs)
 	}
-	s.resolveObservation()
-	s.resolveProcess(false)
-	if verr := s.Validate(); verr != nil {
-		for _, e := range verr.(Errors) {
-			if anyPrefix(e.segs, bad) || (e.at != nil && anyPrefix(e.at, bad)) {
-				continue // the decode error already explains this value
-			}
-			if len(e.segs) > 0 && overridden(e.segs, setSegs) {
-				// The value came from --set: blame the flag, not a file
-				// that does not hold it.
-				e.Field = "--set " + e.Field
-				errs = append(errs, e)
-				continue
-			}
-			if len(e.segs) > 0 {
-				n := loc.locate(root, e.at)
-				if e.at == nil || n == nil {
-					n = loc.locate(root, e.segs)
-				}
-				if n != nil {
-					e.Line, e.Column = n.Line, n.Column
-				} else {
-					e.Msg += "; the file does not set it"
-				}
-			}
-			e.File = filename
-			errs = append(errs, e)
+	return errs, setSegs
+}
+
+// placer gives a semantic error the place it is about: the --set that
+// wrote the value, or the file's line and column.
+type placer struct {
+	file string
+	root *yaml.Node
+	loc  *schema.Locator
+	bad  schema.PathSet // values the decoding already reported
+	sets [][]string     // paths the overrides wrote
+}
+
+// place locates e; false when a decode error already explains its value.
+func (p placer) place(e *FieldError) bool {
+	if p.bad.AnyPrefix(e.Path) || (e.At != nil && p.bad.AnyPrefix(e.At)) {
+		return false
+	}
+	if len(e.Path) > 0 && overridden(e.Path, p.sets) {
+		// The value came from --set: blame the flag, not a file that does
+		// not hold it.
+		e.Field = "--set " + e.Field
+		return true
+	}
+	if len(e.Path) > 0 {
+		n := p.loc.Locate(p.root, e.At)
+		if e.At == nil || n == nil {
+			n = p.loc.Locate(p.root, e.Path)
+		}
+		if n != nil {
+			e.Line, e.Column = n.Line, n.Column
+		} else {
+			e.Msg += "; the file does not set it"
 		}
 	}
-	if len(errs) > 0 {
-		return nil, errs
-	}
-	return &s, nil
+	e.File = p.file
+	return true
 }
 
 // decode checks the document with a walker, then decodes the checked tree
 // with yaml.v3. root is nil when there is nothing to validate (a syntax
 // error, a document that is not a mapping); bad lists the fields whose value
 // could not be decoded.
-func decode(data []byte, s *Scenario, loc *locator) (root *yaml.Node, errs Errors, bad pathSet) {
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	var doc yaml.Node
-	if err := dec.Decode(&doc); errors.Is(err, io.EOF) {
+func decode(data []byte, s *Scenario, loc *schema.Locator) (root *yaml.Node, errs Errors, bad schema.PathSet) {
+	root, errs = schema.ReadDocument(data, "a scenario")
+	if errs != nil {
+		return nil, errs, nil
+	}
+	if root == nil {
 		return &yaml.Node{Kind: yaml.MappingNode}, nil, nil // an empty file: every default
-	} else if err != nil {
-		return nil, tabHint(yamlErrors(err), data), nil
-	}
-	var extra yaml.Node
-	if err := dec.Decode(&extra); err == nil {
-		return nil, Errors{{Line: extra.Line, Column: extra.Column, Msg: "a second YAML document is not allowed: a scenario is one document"}}, nil
-	} else if !errors.Is(err, io.EOF) {
-		return nil, yamlErrors(err), nil
-	}
-	root = deref(doc.Content[0])
-	if root == nil || isNull(root) {
-		return &yaml.Node{Kind: yaml.MappingNode}, nil, nil
 	}
 	if root.Kind != yaml.MappingNode {
-		return nil, Errors{{Line: root.Line, Column: root.Column, Msg: nodeKind(root) + " is not allowed: a scenario is a mapping (name, seed, tasks, tiers, ...)"}}, nil
+		return nil, Errors{{Line: root.Line, Column: root.Column, Msg: schema.NodeKind(root) + " is not allowed: a scenario is a mapping (name, seed, tasks, tiers, ...)"}}, nil
 	}
-	w := newWalker(root, tierNames(root, loc))
-	w.walk(root, reflect.TypeFor[Scenario](), nil)
-	if len(w.errs) == 0 {
+	w := schema.NewWalker(scenarioSchema, root, tierNamer(tierNames(root, loc)))
+	w.Walk(root, reflect.TypeFor[Scenario](), nil)
+	if len(w.Errs) == 0 {
 		// The tree already parsed, not the bytes again: the walk has done
 		// what KnownFields would (and more), and a second parse was half
 		// the time of a large file. yaml.v3 still has the last word on
 		// the values: whatever the walk misses surfaces here.
 		if err := root.Decode(s); err != nil {
-			return nil, yamlErrors(err), nil
+			return nil, schema.YAMLErrors(err), nil
 		}
-	} else if w.visits > w.limit {
+	} else if w.Exhausted() {
 		// An alias bomb: decoding would expand it again, and checking
 		// what it holds would report the same values over and over.
-		return nil, w.errs, nil
+		return nil, w.Errs, nil
 	} else {
 		// Decode what can be decoded, so that the checks still run on the
 		// rest; a TypeError means yaml.v3 skipped only the bad values.
-		w.prune()
+		w.Prune()
 		var te *yaml.TypeError
 		if err := root.Decode(s); err != nil && !errors.As(err, &te) {
-			return nil, w.errs, nil
+			return nil, w.Errs, nil
 		}
 	}
-	restateSize(&s.Workload.Size, loc.locate(root, path("workload", "size")))
-	return root, w.errs, newPathSet(w.bad)
+	restateSize(&s.Workload.Size, loc.Locate(root, path("workload", "size")))
+	return root, w.Errs, schema.NewPathSet(w.Bad)
 }
 
-// yamlErrors turns yaml.v3's errors ("yaml: line 3: ...", or a TypeError
-// holding several "line N: ..." lines) into FieldErrors with a line.
-func yamlErrors(err error) Errors {
-	var te *yaml.TypeError
-	lines := []string{strings.TrimPrefix(err.Error(), "yaml: ")}
-	if errors.As(err, &te) {
-		lines = te.Errors
-	}
-	errs := make(Errors, 0, len(lines))
-	for _, l := range lines {
-		e := &FieldError{Msg: l}
-		if rest, ok := strings.CutPrefix(l, "line "); ok {
-			if num, msg, ok := strings.Cut(rest, ": "); ok {
-				if n, err := strconv.Atoi(num); err == nil {
-					e.Line, e.Msg = n, msg
-				}
-			}
+// tierNames reads tier names straight from the tree, so that decode errors
+// can say "tiers[1] (edge)" before anything is decoded.
+func tierNames(root *yaml.Node, l *schema.Locator) func(int) string {
+	return func(i int) string {
+		if n := l.Locate(root, path("tiers", strconv.Itoa(i), "name")); n != nil && n.Kind == yaml.ScalarNode {
+			return n.Value
 		}
-		errs = append(errs, e)
-	}
-	return errs
-}
-
-// tabHint explains a syntax error on a line indented with a tab: yaml.v3
-// says "found character that cannot start any token", which does not tell
-// a user that YAML forbids tabs in indentation. The error moves to the
-// first tab-indented line when yaml.v3 reports it elsewhere.
-func tabHint(errs Errors, data []byte) Errors {
-	lines := strings.Split(string(data), "\n")
-	tabbed := func(n int) bool {
-		if n < 1 || n > len(lines) {
-			return false
-		}
-		l := lines[n-1]
-		indent := l[:len(l)-len(strings.TrimLeft(l, " \t"))]
-		return strings.Contains(indent, "\t")
-	}
-	first := 0
-	for i := range lines {
-		if tabbed(i + 1) {
-			first = i + 1
-			break
-		}
-	}
-	if first == 0 {
-		return errs
-	}
-	for _, e := range errs {
-		switch {
-		case tabbed(e.Line):
-		case strings.Contains(e.Msg, "cannot start any token"):
-			e.Line = first
-		default:
-			continue
-		}
-		e.Msg = "tabs are not allowed in YAML indentation; use spaces (" + e.Msg + ")"
-	}
-	return errs
-}
-
-// inFile stamps every error with the file name.
-func (es Errors) inFile(filename string) {
-	for _, e := range es {
-		e.File = filename
+		return ""
 	}
 }
 
@@ -226,29 +183,7 @@ func (es Errors) inFile(filename string) {
 // a field containing it, in which case the file's line would mislead.
 func overridden(segs []string, sets [][]string) bool {
 	for _, s := range sets {
-		if hasPrefix(segs, s) || hasPrefix(s, segs) {
-			return true
-		}
-	}
-	return false
-}
-
-// pathSet is a set of canonical paths, so that checking a path against
-// every bad value costs its length, not the number of bad values.
-type pathSet map[string]bool
-
-func newPathSet(paths [][]string) pathSet {
-	set := pathSet{}
-	for _, p := range paths {
-		set[strings.Join(p, "\x00")] = true
-	}
-	return set
-}
-
-// anyPrefix reports whether one of the set's paths starts segs.
-func anyPrefix(segs []string, set pathSet) bool {
-	for i := 0; i <= len(segs); i++ {
-		if set[strings.Join(segs[:i], "\x00")] {
+		if schema.HasPrefix(segs, s) || schema.HasPrefix(s, segs) {
 			return true
 		}
 	}

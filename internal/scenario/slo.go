@@ -1,9 +1,10 @@
 package scenario
 
 import (
-	"reflect"
 	"slices"
 	"strconv"
+
+	"github.com/offload-sim/offload/internal/schema"
 
 	"gopkg.in/yaml.v3"
 )
@@ -32,7 +33,7 @@ type Thresholds []float64
 
 // UnmarshalYAML accepts a number or a list of numbers.
 func (t *Thresholds) UnmarshalYAML(n *yaml.Node) error {
-	if n.Kind == yaml.ScalarNode && !isNull(n) {
+	if n.Kind == yaml.ScalarNode && !schema.IsNull(n) {
 		var x float64
 		if err := n.Decode(&x); err != nil {
 			return err
@@ -48,24 +49,21 @@ func (t *Thresholds) UnmarshalYAML(n *yaml.Node) error {
 	return nil
 }
 
-// thresholdsType is intercepted by the walker: a scalar is one threshold.
-var thresholdsType = reflect.TypeFor[Thresholds]()
-
 // slo checks the thresholds: finite, in (0, MaxSLOLatency], at most
 // MaxSLOs, none twice (two equal thresholds would name the same columns).
 func (c *checker) slo() {
 	ts := c.s.SLO.Latency
-	if !c.count(path("slo", "latency"), len(ts), MaxSLOs, "thresholds") {
+	if !c.Count(path("slo", "latency"), len(ts), MaxSLOs, "thresholds") {
 		return
 	}
 	for i, x := range ts {
 		at := path("slo", "latency", strconv.Itoa(i))
-		if !c.num(at, x, x > 0, "must be > 0 (s)") {
+		if !c.Num(at, x, x > 0, "must be > 0 (s)") {
 			continue
 		}
-		c.upper(at, x, MaxSLOLatency, " s")
+		c.Upper(at, x, MaxSLOLatency, " s")
 		if j := slices.Index(ts[:i], x); j >= 0 {
-			c.add(at, "%s is not allowed: listed twice (also slo.latency[%d])", fmtNum(x), j)
+			c.Add(at, "%s is not allowed: listed twice (also slo.latency[%d])", fmtNum(x), j)
 		}
 	}
 }
@@ -79,7 +77,7 @@ func (c *checker) breakdown() {
 	}
 	for i, t := range c.s.Tiers {
 		if t.Name == "s" {
-			c.add(path("tiers", strconv.Itoa(i), "name"), "%q is not allowed with breakdown: true: its columns mean_latency_s and mean_wait_s would be the overall means' (rename the tier)", t.Name)
+			c.Add(path("tiers", strconv.Itoa(i), "name"), "%q is not allowed with breakdown: true: its columns mean_latency_s and mean_wait_s would be the overall means' (rename the tier)", t.Name)
 		}
 	}
 }

@@ -7,6 +7,14 @@ import (
 	"strconv"
 )
 
+// Sweep varies Param (a --set path, e.g. arrivals.rate, tiers.edge.servers or
+// policies.h0.epsilon) over Values; each value is one cell. A swept policy
+// option is written as a float64.
+type Sweep struct {
+	Param  string    `yaml:"param"`  // a numeric field's --set path
+	Values []float64 `yaml:"values"` // in the field's unit; integral for integer fields
+}
+
 // Cell is one point of a sweep: the scenario with Param set to Value.
 type Cell struct {
 	Param    string    // the swept --set path; "" without a sweep
@@ -42,10 +50,10 @@ func (s *Scenario) cell(v float64) (*Scenario, *FieldError) {
 	c := s.Clone()
 	s.Sweep = sw
 	// c is a fresh copy, so it may be written in place, by resolve too.
-	if tgt, ferr := resolve(c, sw.Param); ferr == nil && tgt.isOption() {
+	if tgt, ferr := resolve(c, sw.Param); ferr == nil && tgt.IsKeys() {
 		// An option has no Go type to spell the value for: the float64
 		// itself is the cell's value.
-		if ferr := c.setOption(tgt, v); ferr != nil {
+		if ferr := setOption(tgt, v); ferr != nil {
 			ferr.Field = sw.Param
 			return nil, ferr
 		}
@@ -73,49 +81,60 @@ func (c *checker) sweep() {
 	}
 	swept, ok := c.sweepParam(sw.Param)
 	if swept != nil {
-		if tgt, ferr := resolve(c.s.Clone(), sw.Param); ferr == nil && tgt.v.IsValid() && tgt.v.IsZero() {
-			c.errs = slices.DeleteFunc(c.errs, func(e *FieldError) bool { return slices.Equal(e.segs, swept) })
+		if tgt, ferr := resolve(c.s.Clone(), sw.Param); ferr == nil && tgt.Value.IsValid() && tgt.Value.IsZero() {
+			c.Errs = slices.DeleteFunc(c.Errs, func(e *FieldError) bool { return slices.Equal(e.Path, swept) })
 		}
 	}
-	if len(sw.Values) == 0 {
-		c.add(path("sweep", "values"), "none given: list at least one value")
-		return
+	if c.sweepValues(sw.Values) && ok {
+		c.sweepCells(sw.Values, swept)
 	}
-	if len(sw.Values) > MaxCells {
-		c.add(path("sweep", "values"), "%d values is out of range: must be ≤ %d (one cell each)", len(sw.Values), MaxCells)
-		return
+}
+
+// sweepValues checks the list of values: not empty, not too long, finite,
+// none twice. It reports whether the cells are worth checking.
+func (c *checker) sweepValues(values []float64) bool {
+	if len(values) == 0 {
+		c.Add(path("sweep", "values"), "none given: list at least one value")
+		return false
+	}
+	if len(values) > MaxCells {
+		c.Add(path("sweep", "values"), "%d values is out of range: must be ≤ %d (one cell each)", len(values), MaxCells)
+		return false
 	}
 	seen := map[float64]int{}
-	for i, v := range sw.Values {
+	for i, v := range values {
 		at := path("sweep", "values", strconv.Itoa(i))
-		c.num(at, v, true, "")
+		c.Num(at, v, true, "")
 		if j, dup := seen[v]; dup {
 			// Two cells with one value would pool as extra replicates.
-			c.add(at, "%s is not allowed: listed twice (also sweep.values[%d])", fmtNum(v), j)
+			c.Add(at, "%s is not allowed: listed twice (also sweep.values[%d])", fmtNum(v), j)
 		}
 		seen[v] = i
 	}
-	if !ok {
-		return
-	}
+	return true
+}
+
+// sweepCells checks each cell, reporting only what the base scenario does
+// not already.
+func (c *checker) sweepCells(values []float64, swept []string) {
 	base := map[string]bool{}
-	for _, e := range c.errs {
+	for _, e := range c.Errs {
 		base[e.Error()] = true
 	}
-	for i, v := range sw.Values {
+	for i, v := range values {
 		if !finite(v) {
 			continue // reported above
 		}
 		at := path("sweep", "values", strconv.Itoa(i))
 		cell, ferr := c.s.cell(v)
 		if ferr != nil {
-			c.add(at, "%s cannot be applied: %s", fmtNum(v), ferr.Error())
+			c.Add(at, "%s cannot be applied: %s", fmtNum(v), ferr.Error())
 			continue
 		}
 		if err := cell.validateCell(swept); err != nil {
 			for _, e := range err.(Errors) {
 				if !base[e.Error()] {
-					c.add(at, "%s gives an invalid cell: %s", fmtNum(v), e.Error())
+					c.Add(at, "%s gives an invalid cell: %s", fmtNum(v), e.Error())
 				}
 			}
 		}
@@ -127,7 +146,7 @@ func (c *checker) sweep() {
 // base scenario, already checked. A sweep of 10⁴ cells over a scenario of
 // 10³ tiers would otherwise cost 10⁷ tier checks.
 func (s *Scenario) validateCell(swept []string) error {
-	c := &checker{s: s}
+	c := newChecker(s)
 	switch swept[0] {
 	case "arrivals", "tasks", "warmup", "duration", "warmup_time":
 		c.run()
@@ -148,7 +167,7 @@ func (s *Scenario) validateCell(swept []string) error {
 	default:
 		return s.Validate()
 	}
-	return c.errs.orNil()
+	return c.Errs.OrNil()
 }
 
 // sweepParam checks the swept path: it must reach a number outside the
@@ -156,33 +175,33 @@ func (s *Scenario) validateCell(swept []string) error {
 func (c *checker) sweepParam(p string) ([]string, bool) {
 	at := path("sweep", "param")
 	if p == "" {
-		c.add(at, "none given: name the field to vary, e.g. arrivals.rate")
+		c.Add(at, "none given: name the field to vary, e.g. arrivals.rate")
 		return nil, false
 	}
 	tgt, ferr := resolve(c.s.Clone(), p)
-	v, segs := tgt.v, tgt.segs
+	v, segs := tgt.Value, tgt.Path
 	switch {
 	case ferr != nil:
-		c.add(at, "%q is not allowed: %s", p, ferr.Msg)
+		c.Add(at, "%q is not allowed: %s", p, ferr.Msg)
 		return nil, false
 	case segs[0] == "sweep":
-		c.add(at, "%q is not allowed: a sweep cannot vary itself", p)
+		c.Add(at, "%q is not allowed: a sweep cannot vary itself", p)
 		return nil, false
 	case segs[0] == "seed" || segs[0] == "seeds":
 		// Replicates are the runs of every cell, not a cell of their own.
-		c.add(at, "%q is not allowed: replicates are set by seed and seeds (--seed, --seeds), not swept", p)
+		c.Add(at, "%q is not allowed: replicates are set by seed and seeds (--seed, --seeds), not swept", p)
 		return nil, false
 	case segs[0] == "slo":
 		// The thresholds name runs.csv's columns, which every cell shares.
-		c.add(at, "%q is not allowed: SLO thresholds name runs.csv columns, the same in every cell; list several under slo.latency instead", p)
+		c.Add(at, "%q is not allowed: SLO thresholds name runs.csv columns, the same in every cell; list several under slo.latency instead", p)
 		return nil, false
-	case tgt.isOption():
+	case tgt.IsKeys():
 		return segs, true // an option is whatever the catalog accepts
 	}
 	switch v.Kind() {
 	case reflect.Int, reflect.Int64, reflect.Uint, reflect.Uint64, reflect.Float64:
 		return segs, true
 	}
-	c.add(at, "%q is not allowed: it is %s, and a sweep varies a number", p, describe(v.Type()))
+	c.Add(at, "%q is not allowed: it is %s, and a sweep varies a number", p, describe(v.Type()))
 	return nil, false
 }

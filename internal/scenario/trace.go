@@ -84,67 +84,49 @@ func (c *checker) trace() {
 	s := c.s
 	t := s.Trace
 	if t.File == "" {
-		c.add(path("trace", "file"), `"" is not allowed: give the trace file (the tool's format, see offload trace convert), relative to the scenario file`)
+		c.Add(path("trace", "file"), `"" is not allowed: give the trace file (the tool's format, see offload trace convert), relative to the scenario file`)
 	}
-	c.num(path("trace", "rate"), t.Rate, t.Rate >= 0, "must be > 0 (tasks/s), or leave it out for the trace's own rate")
-	c.upper(path("trace", "rate"), t.Rate, MaxRate, " tasks/s")
-	c.num(path("trace", "mean_size"), t.MeanSize, t.MeanSize >= 0, "must be > 0 (work units), or leave it out for the trace's own sizes")
-	c.upper(path("trace", "mean_size"), t.MeanSize, MaxMean, " work units")
+	c.Num(path("trace", "rate"), t.Rate, t.Rate >= 0, "must be > 0 (tasks/s), or leave it out for the trace's own rate")
+	c.Upper(path("trace", "rate"), t.Rate, MaxRate, " tasks/s")
+	c.Num(path("trace", "mean_size"), t.MeanSize, t.MeanSize >= 0, "must be > 0 (work units), or leave it out for the trace's own sizes")
+	c.Upper(path("trace", "mean_size"), t.MeanSize, MaxMean, " work units")
 	if t.MeanSize > 0 {
-		c.lower(path("trace", "mean_size"), t.MeanSize, MinMean, " work units")
+		c.Lower(path("trace", "mean_size"), t.MeanSize, MinMean, " work units")
 	}
 	if t.Resample != "" && !slices.Contains(Resamples(), t.Resample) {
-		c.add(path("trace", "resample"), "%q is not allowed: must be bootstrap, or leave it out to replay the sizes in order", t.Resample)
+		c.Add(path("trace", "resample"), "%q is not allowed: must be bootstrap, or leave it out to replay the sizes in order", t.Resample)
 	}
 	if s.Arrivals.Rate != 0 || len(s.Arrivals.Bursts) > 0 {
-		c.add(path("arrivals"), "is not allowed with trace: the trace file gives the arrivals (scale them with trace.rate)")
+		c.Add(path("arrivals"), "is not allowed with trace: the trace file gives the arrivals (scale them with trace.rate)")
 	}
 	if s.Workload.Size != (Dist{}) {
-		c.add(path("workload", "size"), "is not allowed with trace: the trace file gives the sizes (scale them with trace.mean_size)")
+		c.Add(path("workload", "size"), "is not allowed with trace: the trace file gives the sizes (scale them with trace.mean_size)")
 	}
 	if s.Devices > 1 {
-		c.add(path("devices"), "%d is not allowed with trace: one recorded stream feeds one dispatcher", s.Devices)
+		c.Add(path("devices"), "%d is not allowed with trace: one recorded stream feeds one dispatcher", s.Devices)
 	}
 	q := s.Workload.LargeQuantile
-	c.num(path("workload", "large_quantile"), q, q > 0 && q < 1, "must be in (0, 1)")
-	if t.rows == nil {
-		return // checked against the rows when they are attached
+	c.Num(path("workload", "large_quantile"), q, q > 0 && q < 1, "must be in (0, 1)")
+	if t.rows != nil { // else checked against the rows when they are attached
+		c.traceRows(t)
 	}
+}
+
+// traceRows checks the run length against the attached rows.
+func (c *checker) traceRows(t *Trace) {
+	s := c.s
 	n := len(t.rows.arrivals)
 	if s.Tasks > 0 && s.Warmup+s.Tasks > n {
-		c.add(path("tasks"), "%d + warmup %d = %d is out of range: the trace %s has %d rows (leave tasks out for every row after the warmup)", s.Tasks, s.Warmup, s.Tasks+s.Warmup, t.File, n)
+		c.Add(path("tasks"), "%d + warmup %d = %d is out of range: the trace %s has %d rows (leave tasks out for every row after the warmup)", s.Tasks, s.Warmup, s.Tasks+s.Warmup, t.File, n)
 	}
 	if s.Tasks == 0 && s.Duration == 0 && s.Warmup >= n {
-		c.add(path("warmup"), "%d is out of range: the trace %s has %d rows", s.Warmup, t.File, n)
+		c.Add(path("warmup"), "%d is out of range: the trace %s has %d rows", s.Warmup, t.File, n)
 	}
 	if s.Duration > 0 && finite(s.Duration) && finite(s.WarmupTime) {
 		if span := t.traceSpan(); s.Duration+s.WarmupTime > span {
-			c.add(path("duration"), "%s + warmup_time %s = %s s is out of range: the trace %s spans %s s (at trace.rate %s)", fmtNum(s.Duration), fmtNum(s.WarmupTime), fmtNum(s.Duration+s.WarmupTime), t.File, fmtNum(span), fmtNum(t.Rate))
+			c.Add(path("duration"), "%s + warmup_time %s = %s s is out of range: the trace %s spans %s s (at trace.rate %s)", fmtNum(s.Duration), fmtNum(s.WarmupTime), fmtNum(s.Duration+s.WarmupTime), t.File, fmtNum(span), fmtNum(t.Rate))
 		}
 	}
-}
-
-// AttachSizes gives an empirical workload.size the values of its column
-// (read by the caller from workload.size.file: this package reads no file)
-// and validates again.
-func (s *Scenario) AttachSizes(values []float64) error {
-	if s.Workload.Size.Dist != "empirical" {
-		return Errors{{Field: "workload.size", Msg: fmt.Sprintf("dist %q: only an empirical law takes values from a file", s.Workload.Size.Dist)}}
-	}
-	if len(values) == 0 {
-		return Errors{{Field: "workload.size.file", Msg: "no values: an empirical law needs at least one"}}
-	}
-	s.Workload.Size.values = &attached{xs: values, digest: digest(values)}
-	return s.Validate()
-}
-
-// Values returns the values attached to an empirical law (AttachSizes), or
-// nil when none are.
-func (d *Dist) Values() []float64 {
-	if d.values == nil {
-		return nil
-	}
-	return d.values.xs
 }
 
 // digest is the hex SHA-256 of the float64s' bits, column after column:

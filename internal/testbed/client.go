@@ -147,9 +147,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		checked: make([]bool, nt), down: make([]bool, nt), slow: make([]int, nt)}
 	c.view.Tiers = cfg.Tiers
 	c.view.States = make([]dispatch.State, nt)
-	c.obs, _ = cfg.Policy.(dispatch.Observer)
-	c.fb, _ = cfg.Policy.(dispatch.Feedback)
-	if _, ok := cfg.Policy.(dispatch.Clairvoyant); ok && !cfg.Balanced {
+	caps := dispatch.CapabilitiesOf(cfg.Policy) // a wrapper states its inner policy's
+	c.obs, c.fb = caps.Observer, caps.Feedback
+	if caps.Clairvoyant && !cfg.Balanced {
 		c.orc = newShadow(cfg.Tiers)
 		c.orc.down = c.down
 		c.view.Oracle = c.orc

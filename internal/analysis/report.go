@@ -1,4 +1,4 @@
-package runner
+package analysis
 
 import (
 	"bytes"
@@ -15,23 +15,24 @@ import (
 
 	"github.com/offload-sim/offload/internal/htmlreport"
 	"github.com/offload-sim/offload/internal/report"
+	"github.com/offload-sim/offload/internal/runner"
 )
 
 // ReportFile is the report's name inside a results folder.
 const ReportFile = "report.html"
 
-// renderReport makes the HTML report of the results folder dir. Whatever
-// stops it in the folder's files (a file refused by readResult, a corrupt
+// RenderReport makes the HTML report of the results folder dir. Whatever
+// stops it in the folder's files (a file refused by ReadResult, a corrupt
 // or incomplete CSV) is bad input.
-func renderReport(ctx context.Context, dir string) ([]byte, error) {
+func RenderReport(ctx context.Context, dir string, order []string) ([]byte, error) {
 	if fi, err := os.Stat(dir); err == nil && fi.Mode().IsRegular() {
 		// os.DirFS of a file fails on its first read with "not a
 		// directory" about manifest.json, which hides the slip.
-		return nil, BadInputf("%s is a regular file, not a results folder", dir)
+		return nil, runner.BadInputf("%s is a regular file, not a results folder", dir)
 	}
 	var b bytes.Buffer
 	fsys := &resultsFS{ctx: ctx, dir: dir, refusal: new(refusal)}
-	err := htmlreport.Write(&b, fsys, htmlreport.Options{Generator: "offload " + Version()})
+	err := htmlreport.Write(&b, fsys, htmlreport.Options{Generator: "offload " + runner.Version(), Order: order})
 	if rerr := fsys.refusal.get(); rerr != nil {
 		// htmlreport leaves out an optional file it cannot read; one that
 		// is not a regular file, or too large, is refused all the same.
@@ -43,11 +44,11 @@ func renderReport(ctx context.Context, dir string) ([]byte, error) {
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
 	}
-	return nil, BadInputf("%s: %w", dir, err)
+	return nil, runner.BadInputf("%s: %w", dir, err)
 }
 
 // resultsFS is a results folder as htmlreport reads it: os.DirFS, except
-// that a file is read as readResult reads one (a regular file of bounded
+// that a file is read as ReadResult reads one (a regular file of bounded
 // size, the read ending with ctx) and opened without blocking, so that a
 // FIFO cannot hang the open. The first refusal is kept in refusal, shared
 // by its subfolders, since htmlreport treats an unreadable optional file as
@@ -65,7 +66,7 @@ type refusal struct {
 }
 
 func (r *refusal) keep(err error) error {
-	if errors.Is(err, ErrBadInput) {
+	if errors.Is(err, runner.ErrBadInput) {
 		r.mu.Lock()
 		if r.err == nil {
 			r.err = err
@@ -109,7 +110,7 @@ func (r *resultsFS) ReadFile(name string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := readResult(r.ctx, p)
+	b, err := runner.ReadResult(r.ctx, p)
 	return b, r.refusal.keep(err)
 }
 
@@ -143,20 +144,20 @@ func (r *resultsFS) Sub(dir string) (fs.FS, error) {
 // there must end in .html, so that no result file is replaced by a page);
 // anywhere else it is one atomic file, which replaces an existing file only
 // if that is a report offload wrote, or with force.
-func WriteReport(ctx context.Context, dir, out string, force bool, w io.Writer) (string, error) {
+func WriteReport(ctx context.Context, dir, out string, force bool, order []string, w io.Writer) (string, error) {
 	if out == "" {
 		out = filepath.Join(dir, ReportFile)
 	}
-	inside, _ := sameDir(filepath.Dir(out), dir)
+	inside, _ := runner.SameDir(filepath.Dir(out), dir)
 	if inside && !strings.HasSuffix(out, ".html") {
-		return "", BadInputf("-o %s: a report inside the results folder is a .html file (the other names there are results)", out)
+		return "", runner.BadInputf("-o %s: a report inside the results folder is a .html file (the other names there are results)", out)
 	}
 	if !inside {
 		if err := mayReplace(ctx, out, force); err != nil {
 			return "", err
 		}
 	}
-	page, err := renderReport(ctx, dir)
+	page, err := RenderReport(ctx, dir, order)
 	if err != nil {
 		return "", err
 	}
@@ -165,10 +166,10 @@ func WriteReport(ctx context.Context, dir, out string, force bool, w io.Writer) 
 		if err := report.WriteFileAtomic(filepath.Dir(out), filepath.Base(out), write); err != nil {
 			return "", err
 		}
-		NoteWritten(w, out)
+		runner.NoteWritten(w, out)
 		return out, nil
 	}
-	d, err := addToFolder(dir, []string{filepath.Base(out)})
+	d, err := runner.AddToFolder(dir, []string{filepath.Base(out)})
 	if err != nil {
 		return "", err
 	}
@@ -180,7 +181,7 @@ func WriteReport(ctx context.Context, dir, out string, force bool, w io.Writer) 
 	if err := d.WriteManifest(old); err != nil {
 		return "", err
 	}
-	NoteWritten(w, out)
+	runner.NoteWritten(w, out)
 	return out, nil
 }
 
@@ -196,27 +197,14 @@ func mayReplace(ctx context.Context, out string, force bool) error {
 		return err
 	}
 	if !fi.Mode().IsRegular() {
-		return BadInputf("-o %s exists and is not a regular file: give another name", out)
+		return runner.BadInputf("-o %s exists and is not a regular file: give another name", out)
 	}
 	if force {
 		return nil
 	}
-	b, err := readResult(ctx, out)
+	b, err := runner.ReadResult(ctx, out)
 	if err == nil && htmlreport.IsReport(b) {
 		return nil
 	}
-	return BadInputf("-o %s exists and is not a report offload wrote: give another name, or --force to replace it", out)
-}
-
-// sameDir reports whether a and b name the same folder.
-func sameDir(a, b string) (bool, error) {
-	fa, err := os.Stat(a)
-	if err != nil {
-		return false, err
-	}
-	fb, err := os.Stat(b)
-	if err != nil {
-		return false, err
-	}
-	return os.SameFile(fa, fb), nil
+	return runner.BadInputf("-o %s exists and is not a report offload wrote: give another name, or --force to replace it", out)
 }

@@ -1,53 +1,39 @@
-package runner
+package analysis
 
 import (
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"text/tabwriter"
 
 	"github.com/offload-sim/offload/internal/dispatch"
 	"github.com/offload-sim/offload/internal/experiment"
 	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/results"
+	"github.com/offload-sim/offload/internal/runner"
 	"github.com/offload-sim/offload/internal/store"
 )
 
-// BurstSpec is the burst experiment: time series through repeated bursts,
-// and per burst the peak and the recovery (docs/design.md §4).
-func BurstSpec() Spec {
-	return Spec{Name: "burst", Embedded: "burst",
-		Short: "Latency and cloud share through repeated load bursts",
-		Long: `Run every policy through the bursts of the embedded burst scenario (or -f
-FILE) and follow it in time windows: timeseries.csv (per window and policy,
-averaged over replicates: mean and P95 latency, tier shares, λ̂, β and ρ̂ per
-tier), bursts.csv (per burst and policy: baseline, peak windowed mean latency,
-recovery time), and plots with the bursts shaded.`,
-		Prepare: prepareBurst,
-		side:    func(a Args) *sidecar { return seriesSidecar(a.Window) },
-		outputs: burstOutputs,
-	}
-}
+// The burst experiment's own files: series_runs.csv is its sidecar.
+const (
+	seriesCSV     = "timeseries.csv"
+	seriesRunsCSV = "series_runs.csv"
+	burstsCSV     = "bursts.csv"
+)
 
-// prepareBurst checks that bursts fall at known times and that the series
-// fits in memory.
-func prepareBurst(plan *experiment.Plan, a Args) error {
-	if !(a.Window > 0) || math.IsInf(a.Window, 0) {
-		return fmt.Errorf("--window %g: need a window width > 0 (s)", a.Window)
-	}
-	horizon := experiment.Horizon(plan.Scenario)
-	if horizon == 0 {
-		return fmt.Errorf("burst: the scenario must be in duration mode (duration, warmup_time) so that bursts fall at known times; got tasks: %d (to shorten a burst run, use --set duration=SECONDS, not --tasks)", plan.Scenario.Tasks)
-	}
-	if n := horizon / a.Window; n > maxWindows {
-		return fmt.Errorf("--window %g: %.0f windows over %g s of arrivals; at most %d are allowed (widen the window)", a.Window, n, horizon, maxWindows)
-	}
-	plan.SeriesWidth = a.Window
-	return nil
-}
+// BurstFiles and BurstPlots are the names BurstOutputs writes (runner.Spec's
+// Files and Plots).
+func BurstFiles() []string { return []string{seriesCSV, burstsCSV} }
 
-func burstOutputs(r *Result) ([]string, error) {
+// BurstPlots: see BurstFiles.
+func BurstPlots() []string { return []string{"burst_latency", "burst_p95", "burst_cloud_share"} }
+
+// BurstOutputs writes the burst experiment's files (summary.csv, the
+// averaged series, every burst's statistics, the figures) and prints its
+// table.
+func BurstOutputs(r *runner.Result) ([]string, error) {
 	b := AnalyseBursts(r.Plan, r.Outcomes, r.Args.Window)
 	r.Sums = b.sums
 	dir, format := r.Opts.Dir, r.Opts.Format
@@ -56,16 +42,13 @@ func burstOutputs(r *Result) ([]string, error) {
 		return nil, err
 	}
 	b.print(r.Opts.Out)
-	written := []string{fmtPath(dir, "runs.csv"), fmtPath(dir, "summary.csv"), fmtPath(dir, "timeseries.csv"),
-		fmtPath(dir, "series_runs.csv"), fmtPath(dir, "bursts.csv")}
+	written := []string{filepath.Join(dir, "runs.csv"), filepath.Join(dir, "summary.csv"), filepath.Join(dir, seriesCSV),
+		filepath.Join(dir, seriesRunsCSV), filepath.Join(dir, burstsCSV)}
 	for _, f := range drawn {
-		written = append(written, fmtPath(dir, f+"."+format))
+		written = append(written, filepath.Join(dir, f+"."+format))
 	}
 	return written, nil
 }
-
-// maxWindows bounds a run's series, whose memory grows with the window count.
-const maxWindows = 100000
 
 // BurstAnalysis is the burst experiment's aggregate view of its runs.
 type BurstAnalysis struct {
@@ -94,8 +77,8 @@ func AnalyseBursts(plan *experiment.Plan, outs []experiment.Outcome, width float
 	horizon := experiment.Horizon(plan.Scenario)
 	b := &BurstAnalysis{plan: plan, width: width, tiers: plan.Tiers(),
 		bursts: experiment.BurstIntervals(plan.Scenario, horizon),
-		sums:   results.Summarize(outcomeRuns(outs))}
-	b.cloud = firstCloud(plan)
+		sums:   results.Summarize(runner.OutcomeRuns(outs))}
+	b.cloud = FirstCloud(plan)
 	b.end = horizon
 	groups := map[cellPolicy][][]results.Window{}
 	b.reps = groups
@@ -129,13 +112,13 @@ func (b *BurstAnalysis) write(dir *store.Dir, format string) (drawn []string, er
 	if err := dir.WriteFile("summary.csv", func(w io.Writer) error { return report.WriteSummary(w, b.plan.Columns(), b.sums) }); err != nil {
 		return nil, err
 	}
-	if err := dir.WriteFile("timeseries.csv", func(w io.Writer) error { return report.WriteSeries(w, b.tiers, b.mean, false) }); err != nil {
+	if err := dir.WriteFile(seriesCSV, func(w io.Writer) error { return report.WriteSeries(w, b.tiers, b.mean, false) }); err != nil {
 		return nil, err
 	}
-	if err := dir.WriteFile("bursts.csv", func(w io.Writer) error { return report.WriteBursts(w, b.stats) }); err != nil {
+	if err := dir.WriteFile(burstsCSV, func(w io.Writer) error { return report.WriteBursts(w, b.stats) }); err != nil {
 		return nil, err
 	}
-	for _, f := range report.BurstFigures(b.policyRuns(), legendOf(b.plan), b.bursts, b.end, b.width, b.cloud) {
+	for _, f := range report.BurstFigures(b.policyRuns(), Legend(b.plan), b.bursts, b.end, b.width, b.cloud) {
 		err := f.Draw(dir, f.File, format, true, false)
 		if errors.Is(err, report.ErrNoData) {
 			continue
@@ -167,8 +150,8 @@ func (b *BurstAnalysis) policyRuns() []report.PolicyRuns {
 	return out
 }
 
-// firstCloud is the index of the first cloud tier, −1 if none.
-func firstCloud(plan *experiment.Plan) int {
+// FirstCloud is the index of the first cloud tier, −1 if none.
+func FirstCloud(plan *experiment.Plan) int {
 	for i, t := range plan.Scenario.Tiers {
 		if t.Kind == dispatch.Cloud.String() {
 			return i
@@ -212,29 +195,30 @@ func (b *BurstAnalysis) print(w io.Writer) {
 		if b.plan.Scenario.Sweep != nil {
 			fmt.Fprintf(tw, "%g\t", math.Float64frombits(k.value))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d/%d\t%s\t%s\t%s\n", k.policy, Num(lat), Num(peak.Mean()), Num(rec.Mean()), never, len(b.bursts), Num(before.Mean()), Num(during.Mean()), unstable)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d/%d\t%s\t%s\t%s\n", k.policy, runner.Num(lat), runner.Num(peak.Mean()), runner.Num(rec.Mean()), never, len(b.bursts), runner.Num(before.Mean()), runner.Num(during.Mean()), unstable)
 	}
 	_ = tw.Flush()
 }
 
-// seriesSidecar keeps series_runs.csv (each run's windows) in step with
-// runs.csv.
-func seriesSidecar(width float64) *sidecar {
-	return &sidecar{
-		files: []string{"series_runs.csv"},
-		write: func(d *store.Dir, plan *experiment.Plan, outs []experiment.Outcome) error {
+// SeriesSidecar keeps series_runs.csv (each run's windows of a.Window s)
+// in step with runs.csv.
+func SeriesSidecar(a runner.Args) *runner.Sidecar {
+	width := a.Window
+	return &runner.Sidecar{
+		Files: []string{seriesRunsCSV},
+		Write: func(d *store.Dir, plan *experiment.Plan, outs []experiment.Outcome) error {
 			var rows []report.SeriesRow
 			for _, out := range outs {
 				for _, w := range out.Series {
 					rows = append(rows, report.SeriesRow{Key: keyOf(out.Run), Width: width, Window: w})
 				}
 			}
-			return d.WriteFile("series_runs.csv", func(w io.Writer) error { return report.WriteSeries(w, plan.Tiers(), rows, true) })
+			return d.WriteFile(seriesRunsCSV, func(w io.Writer) error { return report.WriteSeries(w, plan.Tiers(), rows, true) })
 		},
-		load: func(src reader, plan *experiment.Plan) (map[runKey]experiment.Outcome, error) {
-			out := map[runKey]experiment.Outcome{}
+		Load: func(src runner.Reader, plan *experiment.Plan) (map[runner.RunKey]experiment.Outcome, error) {
+			out := map[runner.RunKey]experiment.Outcome{}
 			var rows []report.SeriesRow
-			err := src("series_runs.csv", func(r io.Reader) (err error) {
+			err := src(seriesRunsCSV, func(r io.Reader) (err error) {
 				rows, err = report.ReadSeriesRuns(r, plan.Tiers())
 				return err
 			})
@@ -245,7 +229,7 @@ func seriesSidecar(width float64) *sidecar {
 				if math.Abs(r.Width-width) > 1e-9*width {
 					return nil, fmt.Errorf("series_runs.csv has windows of %g s, this run asks for %g s", r.Width, width)
 				}
-				k := runKey{r.Param, float64Bits(r.Value), r.Policy, r.Seed}
+				k := runner.NewRunKey(r.Param, r.Value, r.Policy, r.Seed)
 				o := out[k]
 				o.Series = append(o.Series, r.Window)
 				out[k] = o

@@ -1,10 +1,11 @@
-package runner
+package analysis
 
 import (
 	"encoding/csv"
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -13,6 +14,7 @@ import (
 	"github.com/offload-sim/offload/internal/policies"
 	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/results"
+	"github.com/offload-sim/offload/internal/runner"
 )
 
 // The energy experiment's own files.
@@ -21,33 +23,16 @@ const (
 	frontCSV  = "front.csv"
 )
 
-// EnergySpec is the energy experiment (docs/design.md §4.9): the
-// energy-aware hybrid's weight swept, every point's mean latency against
-// its energy per task, beside the other policies' single points.
-func EnergySpec() Spec {
-	return Spec{Name: "energy", Embedded: "energy",
-		Short: "The latency–energy front of the energy-aware hybrid against every policy",
-		Long: `Run every policy on a continuum with power models and per-bit transfer costs
-(the embedded energy scenario, values from PureEdgeSim's shipped settings, or
--f FILE), sweeping the energy_weight (s/J) of a hybrid-energy entry: mean
-latency against energy per task (energy_j: the dynamic compute and transfer
-energy the tasks cause; idle power is the same for every policy), one line
-for hybrid-energy across its weights and one point per other policy, in
-energy_front.<format>; front.csv lists the points and marks those no other
-point beats on both latency and energy.`,
-		Prepare: prepareEnergy,
-		outputs: energyOutputs,
-	}
-}
+// FrontFiles and FrontPlots are the names FrontOutputs writes (runner.Spec's
+// Files and Plots).
+func FrontFiles() []string { return []string{frontCSV} }
 
-// prepareEnergy checks that the scenario models energy and sweeps the
+// FrontPlots: see FrontFiles.
+func FrontPlots() []string { return []string{frontPlot} }
+
+// SweptEnergyLabel checks that the scenario models energy and sweeps the
 // weight of a hybrid-energy entry, and returns that entry's label.
-func prepareEnergy(plan *experiment.Plan, _ Args) error {
-	_, err := sweptEnergyLabel(plan)
-	return err
-}
-
-func sweptEnergyLabel(plan *experiment.Plan) (string, error) {
+func SweptEnergyLabel(plan *experiment.Plan) (string, error) {
 	sc := plan.Scenario
 	if !sc.HasEnergy() {
 		return "", fmt.Errorf("energy: the scenario has no energy model (give a tier power: {idle, max} W, or tx_energy/rx_energy J/bit)")
@@ -103,36 +88,38 @@ func dominated(pts []report.FrontPoint) []bool {
 	return out
 }
 
-func energyOutputs(r *Result) ([]string, error) {
+// FrontOutputs writes the energy experiment's summary.csv, front.csv and
+// its figure, and prints the front.
+func FrontOutputs(r *runner.Result) ([]string, error) {
 	dir, plan := r.Opts.Dir, r.Plan
-	swept, err := sweptEnergyLabel(plan)
+	swept, err := SweptEnergyLabel(plan)
 	if err != nil {
 		return nil, err
 	}
-	sums, err := writeSummary(r.Dir, plan.Columns(), outcomeRuns(r.Outcomes))
+	sums, err := runner.WriteSummary(r.Dir, plan.Columns(), runner.OutcomeRuns(r.Outcomes))
 	if err != nil {
 		return nil, err
 	}
 	r.Sums = sums
-	written := []string{fmtPath(dir, "runs.csv"), fmtPath(dir, "summary.csv")}
+	written := []string{filepath.Join(dir, "runs.csv"), filepath.Join(dir, "summary.csv")}
 	pts := frontPoints(sums, swept)
 	idle := math.NaN()
 	if len(sums) > 0 {
 		idle = sums[0].Get(results.ColEnergyIdle)
 	}
-	err = report.PlotFront(r.Dir, frontPlot, r.Opts.Format, pts, legendOf(plan), report.FigureOptions{
+	err = report.PlotFront(r.Dir, frontPlot, r.Opts.Format, pts, Legend(plan), report.FigureOptions{
 		Title:  "Mean latency against energy per task",
-		XLabel: fmt.Sprintf("energy caused per task (J; idle adds %s J to every point)", Num(idle)),
+		XLabel: fmt.Sprintf("energy caused per task (J; idle adds %s J to every point)", runner.Num(idle)),
 		YLabel: "mean latency (s)", LogY: spansDecade(pts)})
 	if err != nil {
 		return nil, err
 	}
-	written = append(written, fmtPath(dir, frontPlot+"."+r.Opts.Format))
+	written = append(written, filepath.Join(dir, frontPlot+"."+r.Opts.Format))
 	weights := frontWeights(sums, swept)
 	if err := r.Dir.WriteFile(frontCSV, func(w io.Writer) error { return writeFront(w, pts, weights) }); err != nil {
 		return nil, err
 	}
-	written = append(written, fmtPath(dir, frontCSV))
+	written = append(written, filepath.Join(dir, frontCSV))
 	printFront(r.Opts.Out, pts, weights)
 	return written, nil
 }
@@ -206,7 +193,7 @@ func printFront(w io.Writer, pts []report.FrontPoint, weights []float64) {
 		if !dom[i] {
 			mark = "  yes"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", p.Label, Num(weights[i]), Num(p.Latency), Num(p.LatencyCI), Num(p.Energy), Num(p.EnergyCI), mark)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", p.Label, runner.Num(weights[i]), runner.Num(p.Latency), runner.Num(p.LatencyCI), runner.Num(p.Energy), runner.Num(p.EnergyCI), mark)
 	}
 	_ = tw.Flush()
 }

@@ -1,4 +1,4 @@
-package runner
+package reproduce
 
 import (
 	"bytes"
@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/offload-sim/offload/internal/experiment"
-	"github.com/offload-sim/offload/internal/report"
+	"github.com/offload-sim/offload/internal/runner"
 )
 
 // The energy experiment runs end to end on a miniature of its scenario
@@ -28,7 +28,7 @@ func TestEnergyExperiment(t *testing.T) {
 	}
 	dir := t.TempDir()
 	var out bytes.Buffer
-	if _, err := Run(context.Background(), EnergySpec(), plan, Args{}, Options{Dir: dir, Workers: 2, Format: "png", Out: &out}); err != nil {
+	if _, err := runner.Run(context.Background(), EnergySpec(), plan, runner.Args{}, runner.Options{Dir: dir, Workers: 2, Format: "png", Out: &out}); err != nil {
 		t.Fatal(err)
 	}
 	front, err := os.ReadFile(filepath.Join(dir, "front.csv"))
@@ -58,22 +58,11 @@ func TestEnergyExperiment(t *testing.T) {
 			t.Fatal(err)
 		}
 		d := t.TempDir()
-		if _, err := Run(context.Background(), EnergySpec(), plan, Args{}, Options{Dir: d, Workers: 1, Format: "png", Out: &out}); !errors.Is(err, ErrBadInput) {
+		if _, err := runner.Run(context.Background(), EnergySpec(), plan, runner.Args{}, runner.Options{Dir: d, Workers: 1, Format: "png", Out: &out}); !errors.Is(err, runner.ErrBadInput) {
 			t.Errorf("%q: %v, want bad input", sets, err)
 		}
 		if entries, _ := os.ReadDir(d); len(entries) != 0 {
 			t.Errorf("%q: wrote %d files", sets, len(entries))
-		}
-	}
-}
-
-func TestDominated(t *testing.T) {
-	pts := []report.FrontPoint{{Energy: 1, Latency: 1}, {Energy: 2, Latency: 2}, {Energy: 0.5, Latency: 3}, {Energy: 1, Latency: 1}}
-	got := dominated(pts)
-	want := []bool{false, true, false, false} // equal points do not dominate each other
-	for i := range want {
-		if got[i] != want[i] {
-			t.Errorf("point %d: dominated %v, want %v", i, got[i], want[i])
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package runner
+package analysis
 
 import (
 	"bytes"
@@ -16,6 +16,7 @@ import (
 
 	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/results"
+	"github.com/offload-sim/offload/internal/runner"
 	"github.com/offload-sim/offload/internal/store"
 )
 
@@ -46,44 +47,43 @@ func Compare(ctx context.Context, o CompareOptions) ([]results.Difference, error
 		o.Format = "png"
 	}
 	if !slices.Contains(report.Formats, o.Format) {
-		return nil, BadInputf("--format %q: allowed: %s", o.Format, strings.Join(report.Formats, ", "))
+		return nil, runner.BadInputf("--format %q: allowed: %s", o.Format, strings.Join(report.Formats, ", "))
 	}
 	runs, legend, param, err := readRunsFolder(ctx, o.Dir)
 	if err != nil {
 		return nil, err
 	}
 	if len(runs) == 0 {
-		return nil, BadInputf("%s: runs.csv has no runs", o.Dir)
+		return nil, runner.BadInputf("%s: runs.csv has no runs", o.Dir)
 	}
 	if results.Index(runs[0].Cols, o.Metric) < 0 {
-		return nil, BadInputf("--metric %q: not a column of %s (allowed: %s)", o.Metric, filepath.Join(o.Dir, "runs.csv"), strings.Join(results.Names(runs[0].Cols), ", "))
+		return nil, runner.BadInputf("--metric %q: not a column of %s (allowed: %s)", o.Metric, filepath.Join(o.Dir, "runs.csv"), strings.Join(results.Names(runs[0].Cols), ", "))
 	}
 	ds, err := results.CompareTo(runs, o.Baseline, o.Metric)
 	if err != nil {
-		return nil, BadInputf("--baseline: %w", err)
+		return nil, runner.BadInputf("--baseline: %w", err)
 	}
 	stem := report.FileStem(o.Metric)
 	csvName, plotName := "compare_"+stem+".csv", "diff_"+stem+"."+o.Format
-	m, err := ReadManifest(o.Dir)
+	m, err := runner.ReadManifest(o.Dir)
 	if err != nil {
-		return nil, BadInputf("%s: no offload manifest (%v): compare reads a results folder", o.Dir, err)
+		return nil, runner.BadInputf("%s: no offload manifest (%v): compare reads a results folder", o.Dir, err)
 	}
 	var d *store.Dir
 	target := o.Dir
 	if o.Out == "" {
 		// The folder's own results: opened for its own scenario, so that the
 		// new files join the ones it records and nothing else is touched.
-		d, err = addToFolder(o.Dir, []string{csvName, plotName})
+		d, err = runner.AddToFolder(o.Dir, []string{csvName, plotName})
 	} else {
 		target = o.Out
-		if prev, perr := ReadManifest(o.Out); perr == nil && prev.ScenarioHash == m.ScenarioHash {
+		if prev, perr := runner.ReadManifest(o.Out); perr == nil && prev.ScenarioHash == m.ScenarioHash {
 			// Comparisons of the same results: keep those of other metrics.
-			d, err = addToFolder(o.Out, []string{csvName, plotName})
+			d, err = runner.AddToFolder(o.Out, []string{csvName, plotName})
 		} else {
-			d, err = OpenFolder(o.Out, m.ScenarioHash, "compare", o.Force, []string{csvName, plotName})
+			d, err = runner.OpenFolder(o.Out, m.ScenarioHash, "compare", o.Force, false, []string{csvName, plotName})
 		}
-		m = Manifest{Tool: "offload", Version: Version(), Command: o.Command, Experiment: "compare", Seed: m.Seed, Seeds: m.Seeds,
-			ScenarioHash: m.ScenarioHash, Started: time.Now().UTC()}
+		m = *runner.NewManifest(o.Command, "compare", m.Seed, m.Seeds, m.ScenarioHash)
 	}
 	if err != nil {
 		return nil, err
@@ -114,7 +114,7 @@ func Compare(ctx context.Context, o CompareOptions) ([]results.Difference, error
 		return nil, err
 	}
 	printDiffs(o.Stdout, ds, param)
-	NoteWritten(o.Stdout, written...)
+	runner.NoteWritten(o.Stdout, written...)
 	return ds, nil
 }
 
@@ -134,22 +134,22 @@ func diffFigure(metric, baseline, param string, ds []results.Difference) report.
 // from scenario.yaml (the runs' order of policies without one).
 func readRunsFolder(ctx context.Context, dir string) ([]results.Run, report.Legend, string, error) {
 	if fi, err := os.Stat(dir); err == nil && fi.Mode().IsRegular() {
-		return nil, report.Legend{}, "", BadInputf("%s is a regular file, not a results folder", dir)
+		return nil, report.Legend{}, "", runner.BadInputf("%s is a regular file, not a results folder", dir)
 	}
-	b, err := readResult(ctx, filepath.Join(dir, "runs.csv"))
+	b, err := runner.ReadResult(ctx, filepath.Join(dir, "runs.csv"))
 	if errors.Is(err, fs.ErrNotExist) {
 		hint := ""
 		if _, e := os.Stat(filepath.Join(dir, "claims.md")); e == nil {
-			hint = " (a reproduction: compare one of its experiment folders, e.g. " + filepath.Join(dir, "sweep-load") + ")"
+			hint = " (a reproduction: compare one of its experiment folders" + firstRunsFolder(dir) + ")"
 		}
-		return nil, report.Legend{}, "", BadInputf("%s has no runs.csv%s", dir, hint)
+		return nil, report.Legend{}, "", runner.BadInputf("%s has no runs.csv%s", dir, hint)
 	}
 	if err != nil {
 		return nil, report.Legend{}, "", err
 	}
 	all, err := report.ReadRunsAny(bytes.NewReader(b))
 	if err != nil {
-		return nil, report.Legend{}, "", BadInputf("%s: %w", dir, err)
+		return nil, report.Legend{}, "", runner.BadInputf("%s: %w", dir, err)
 	}
 	var runs []results.Run
 	for _, r := range all {
@@ -160,13 +160,13 @@ func readRunsFolder(ctx context.Context, dir string) ([]results.Run, report.Lege
 	}
 	var legend report.Legend
 	param := ""
-	y, err := readResult(ctx, filepath.Join(dir, "scenario.yaml"))
+	y, err := runner.ReadResult(ctx, filepath.Join(dir, "scenario.yaml"))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, report.Legend{}, "", err
 	}
 	if err == nil {
 		if legend, param, err = report.ScenarioLegend(y); err != nil {
-			return nil, report.Legend{}, "", BadInputf("%s: %w", dir, err)
+			return nil, report.Legend{}, "", runner.BadInputf("%s: %w", dir, err)
 		}
 	}
 	if len(legend.Labels) == 0 {
@@ -192,13 +192,25 @@ func printDiffs(w io.Writer, ds []results.Difference, param string) {
 	}
 	for _, d := range ds {
 		if param != "" {
-			fmt.Fprintf(tw, "%s\t", Num(d.Value))
+			fmt.Fprintf(tw, "%s\t", runner.Num(d.Value))
 		}
 		v := d.Verdict()
 		if d.Unstable {
 			v += " (unstable)"
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t\n", d.Policy, d.Pairs, Num(d.Diff), Num(d.CI95), v)
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t\n", d.Policy, d.Pairs, runner.Num(d.Diff), runner.Num(d.CI95), v)
 	}
 	_ = tw.Flush()
+}
+
+// firstRunsFolder names, as ", e.g. PATH", the first subfolder of dir that
+// holds a runs.csv; "" when there is none.
+func firstRunsFolder(dir string) string {
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if _, err := os.Stat(filepath.Join(dir, e.Name(), "runs.csv")); e.IsDir() && err == nil {
+			return ", e.g. " + filepath.Join(dir, e.Name())
+		}
+	}
+	return ""
 }

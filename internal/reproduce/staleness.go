@@ -1,54 +1,77 @@
-package runner
+package reproduce
 
 import (
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/offload-sim/offload/internal/analysis"
 	"github.com/offload-sim/offload/internal/claims"
 	"github.com/offload-sim/offload/internal/experiment"
 	"github.com/offload-sim/offload/internal/policies"
 	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/results"
+	"github.com/offload-sim/offload/internal/runner"
 	"github.com/offload-sim/offload/internal/scenario"
 )
 
 // StalenessSpec is the staleness experiment (docs/design.md §4.8): every
 // policy against the age of what the dispatchers see, many devices sharing
 // the edge and the cloud through a periodic board.
-func StalenessSpec() Spec {
-	return Spec{Name: "staleness", Embedded: "staleness",
+func StalenessSpec() runner.Spec {
+	return runner.Spec{Name: stalenessName, Embedded: stalenessName,
 		Short: "Latency and prediction error of every policy against the observation period",
 		Long: `Run every policy, on devices that share the edge and the cloud, with a board
 of the tiers' states refreshed every T seconds (the embedded staleness
 scenario, or -f FILE; T = 0 is the fresh view): mean and P95 latency and the
 estimator policies' MAPE against T, and stale.md: for each T, which estimator
 predicts best and which policy routes best, with paired 95% intervals.`,
-		Prepare: func(plan *experiment.Plan, _ Args) error {
+		Example: "  offload staleness -o results/staleness\n  offload staleness --policy hybrid,queue-only --seeds 3",
+		Prepare: func(plan *experiment.Plan, _ runner.Args) error {
 			if sw := plan.Scenario.Sweep; sw == nil || !strings.HasPrefix(sw.Param, "observation.") {
 				return fmt.Errorf("staleness: the scenario must sweep an observation field (e.g. sweep: {param: observation.period, ...})")
 			}
 			return nil
 		},
-		outputs: stalenessOutputs,
+		Outputs: stalenessOutputs,
+		Files:   []string{staleMD},
+		Plots:   []string{meanLatencyPlot, meanLatencyStablePlot, p95LatencyPlot, mapePlot},
 	}
 }
 
-func stalenessOutputs(r *Result) ([]string, error) {
+// stalenessName is the staleness experiment's command, embedded scenario
+// and folder.
+const stalenessName = "staleness"
+
+// The staleness experiment's own files.
+const (
+	staleMD               = "stale.md"
+	meanLatencyPlot       = "mean_latency"
+	meanLatencyStablePlot = "mean_latency_stable"
+	p95LatencyPlot        = "p95_latency"
+	mapePlot              = "mape"
+)
+
+// stalenessStep is staleness in a reproduction: what claims.md adds beyond
+// the paper's claims.
+func stalenessStep() step { return step{spec: StalenessSpec(), embedded: stalenessName} }
+
+func stalenessOutputs(r *runner.Result) ([]string, error) {
 	dir, plan, format := r.Opts.Dir, r.Plan, r.Opts.Format
-	runs := outcomeRuns(r.Outcomes)
-	sums, err := writeSummary(r.Dir, plan.Columns(), runs)
+	runs := runner.OutcomeRuns(r.Outcomes)
+	sums, err := runner.WriteSummary(r.Dir, plan.Columns(), runs)
 	if err != nil {
 		return nil, err
 	}
 	r.Sums = sums
 	param := plan.Scenario.Sweep.Param
 	xlabel := report.ParamLabel(param)
-	written := []string{fmtPath(dir, "runs.csv"), fmtPath(dir, "summary.csv")}
+	written := []string{filepath.Join(dir, "runs.csv"), filepath.Join(dir, "summary.csv")}
 	var stable []results.Summary
 	for _, s := range sums {
 		if !s.Unstable && !report.AtCriticalLoad(s) { // as the sweeps' *_stable figures
@@ -65,34 +88,34 @@ func stalenessOutputs(r *Result) ([]string, error) {
 		file, metric, title, ylabel string
 		sums                        []results.Summary
 	}{
-		{"mean_latency", results.ColMeanLatency, "Mean latency", "mean latency (s)", sums},
-		{"mean_latency_stable", results.ColMeanLatency, "Mean latency", "mean latency (s)", stable},
-		{"p95_latency", results.ColP95Latency, "P95 latency", "P95 latency (s)", stable},
-		{"mape", results.ColMAPE, "Prediction error of the estimator policies", "MAPE (%)", predicting},
+		{meanLatencyPlot, results.ColMeanLatency, "Mean latency", "mean latency (s)", sums},
+		{meanLatencyStablePlot, results.ColMeanLatency, "Mean latency", "mean latency (s)", stable},
+		{p95LatencyPlot, results.ColP95Latency, "P95 latency", "P95 latency (s)", stable},
+		{mapePlot, results.ColMAPE, "Prediction error of the estimator policies", "MAPE (%)", predicting},
 	} {
 		title := p.title + " vs " + report.ParamName(param)
 		o := report.FigureOptions{Title: title, XLabel: xlabel, YLabel: p.ylabel,
-			LogX: true, LogY: report.SuggestLogY(p.sums, p.metric), FitY: p.file == "mean_latency_stable"}
-		if p.file == "mean_latency_stable" {
+			LogX: true, LogY: report.SuggestLogY(p.sums, p.metric), FitY: p.file == meanLatencyStablePlot}
+		if p.file == meanLatencyStablePlot {
 			// As the sweeps' *_stable figures: the points near a tier's
 			// capacity and far above the rest are drawn at the top.
 			o.Title += ", stable points only"
 			_, rest := report.SetApart(p.sums, p.metric)
 			o.SetApart, o.LogY = true, report.SuggestLogY(rest, p.metric)
 		}
-		err := report.PlotMetricWith(r.Dir, p.file, format, p.sums, legendOf(plan), p.metric, o)
+		err := report.PlotMetricWith(r.Dir, p.file, format, p.sums, analysis.Legend(plan), p.metric, o)
 		if err == nil {
-			written = append(written, fmtPath(dir, p.file+"."+format))
+			written = append(written, filepath.Join(dir, p.file+"."+format))
 		} else if !errors.Is(err, report.ErrNoData) {
 			return nil, err
 		}
 	}
 	md := StaleReport(plan, runs)
-	if err := r.Dir.WriteFile("stale.md", func(w io.Writer) error { _, err := io.WriteString(w, md); return err }); err != nil {
+	if err := r.Dir.WriteFile(staleMD, func(w io.Writer) error { _, err := io.WriteString(w, md); return err }); err != nil {
 		return nil, err
 	}
-	printTable(r.Opts.Out, plan, sums)
-	return append(written, fmtPath(dir, "stale.md")), nil
+	analysis.PrintTable(r.Opts.Out, plan, sums)
+	return append(written, filepath.Join(dir, staleMD)), nil
 }
 
 // StaleReport is the section "Where the hybrid earns its keep": for each

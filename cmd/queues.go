@@ -1,4 +1,4 @@
-package runner
+package cmd
 
 import (
 	"encoding/csv"
@@ -9,12 +9,13 @@ import (
 
 	"github.com/offload-sim/offload/internal/estimators"
 	"github.com/offload-sim/offload/internal/experiment"
+	"github.com/offload-sim/offload/internal/runner"
 	"github.com/offload-sim/offload/internal/scenario"
 )
 
-// Queue is one queue of `offload model`: c servers of rate μ fed at λ, with
+// queue is one queue of `offload model`: c servers of rate μ fed at λ, with
 // service-time variability C_s²; Tier names it when it is a scenario's.
-type Queue struct {
+type queue struct {
 	Tier    string
 	Servers int
 	Rate    float64 // λ, tasks/s
@@ -22,24 +23,24 @@ type Queue struct {
 	Cs2     float64
 }
 
-// ScenarioQueues is every tier of a scenario as one queue fed at rate, as if
+// scenarioQueues is every tier of a scenario as one queue fed at rate, as if
 // all load went to it.
-func ScenarioQueues(sc *scenario.Scenario, rate float64) ([]Queue, error) {
+func scenarioQueues(sc *scenario.Scenario, rate float64) ([]queue, error) {
 	cfg, err := experiment.Config(sc)
 	if err != nil {
-		return nil, BadInput(err)
+		return nil, runner.BadInput(err)
 	}
-	var qs []Queue
+	var qs []queue
 	for _, t := range cfg.Tiers {
-		qs = append(qs, Queue{Tier: t.Name, Servers: t.Servers, Rate: rate, Mu: t.Mu, Cs2: t.Cs2})
+		qs = append(qs, queue{Tier: t.Name, Servers: t.Servers, Rate: rate, Mu: t.Mu, Cs2: t.Cs2})
 	}
 	return qs, nil
 }
 
-// WriteModel writes ρ, Erlang C, the M/M/c and the Allen–Cunneen waits of
+// writeModel writes ρ, Erlang C, the M/M/c and the Allen–Cunneen waits of
 // each queue to out, as a table or as CSV (named tiers in a first column);
 // an unstable queue (ρ ≥ 1) has no waits, and with CSV a note on errOut.
-func WriteModel(out, errOut io.Writer, qs []Queue, named, asCSV bool) error {
+func writeModel(out, errOut io.Writer, qs []queue, named, asCSV bool) error {
 	if asCSV {
 		return writeModelCSV(out, errOut, qs, named)
 	}
@@ -65,7 +66,7 @@ func WriteModel(out, errOut io.Writer, qs []Queue, named, asCSV bool) error {
 	return tw.Flush()
 }
 
-func writeModelCSV(out, errOut io.Writer, qs []Queue, named bool) error {
+func writeModelCSV(out, errOut io.Writer, qs []queue, named bool) error {
 	w := csv.NewWriter(out)
 	head := []string{"servers", "rate", "mu", "cs2", "rho", "erlang_c", "wq_mmc_s", "wq_allen_cunneen_s"}
 	if named {

@@ -1,4 +1,4 @@
-package runner
+package analysis
 
 import (
 	"bytes"
@@ -17,6 +17,7 @@ import (
 
 	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/results"
+	"github.com/offload-sim/offload/internal/runner"
 )
 
 // PlotOptions are `offload plot`'s settings.
@@ -42,7 +43,7 @@ type PlotOptions struct {
 // allowed.
 func Plot(ctx context.Context, o PlotOptions) (string, error) {
 	if o.Out == "" {
-		return "", BadInputf("-o FILE: where to write the plot")
+		return "", runner.BadInputf("-o FILE: where to write the plot")
 	}
 	format, err := plotFormat(o.Out, o.Format)
 	if err != nil {
@@ -51,34 +52,34 @@ func Plot(ctx context.Context, o PlotOptions) (string, error) {
 	o.Format = format
 	w, h, err := ParseSize(o.Size)
 	if err != nil {
-		return "", BadInputf("--size %q: %v", o.Size, err)
+		return "", runner.BadInputf("--size %q: %v", o.Size, err)
 	}
-	b, err := readResult(ctx, filepath.Join(o.Dir, "summary.csv"))
+	b, err := runner.ReadResult(ctx, filepath.Join(o.Dir, "summary.csv"))
 	if errors.Is(err, fs.ErrNotExist) {
-		return "", BadInputf("%s has no summary.csv (a reproduction: plot one of its experiment folders)", o.Dir)
+		return "", runner.BadInputf("%s has no summary.csv (a reproduction: plot one of its experiment folders)", o.Dir)
 	}
 	if err != nil {
 		return "", err
 	}
 	sums, err := report.ReadSummary(bytes.NewReader(b))
 	if err != nil {
-		return "", BadInputf("%s: %w", o.Dir, err)
+		return "", runner.BadInputf("%s: %w", o.Dir, err)
 	}
 	if len(sums) == 0 {
-		return "", BadInputf("%s: summary.csv has no rows", o.Dir)
+		return "", runner.BadInputf("%s: summary.csv has no rows", o.Dir)
 	}
 	names := results.Names(sums[0].Cols)
 	if !slices.Contains(names, o.Y) {
-		return "", BadInputf("--y %q: not a column of %s (allowed: %s)", o.Y, filepath.Join(o.Dir, "summary.csv"), strings.Join(names, ", "))
+		return "", runner.BadInputf("--y %q: not a column of %s (allowed: %s)", o.Y, filepath.Join(o.Dir, "summary.csv"), strings.Join(names, ", "))
 	}
 	legend, param := report.Legend{}, ""
-	y, err := readResult(ctx, filepath.Join(o.Dir, "scenario.yaml"))
+	y, err := runner.ReadResult(ctx, filepath.Join(o.Dir, "scenario.yaml"))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return "", err
 	}
 	if err == nil {
 		if legend, param, err = report.ScenarioLegend(y); err != nil {
-			return "", BadInputf("%s: %w", o.Dir, err)
+			return "", runner.BadInputf("%s: %w", o.Dir, err)
 		}
 	}
 	xlabel := report.ParamLabel(param)
@@ -87,7 +88,7 @@ func Plot(ctx context.Context, o PlotOptions) (string, error) {
 	case o.X == "" || o.X == param || o.X == "value":
 		logX = report.SweepLogX(param, sweptOf(sums)) // as the experiment drew it
 		if param == "" && !slices.ContainsFunc(sums, func(s results.Summary) bool { return isFinite(s.Value) }) {
-			return "", BadInputf("%s has no sweep: give --x a column to plot against (allowed: %s)", o.Dir, strings.Join(names, ", "))
+			return "", runner.BadInputf("%s has no sweep: give --x a column to plot against (allowed: %s)", o.Dir, strings.Join(names, ", "))
 		}
 	case slices.Contains(names, o.X):
 		xlabel = report.MetricLabel(o.X)
@@ -99,7 +100,7 @@ func Plot(ctx context.Context, o PlotOptions) (string, error) {
 		if param != "" {
 			allowed = append([]string{param}, names...)
 		}
-		return "", BadInputf("--x %q: allowed: %s", o.X, strings.Join(allowed, ", "))
+		return "", runner.BadInputf("--x %q: allowed: %s", o.X, strings.Join(allowed, ", "))
 	}
 	var labels []string
 	for _, s := range sums {
@@ -110,7 +111,7 @@ func Plot(ctx context.Context, o PlotOptions) (string, error) {
 	if len(o.Policies) > 0 {
 		for _, p := range o.Policies {
 			if !slices.Contains(labels, p) {
-				return "", BadInputf("--policy %q: allowed: %s", p, strings.Join(labels, ", "))
+				return "", runner.BadInputf("--policy %q: allowed: %s", p, strings.Join(labels, ", "))
 			}
 		}
 		sums = slices.DeleteFunc(sums, func(s results.Summary) bool { return !slices.Contains(o.Policies, s.Policy) })
@@ -129,8 +130,8 @@ func Plot(ctx context.Context, o PlotOptions) (string, error) {
 		fo.Title = *o.Title
 	}
 	var folder report.Folder = report.Dir(filepath.Dir(o.Out))
-	if same, _ := sameDir(filepath.Dir(o.Out), o.Dir); same {
-		d, err := addToFolder(o.Dir, []string{filepath.Base(o.Out)})
+	if same, _ := runner.SameDir(filepath.Dir(o.Out), o.Dir); same {
+		d, err := runner.AddToFolder(o.Dir, []string{filepath.Base(o.Out)})
 		if err != nil {
 			return "", err
 		}
@@ -144,12 +145,12 @@ func Plot(ctx context.Context, o PlotOptions) (string, error) {
 	}
 	err = report.PlotMetricWith(folder, filepath.Base(o.Out), o.Format, sums, legend, o.Y, fo)
 	if errors.Is(err, report.ErrNoData) {
-		return "", BadInputf("--y %s: no point to draw: every selected row's value (or swept value) is missing, or not positive on a log axis", o.Y)
+		return "", runner.BadInputf("--y %s: no point to draw: every selected row's value (or swept value) is missing, or not positive on a log axis", o.Y)
 	}
 	if err != nil {
 		return "", err
 	}
-	NoteWritten(o.Stdout, o.Out)
+	runner.NoteWritten(o.Stdout, o.Out)
 	return o.Out, nil
 }
 
@@ -159,16 +160,16 @@ func Plot(ctx context.Context, o PlotOptions) (string, error) {
 // hides what the file holds.
 func plotFormat(out, given string) (string, error) {
 	if given != "" && !slices.Contains(report.Formats, given) {
-		return "", BadInputf("--format %q: allowed: %s", given, strings.Join(report.Formats, ", "))
+		return "", runner.BadInputf("--format %q: allowed: %s", given, strings.Join(report.Formats, ", "))
 	}
 	ext := strings.TrimPrefix(filepath.Ext(out), ".")
 	switch {
 	case !slices.Contains(report.Formats, ext) && given != "":
-		return "", BadInputf("-o %s: the name must end in .%s (--format %s)", out, given, given)
+		return "", runner.BadInputf("-o %s: the name must end in .%s (--format %s)", out, given, given)
 	case !slices.Contains(report.Formats, ext):
-		return "", BadInputf("-o %s: the name must end in .%s: its extension is the format", out, strings.Join(report.Formats, ", ."))
+		return "", runner.BadInputf("-o %s: the name must end in .%s: its extension is the format", out, strings.Join(report.Formats, ", ."))
 	case given != "" && given != ext:
-		return "", BadInputf("--format %s contradicts -o %s (a .%s file): give one of them, or the same format in both", given, out, ext)
+		return "", runner.BadInputf("--format %s contradicts -o %s (a .%s file): give one of them, or the same format in both", given, out, ext)
 	}
 	return ext, nil
 }

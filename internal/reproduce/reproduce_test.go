@@ -1,4 +1,4 @@
-package runner
+package reproduce
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 	"github.com/offload-sim/offload/internal/policies"
 	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/results"
+	"github.com/offload-sim/offload/internal/runner"
 	"github.com/offload-sim/offload/internal/scenario"
 )
 
@@ -42,8 +43,8 @@ func TestReproduceRunsWhatItSays(t *testing.T) {
 	}
 	dir := t.TempDir()
 	var out bytes.Buffer
-	cs, err := Reproduce(context.Background(), ReproduceOptions{Scale: "ci", Sets: []string{"seed=7", "seeds=2"}, Extra: small, Load: load},
-		Options{Dir: dir, Workers: 2, Format: "svg", Out: &out, Err: &out})
+	cs, err := Reproduce(context.Background(), Options{Scale: "ci", Sets: []string{"seed=7", "seeds=2"}, Extra: small, Load: load},
+		runner.Options{Dir: dir, Workers: 2, Format: "svg", Out: &out, Err: &out})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +57,7 @@ func TestReproduceRunsWhatItSays(t *testing.T) {
 		"exploration": 2 * 3 * 2,
 	}
 	for name, runs := range want {
-		m, err := ReadManifest(filepath.Join(dir, name))
+		m, err := runner.ReadManifest(filepath.Join(dir, name))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -65,7 +66,7 @@ func TestReproduceRunsWhatItSays(t *testing.T) {
 				name, m.Complete, m.RunsDone, m.Runs, m.Seed, m.Seeds, runs)
 		}
 	}
-	root, err := ReadManifest(dir)
+	root, err := runner.ReadManifest(dir)
 	if err != nil || !root.Complete || root.Seed != 7 || root.Seeds != 2 {
 		t.Errorf("root manifest %+v (%v): want complete with master seed 7, 2 replicates", root, err)
 	}
@@ -124,8 +125,8 @@ func TestReproduceBaselines(t *testing.T) {
 	}
 	dir := t.TempDir()
 	var out bytes.Buffer
-	cs, err := Reproduce(context.Background(), ReproduceOptions{Scale: "ci", Sets: []string{"seeds=2"}, Extra: small, Load: load, Baselines: true},
-		Options{Dir: dir, Workers: 2, Format: "svg", Out: &out, Err: &out})
+	cs, err := Reproduce(context.Background(), Options{Scale: "ci", Sets: []string{"seeds=2"}, Extra: small, Load: load, Baselines: true},
+		runner.Options{Dir: dir, Workers: 2, Format: "svg", Out: &out, Err: &out})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +134,7 @@ func TestReproduceBaselines(t *testing.T) {
 		t.Fatalf("%d claims", len(cs))
 	}
 	for name, pols := range map[string]int{"sweep-load": len(policies.Defaults()) + len(policies.Baselines()), "edge-capacity": len(policies.Defaults())} {
-		m, err := ReadManifest(filepath.Join(dir, name))
+		m, err := runner.ReadManifest(filepath.Join(dir, name))
 		if err != nil {
 			t.Fatal(err)
 		}

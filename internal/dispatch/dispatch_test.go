@@ -1,0 +1,48 @@
+package dispatch_test
+
+import (
+	"testing"
+
+	"github.com/offload-sim/offload/internal/dispatch"
+)
+
+// oracleLike observes, learns from completions, needs the oracle and is
+// blind: every capability a policy's interfaces can state but Sampler.
+type oracleLike struct{ seen, done int }
+
+func (*oracleLike) Decide(*dispatch.View) dispatch.Decision { return dispatch.Decision{Tier: 1} }
+func (p *oracleLike) Dispatched(float64, int)               { p.seen++ }
+func (p *oracleLike) Done(*dispatch.Completion)             { p.done++ }
+func (*oracleLike) Clairvoyant()                            {}
+func (*oracleLike) Blind()                                  {}
+
+// TestWrapKeepsCapabilities: a policy wrapped by Wrap has its inner
+// policy's capabilities, its observer and feedback the inner policy
+// itself, and decides by the wrapper's function without allocating.
+func TestWrapKeepsCapabilities(t *testing.T) {
+	inner := &oracleLike{}
+	want := dispatch.Capabilities{Observer: inner, Feedback: inner, Clairvoyant: true, Blind: true}
+	if got := dispatch.CapabilitiesOf(inner); got != want {
+		t.Fatalf("capabilities %+v, want %+v", got, want)
+	}
+	calls := 0
+	w := dispatch.Wrap(inner, func(v *dispatch.View) dispatch.Decision { calls++; return inner.Decide(v) })
+	if got := dispatch.CapabilitiesOf(w); got != want {
+		t.Errorf("wrapped: capabilities %+v, want %+v", got, want)
+	}
+	if _, ok := w.(dispatch.Clairvoyant); ok {
+		t.Errorf("the wrapper's type states a capability: callers must read CapabilitiesOf")
+	}
+	var v dispatch.View
+	allocs := testing.AllocsPerRun(100, func() {
+		if w.Decide(&v).Tier != 1 {
+			t.Fatal("the wrapper did not return the inner decision")
+		}
+	})
+	if allocs != 0 || calls == 0 {
+		t.Errorf("%v allocations a decision, %d calls of decide", allocs, calls)
+	}
+	if got := dispatch.CapabilitiesOf(dispatch.PolicyFunc(inner.Decide)); got != (dispatch.Capabilities{}) {
+		t.Errorf("a bare function: capabilities %+v, want none", got)
+	}
+}

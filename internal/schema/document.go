@@ -1,0 +1,96 @@
+package schema
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// ReadDocument parses data as one YAML document and returns its root node,
+// aliases followed: nil for an empty document or a null one, and errors
+// with their lines for a syntax error or a second document. what names
+// the document in messages ("a scenario").
+func ReadDocument(data []byte, what string) (*yaml.Node, Errors) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); errors.Is(err, io.EOF) {
+		return nil, nil
+	} else if err != nil {
+		return nil, tabHint(YAMLErrors(err), data)
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err == nil {
+		return nil, Errors{{Line: extra.Line, Column: extra.Column, Msg: "a second YAML document is not allowed: " + what + " is one document"}}
+	} else if !errors.Is(err, io.EOF) {
+		return nil, YAMLErrors(err)
+	}
+	root := Deref(doc.Content[0])
+	if root == nil || IsNull(root) {
+		return nil, nil
+	}
+	return root, nil
+}
+
+// YAMLErrors turns yaml.v3's errors ("yaml: line 3: ...", or a TypeError
+// holding several "line N: ..." lines) into FieldErrors with a line.
+func YAMLErrors(err error) Errors {
+	var te *yaml.TypeError
+	lines := []string{strings.TrimPrefix(err.Error(), "yaml: ")}
+	if errors.As(err, &te) {
+		lines = te.Errors
+	}
+	errs := make(Errors, 0, len(lines))
+	for _, l := range lines {
+		e := &FieldError{Msg: l}
+		if rest, ok := strings.CutPrefix(l, "line "); ok {
+			if num, msg, ok := strings.Cut(rest, ": "); ok {
+				if n, err := strconv.Atoi(num); err == nil {
+					e.Line, e.Msg = n, msg
+				}
+			}
+		}
+		errs = append(errs, e)
+	}
+	return errs
+}
+
+// tabHint explains a syntax error on a line indented with a tab: yaml.v3
+// says "found character that cannot start any token", which does not tell
+// a user that YAML forbids tabs in indentation. The error moves to the
+// first tab-indented line when yaml.v3 reports it elsewhere.
+func tabHint(errs Errors, data []byte) Errors {
+	lines := strings.Split(string(data), "\n")
+	tabbed := func(n int) bool {
+		if n < 1 || n > len(lines) {
+			return false
+		}
+		l := lines[n-1]
+		indent := l[:len(l)-len(strings.TrimLeft(l, " \t"))]
+		return strings.Contains(indent, "\t")
+	}
+	first := 0
+	for i := range lines {
+		if tabbed(i + 1) {
+			first = i + 1
+			break
+		}
+	}
+	if first == 0 {
+		return errs
+	}
+	for _, e := range errs {
+		switch {
+		case tabbed(e.Line):
+		case strings.Contains(e.Msg, "cannot start any token"):
+			e.Line = first
+		default:
+			continue
+		}
+		e.Msg = "tabs are not allowed in YAML indentation; use spaces (" + e.Msg + ")"
+	}
+	return errs
+}
