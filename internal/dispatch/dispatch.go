@@ -101,11 +101,23 @@ type View struct {
 	Changed []int
 	Tracked bool
 
+	// Retry is set when the task being decided is sent again, after an
+	// attempt that timed out or that a down tier refused: a policy should
+	// not choose Retry.Failed (a simulator that is given it anyway sends
+	// the task to the next tier in order). Nil for a task's first attempt.
+	Retry *Retry
+
 	// Reader, if set, gives the tiers' states on demand, and States holds
 	// only their InTransit counts: a caller sets it for a Sampler policy,
 	// which reads the few tiers it samples through State and never reads
 	// States.
 	Reader Reader
+}
+
+// Retry describes a task sent again.
+type Retry struct {
+	Failed  int // the tier of the attempt that failed
+	Attempt int // 1 for the first retry
 }
 
 // Reader gives a tier's state at the decision, on demand.

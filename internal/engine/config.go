@@ -17,6 +17,9 @@ type TierConfig struct {
 	// Bandwidth is the link's bandwidth, bit/s: a task's data adds
 	// data/Bandwidth to its delay. 0: no limit (the data takes no time).
 	Bandwidth float64
+	// Capacity is the tier's speed over time: slow-downs and failures
+	// (the zero value: its speed, always).
+	Capacity Capacity
 }
 
 // Config describes one run. Exactly one of Tasks and Duration is positive.
@@ -61,6 +64,19 @@ type Config struct {
 	// and returns ErrCanceled, so that a run ends within a fraction of a
 	// second of an interrupt, whatever the scenario.
 	Cancel <-chan struct{}
+
+	// Timeout, if > 0, is how long a dispatcher waits for an attempt's
+	// completion from its send, s; Retries how many times a task that
+	// timed out or was refused by a down tier is sent again, each time to
+	// the policy's choice without the tier that failed; CancelOnTimeout
+	// removes a timed-out attempt from its tier (else it runs on, wasted).
+	Timeout         float64
+	Retries         int
+	CancelOnTimeout bool
+	// EpisodeSeed seeds the random slow-downs and failures (PCG's two
+	// words; each physical tier and kind derives its own stream), so that
+	// every policy of a replicate sees the same episodes.
+	EpisodeSeed [2]uint64
 
 	// OnTask, if set, receives every task's record when its latency is known
 	// (at the moment it joins its tier). The record is reused: copy it to keep it.
@@ -139,5 +155,6 @@ func (c *Config) validate() error {
 	if o := c.Observe; o.Model != Fresh && o.Model != Delayed && !(o.Period > 0) || !(o.Noise >= 0) {
 		errs = append(errs, fmt.Errorf("observation %s: period %v, noise %v: need period > 0, noise ≥ 0", o.Model, o.Period, o.Noise))
 	}
+	errs = append(errs, c.validateDynamic()...)
 	return errors.Join(errs...)
 }

@@ -52,6 +52,9 @@ type Result struct {
 	Span           float64          // s, length of the measured window of arrivals
 	Tier           []TierResult
 	Shadow         []ShadowResult
+	// Out is how the measured tasks ended, kept by a run that uses
+	// capacities, timeouts or retries (Config.Dynamic); zero otherwise.
+	Out Outcomes
 
 	// invMu is 1/μ of each scenario tier, the quotient record's errors
 	// take on every predicted task: computed once, the same value, so

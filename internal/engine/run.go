@@ -73,6 +73,7 @@ type tierState struct {
 	watchers []viewRef // the views that show it: one per device that sees it (board models)
 	board    boardEntry
 	hist     history
+	tl       *timeline // its capacity over time; nil: its speed, always
 }
 
 // viewRef is tier i of device d's view.
@@ -162,6 +163,8 @@ type sim struct {
 
 	// fb holds the completions waiting for their instant (feedback.go).
 	fb feedback
+	// dyn: capacities, timeouts and retries (dynamic.go); nil without.
+	dyn *dynamics
 }
 
 // Device is one dispatcher of a run (docs/design.md §1.9): its policy, its
@@ -216,6 +219,9 @@ func RunDevices(cfg *Config, devs []Device, board *rand.Rand) (*Result, error) {
 	if err := s.loop(); err != nil {
 		return nil, err
 	}
+	if s.dyn != nil && s.dyn.err != nil {
+		return nil, s.dyn.err
+	}
 	return s.res, nil
 }
 
@@ -249,6 +255,7 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 	}
 	s.res = newResult(cfg, s.tiers, s.nShadows)
 	s.setTrack(len(cfg.Tiers) >= trackTiers)
+	s.initDynamics()
 	return s, nil
 }
 
@@ -738,6 +745,9 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 	x.measured, x.hasPred, x.predWait = measured, dec.HasPred, dec.PredWait
 	x.idle = false // predictShadows sets it: only the shadows' errors read it (recordShadows)
 	x.data, x.reply = s.task.Data, s.task.Reply
+	if s.dyn != nil {
+		s.sent(slot, t, s.task.Seq, measured)
+	}
 	if measured {
 		s.pending++
 		if len(dv.shadows) > 0 {
@@ -846,11 +856,17 @@ func (s *sim) event(e *event) {
 		s.refresh(e)
 	case evDone:
 		s.done(e)
+	case evRetry:
+		s.retry(e)
 	}
 }
 
 // reach puts the task in slot into its tier's FCFS queue at its reach time.
 func (s *sim) reach(slot int32) {
+	if s.dyn != nil {
+		s.reachDynamic(slot)
+		return
+	}
 	x := &s.slots[slot]
 	p := int(x.tier)
 	ts := &s.tiers[p]

@@ -68,9 +68,13 @@ type Plan struct {
 	// Dir is the folder the programs of exec policies run in, so that
 	// their relative paths resolve against the scenario file's folder ("":
 	// the current folder, for an embedded scenario).
-	Dir     string
-	configs []*engine.Config
-	sketch  bool // Layout.Sketch: a run may pass the exact limit
+	Dir string
+	// Replicates, if set, is each cell's number of replicates, in Cells
+	// order: a run until precise (--precision) grows them cell by cell.
+	// Nil: the scenario's seeds in every cell.
+	Replicates []int
+	configs    []*engine.Config
+	sketch     bool // Layout.Sketch: a run may pass the exact limit
 }
 
 // Outcome is one finished job: its runs.csv row and, when the plan asks for
@@ -118,7 +122,8 @@ func (p *Plan) Columns() []results.Column { return results.RunColumns(p.Layout()
 // Layout is what shapes the plan's runs.csv: its tiers, SLO thresholds,
 // breakdown and energy models. Sweeps cannot vary them, so every cell shares it.
 func (p *Plan) Layout() results.Layout {
-	return results.Layout{Tiers: p.Tiers(), SLO: p.Scenario.SLO.Latency, Breakdown: p.Scenario.Breakdown, Energy: p.Scenario.HasEnergy(), Sketch: p.sketch}
+	return results.Layout{Tiers: p.Tiers(), SLO: p.Scenario.SLO.Latency, Breakdown: p.Scenario.Breakdown, Energy: p.Scenario.HasEnergy(), Sketch: p.sketch,
+		Dynamic: p.Scenario.HasDynamics()}
 }
 
 // measured hands a run's raw measurements to the metrics schema. The
@@ -175,12 +180,20 @@ func (p *Plan) Tiers() []string {
 	return names
 }
 
+// ReplicatesOf returns cell c's number of replicates.
+func (p *Plan) ReplicatesOf(c int) int {
+	if p.Replicates != nil {
+		return p.Replicates[c]
+	}
+	return p.Scenario.Seeds
+}
+
 // Jobs lists every run in output order: cell, then policy, then replicate.
 func (p *Plan) Jobs() []Job {
 	var jobs []Job
 	for c := range p.Cells {
 		for _, e := range p.Policies {
-			for r := range p.Scenario.Seeds {
+			for r := range p.ReplicatesOf(c) {
 				jobs = append(jobs, Job{Cell: c, Policy: e.Label, Seed: r})
 			}
 		}
@@ -378,6 +391,9 @@ func (p *Plan) tapes(ctx context.Context, jobs []Job, g []int) []*workload.Tape 
 	return engine.NewTapes(&c, streams, max(limit, 1))
 }
 
+// CellName names cell c in messages: "run", or the swept path=value.
+func (p *Plan) CellName(c int) string { return p.cellName(c) }
+
 func (p *Plan) cellName(c int) string {
 	cell := p.Cells[c]
 	if cell.Param == "" {
@@ -450,6 +466,7 @@ func (p *Plan) runJob(ctx context.Context, j Job, opt Options, tapes []*workload
 	}
 	cfg.OnTask = fanOut(sinks)
 	cfg.Cancel = ctx.Done()
+	cfg.EpisodeSeed = episodeSeed(seed, j.Seed)
 	res, err := engine.RunDevices(&cfg, devs, workload.Stream(seed, j.Seed, workload.BoardStream))
 	err = progs.End(ctx, err)
 	if closeTrace != nil {
@@ -462,6 +479,7 @@ func (p *Plan) runJob(ctx context.Context, j Job, opt Options, tapes []*workload
 	}
 	m := measured(&cfg, res)
 	measuredEnergy(m, &cfg, res, p.Layout().Energy)
+	measuredOutcomes(m, res, p.Layout().Dynamic)
 	if len(clocks) > 0 {
 		m.DecisionNs = meanNs(clocks)
 	}

@@ -33,6 +33,12 @@ func (s Servers) Serve(reach, service float64) (start, finish float64) {
 	return start, finish
 }
 
+// Take gives the server that frees first (Free) a task that leaves it at
+// leave, for a caller that computes the leave itself (a speed that
+// changes over time, a task lost or cancelled): Serve is Take of
+// max(reach, Free()) + service.
+func (s Servers) Take(leave float64) { s.replaceMin(leave) }
+
 // Completion is when a task reaching the tier at reach with this service
 // would finish after the tasks ahead of it, given as (reach, service) pairs
 // in the order they reach the tier, have been served. s is not changed: the

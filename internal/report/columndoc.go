@@ -47,6 +47,7 @@ var layoutConditions = map[string]string{
 	"Breakdown": "with `breakdown: true`, one per tier",
 	"Sketch":    "when a run of the plan may measure more than the exact limit",
 	"Energy":    "when a tier models energy (`power`, `tx_energy`, `rx_energy`)",
+	"Dynamic":   "when a tier has `episodes`, `slowdowns` or `failures`, or the scenario a `timeout`, `retries` or `cancel_on_timeout`",
 }
 
 // The example layout of the reference: the default continuum's tiers and

@@ -24,7 +24,7 @@ import (
 // policy against the age of what the dispatchers see, many devices sharing
 // the edge and the cloud through a periodic board.
 func StalenessSpec() runner.Spec {
-	return runner.Spec{Name: stalenessName, Embedded: stalenessName,
+	return runner.Spec{Name: stalenessName, Embedded: stalenessName, FixedSeeds: true,
 		Short: "Latency and prediction error of every policy against the observation period",
 		Long: `Run every policy, on devices that share the edge and the cloud, with a board
 of the tiers' states refreshed every T seconds (the embedded staleness
@@ -64,7 +64,7 @@ func stalenessStep() step { return step{spec: StalenessSpec(), embedded: stalene
 func stalenessOutputs(r *runner.Result) ([]string, error) {
 	dir, plan, format := r.Opts.Dir, r.Plan, r.Opts.Format
 	runs := runner.OutcomeRuns(r.Outcomes)
-	sums, err := runner.WriteSummary(r.Dir, plan.Columns(), runs)
+	sums, err := runner.WriteSummary(r.Dir, plan, r.Opts, runs)
 	if err != nil {
 		return nil, err
 	}

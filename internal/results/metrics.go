@@ -117,6 +117,9 @@ type Layout struct {
 	// Energy adds energy_j, energy_idle_j and every tier's
 	// energy_<tier>_j (a scenario with energy models).
 	Energy bool
+	// Dynamic adds lost_share, timeout_share, retry_share and goodput (a
+	// scenario with slow-downs, failures, timeouts or retries).
+	Dynamic bool
 }
 
 // ColSketched says whether a run's percentiles came from the sketch.
@@ -182,6 +185,9 @@ func RunColumns(l Layout) []Column {
 	if l.Energy {
 		cols = append(cols, energyColumns(tiers)...)
 	}
+	if l.Dynamic {
+		cols = append(cols, outcomeColumns()...)
+	}
 	return cols
 }
 
@@ -221,6 +227,9 @@ type Measured struct {
 	// Energy is every tier's energy model, as run (a sweep may vary it);
 	// nil leaves the energy columns missing.
 	Energy []TierEnergy
+	// Outcomes is how the measured tasks ended (the outcome columns); nil
+	// leaves them missing.
+	Outcomes *Outcomes
 }
 
 // Row reads every column from m, in order. It sorts m's latency samples.

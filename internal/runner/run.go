@@ -32,6 +32,10 @@ type Options struct {
 	// MaxMemory bounds the memory the runs may need at once, bytes (0: no
 	// bound); a plan over it is refused before anything is written.
 	MaxMemory float64
+	// Precision, if set, runs until precise (--precision): each cell's
+	// replicates grow from max(seeds, 10) until the rule stops it; the
+	// scenario's seeds are then the minimum, not the count.
+	Precision *Precision
 	// Memo, if set, holds the runs of the experiments run before with the
 	// same options (reproduce): a job whose run it has is taken from it,
 	// and the plan's runs are added to it.
@@ -80,6 +84,9 @@ func execute(ctx context.Context, o *Options, d *store.Dir, spec Spec, a Args, p
 	if !sh.Whole() {
 		m.Extra = shardExtra(spec, a, sh, len(jobs))
 	}
+	if o.Precision != nil {
+		m.Extra = map[string]any{extraPrecision: o.Precision.record()}
+	}
 	// The manifest first: while the folder's manifest names another
 	// scenario, the store refuses every other write.
 	if err := d.WriteManifest(*m); err != nil {
@@ -93,7 +100,7 @@ func execute(ctx context.Context, o *Options, d *store.Dir, spec Spec, a Args, p
 	if !sh.Whole() {
 		opt.Only = sh.Holds
 	}
-	if o.Progress != nil {
+	if o.Progress != nil && o.Precision == nil {
 		update, finish := o.Progress(plan.Name, mine)
 		defer finish()
 		opt.Progress = update
@@ -107,7 +114,16 @@ func execute(ctx context.Context, o *Options, d *store.Dir, spec Spec, a Args, p
 	if o.Memo != nil && !o.Trace { // a taken run would have no per-task trace
 		opt.Reuse = func(j experiment.Job) (experiment.Outcome, bool) { return o.Memo.Lookup(plan, j) }
 	}
-	out, runErr := plan.Execute(ctx, opt)
+	var out []experiment.Outcome
+	var runErr error
+	if o.Precision != nil {
+		out, runErr = executePrecise(ctx, plan, o.Precision, opt, have, o.Progress)
+		jobs = plan.Jobs()
+		mine = len(jobs)
+		m.Runs = mine
+	} else {
+		out, runErr = plan.Execute(ctx, opt)
+	}
 	if o.Memo != nil {
 		o.Memo.Add(plan, out)
 	}
@@ -248,9 +264,15 @@ func NoteWritten(w io.Writer, paths ...string) {
 	}
 }
 
-// WriteSummary writes summary.csv for the runs and returns the summaries.
-func WriteSummary(d *store.Dir, cols []results.Column, runs []results.Run) ([]results.Summary, error) {
+// WriteSummary writes summary.csv for the runs and returns the summaries;
+// for a run until precise, with the precision each cell reached, and the
+// cells that hit the cap noted on o.Err.
+func WriteSummary(d *store.Dir, plan *experiment.Plan, o *Options, runs []results.Run) ([]results.Summary, error) {
+	cols := plan.Columns()
 	sums := results.Summarize(runs)
+	if o.Precision != nil {
+		noteCapped(o.Err, plan, o.Precision, precisionOf(plan, o.Precision, runs, sums))
+	}
 	err := d.WriteFile("summary.csv", func(w io.Writer) error { return report.WriteSummary(w, cols, sums) })
 	return sums, err
 }

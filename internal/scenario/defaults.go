@@ -57,6 +57,7 @@ func (s *Scenario) Clone() *Scenario {
 	c.Arrivals.Rates = cloneSlice(s.Arrivals.Rates)
 	c.Arrivals.Sojourn = cloneSlice(s.Arrivals.Sojourn)
 	c.Tiers = cloneSlice(s.Tiers)
+	cloneDynamics(&c)
 	c.Policies = clonePolicies(s.Policies)
 	if s.Observation != nil {
 		o := *s.Observation

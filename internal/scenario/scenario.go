@@ -54,6 +54,16 @@ type Scenario struct {
 	// Breakdown adds every tier's mean latency and mean wait to runs.csv
 	// (mean_latency_<tier>, mean_wait_<tier>).
 	Breakdown bool `yaml:"breakdown,omitempty"`
+	// Timeout is how long a dispatcher waits for an attempt's completion,
+	// from its send, s (omitted: for ever).
+	Timeout float64 `yaml:"timeout,omitempty" label:"task timeout" unit:"s"`
+	// Retries is how many times a task that timed out, or that a down
+	// tier refused, is sent again, each time to the policy's choice
+	// without the tier that failed (omitted: 0).
+	Retries int `yaml:"retries,omitempty"`
+	// CancelOnTimeout removes a timed-out attempt from its tier (omitted:
+	// false, it runs on and its work is wasted).
+	CancelOnTimeout bool `yaml:"cancel_on_timeout,omitempty"`
 
 	// pols is the catalog Parse was given: Validate and Cells check the
 	// policies against it. Unexported, so yaml and Hash ignore it.

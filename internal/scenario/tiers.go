@@ -20,6 +20,15 @@ type Tier struct {
 	// (non-local tiers; omitted: 0).
 	TxEnergy float64 `yaml:"tx_energy,omitempty" label:"send energy" unit:"J/bit"`
 	RxEnergy float64 `yaml:"rx_energy,omitempty" label:"receive energy" unit:"J/bit"`
+	// Episodes are fixed spans at another speed or down, in time order
+	// and disjoint (docs/model.md §1.12; omitted: none).
+	Episodes []Episode `yaml:"episodes,omitempty" label:""`
+	// Slowdowns are random spans at speed times the tier's speed, gap
+	// seconds apart (omitted: none).
+	Slowdowns *Recurring `yaml:"slowdowns,omitempty" label:""`
+	// Failures are random spans during which the tier is down, gap
+	// seconds apart (omitted: none); down wins over a slow-down.
+	Failures *Recurring `yaml:"failures,omitempty" label:""`
 }
 
 // Power is a server's linear power model: P(u) = Idle + (Max − Idle)·u at

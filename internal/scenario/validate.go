@@ -30,6 +30,7 @@ func (s *Scenario) Validate() error {
 	c.tiers()
 	c.data()
 	c.energy()
+	c.dynamics()
 	c.policies()
 	c.estimator()
 	c.observation()

@@ -1,0 +1,262 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/offload-sim/offload/internal/dispatch"
+	"github.com/offload-sim/offload/internal/workload"
+)
+
+// evRetry is a task sent again, at the instant its dispatcher learns that
+// its attempt failed (a timeout, an error from a down tier).
+const evRetry eventKind = 1 << 6
+
+// dynamics is the state of a run that uses capacities, timeouts or
+// retries (Config.Dynamic); nil otherwise, so that a run without them
+// pays one untaken branch per task for them.
+type dynamics struct {
+	timeout float64 // +Inf: none
+	retries int
+	cancel  bool
+	side    []attempt // per slot
+	retry   dispatch.Retry
+	err     error // a retry's policy chose a tier that does not exist
+}
+
+// attempt is what a dynamic run keeps of the task in a slot beyond its
+// transit: its current attempt's send, its tries, the tier it failed at.
+type attempt struct {
+	sent  float64
+	seq   int
+	tries int32
+}
+
+// The ways an attempt ends that is not a completion.
+type failure uint8
+
+const (
+	failLost    failure = iota // its tier failed with it present, or refused it
+	failTimeout                // it outlived the timeout
+)
+
+// initDynamics sets up a dynamic run: each physical tier's timeline, the
+// dispatchers' timeout and retries.
+func (s *sim) initDynamics() {
+	cfg := s.cfg
+	if !cfg.Dynamic() {
+		return
+	}
+	d := &dynamics{timeout: math.Inf(1), retries: cfg.Retries, cancel: cfg.CancelOnTimeout}
+	if cfg.Timeout > 0 {
+		d.timeout = cfg.Timeout
+	}
+	s.dyn = d
+	for p := range s.tiers {
+		ts := &s.tiers[p]
+		if c := &cfg.Tiers[ts.scen].Capacity; c.Dynamic() {
+			ts.tl = newTimeline(c, cfg.EpisodeSeed, p)
+		}
+	}
+}
+
+// sent notes the first attempt of the task in slot, sent at t.
+func (s *sim) sent(slot int32, t float64, seq int, measured bool) {
+	d := s.dyn
+	for int(slot) >= len(d.side) {
+		d.side = append(d.side, attempt{})
+	}
+	d.side[slot] = attempt{sent: t, seq: seq}
+	if measured {
+		s.res.Out.Arrived++
+	}
+}
+
+// reachDynamic is reach for a dynamic run: the tier may be down (the task
+// is refused), slower or faster than its speed, may fail with the task
+// present (lost), and the task may outlive its timeout.
+func (s *sim) reachDynamic(slot int32) {
+	x := &s.slots[slot]
+	d := s.dyn
+	a := &d.side[slot]
+	p := int(x.tier)
+	ts := &s.tiers[p]
+	if !ts.kw {
+		s.drain(ts, x.reach)
+	}
+	deadline := a.sent + d.timeout
+	tl := ts.tl
+	if tl != nil {
+		tl.settle(x.reach)
+		if tl.down(x.reach) { // refused: the error travels back over the same link
+			s.attemptFailed(slot, min(x.reach+x.delay, deadline), failLost)
+			return
+		}
+	}
+	service := x.size / ts.speed
+	start := max(x.reach, ts.free.Free())
+	finish, lost := start+service, false
+	if tl != nil {
+		finish, lost = tl.finish(start, service)
+	}
+	// leave: when the task leaves the tier (its finish, the failure that
+	// loses it, the cancel that removes it); held: it took a server or a
+	// place in the queue at all.
+	leave, held := finish, true
+	timedOut := !lost && finish > deadline
+	if timedOut && d.cancel {
+		leave = deadline
+		held = start < deadline // else removed from the queue before it started
+	}
+	if held {
+		ts.free.Take(leave)
+		if ts.kw {
+			ts.n++
+			if start > x.reach {
+				ts.waits.Queued(x.reach)
+				ts.waits.Add(start)
+			} else {
+				ts.until = min(ts.until, leave)
+			}
+			ts.last = max(ts.last, leave)
+		} else {
+			s.keep(ts, x.reach, leave)
+		}
+		if s.track {
+			s.touched(p, ts)
+		}
+		if s.measuring && x.reach >= s.t0 {
+			ts.reached++
+			ts.sojourn += leave - x.reach
+		}
+	}
+	switch {
+	case lost:
+		s.res.Out.Wasted += leave - start
+		s.attemptFailed(slot, deadline, failLost)
+		return
+	case timedOut:
+		if held {
+			s.res.Out.Wasted += leave - start
+		}
+		s.attemptFailed(slot, deadline, failTimeout)
+		return
+	}
+	wait, latency := start-x.reach, finish-x.arrival
+	if x.measured {
+		s.pending--
+		s.res.Out.Completed++
+		s.res.record(s.cfg, ts.scen, x, wait, latency)
+		if s.nShadows > 0 {
+			s.res.recordShadows(s.cfg, ts.scen, x, wait, latency, s.shPred[int(slot)*s.nShadows:][:s.nShadows])
+		}
+	}
+	if s.listen {
+		s.tell(x, ts.scen, wait, finish-start, latency)
+	}
+	s.freeSlots = append(s.freeSlots, slot)
+}
+
+// attemptFailed ends the attempt of the task in slot, which its
+// dispatcher learns of at t (+Inf: never): the task is sent again then if
+// it has retries left, else it ends as why says.
+func (s *sim) attemptFailed(slot int32, t float64, why failure) {
+	x := &s.slots[slot]
+	a := &s.dyn.side[slot]
+	if t < math.Inf(1) && int(a.tries) < s.dyn.retries {
+		if a.tries == 0 && x.measured {
+			s.res.Out.Retried++
+		}
+		s.events.push(t, slot, x.tier, evRetry)
+		return
+	}
+	if x.measured {
+		s.pending--
+		switch why {
+		case failLost:
+			s.res.Out.Lost++
+		case failTimeout:
+			s.res.Out.TimedOut++
+		}
+	}
+	s.freeSlots = append(s.freeSlots, slot)
+}
+
+// retry asks the task's policy again, at the event's instant, with the
+// tier that failed left out, and sends the task where it says. The task
+// keeps its arrival (its latency counts from there) and its size.
+func (s *sim) retry(e *event) {
+	if err := s.resend(e); err != nil && s.dyn.err == nil {
+		s.dyn.err = err
+	}
+}
+
+func (s *sim) resend(e *event) error {
+	slot := e.slot
+	x := &s.slots[slot]
+	a := &s.dyn.side[slot]
+	dv := &s.devs[x.dev]
+	t := e.t
+	s.cur = dv
+	s.now, dv.view.Now, dv.view.Task = t, t, x.id
+	s.task = workload.Task{Arrival: x.arrival, Size: x.size, Data: x.data, Reply: x.reply, Seq: a.seq}
+	dv.view.Data = x.data
+	if s.track {
+		s.settle(t)
+	}
+	switch {
+	case dv.count && s.track:
+		s.follow(dv)
+	case dv.count:
+		states := dv.view.States[:len(dv.seen)]
+		for i, ts := range dv.seen {
+			setCounts(&states[i], s.present(ts, t), ts.servers)
+		}
+	case s.drawView:
+		s.observe(dv, t)
+	case dv.tracks:
+		s.followBoard(dv)
+	}
+	a.tries++
+	failed := int(x.vtier)
+	s.dyn.retry = dispatch.Retry{Failed: failed, Attempt: int(a.tries)}
+	dv.view.Retry = &s.dyn.retry
+	dec := dv.pol.Decide(&dv.view)
+	dv.view.Retry = nil
+	i := dec.Tier
+	if uint(i) >= uint(len(dv.phys)) {
+		s.attemptFailed(slot, math.Inf(1), failLost)
+		return fmt.Errorf("policy chose tier %d, but there are %d tiers", i, len(s.cfg.Tiers))
+	}
+	if i == failed && len(dv.phys) > 1 {
+		i = (i + 1) % len(dv.phys)
+	}
+	p := dv.phys[i]
+	a.sent = t
+	x.delay = dv.src.Delay(&s.task, i)
+	x.reach = t + x.delay
+	x.tier, x.vtier = int32(p), int32(i)
+	x.hasPred, x.predWait = dec.HasPred, dec.PredWait
+	if x.measured && len(dv.shadows) > 0 {
+		s.predictShadows(dv, slot, i)
+	}
+	for _, o := range dv.observers {
+		o.Dispatched(t, i)
+	}
+	if !s.fresh {
+		s.sentOwn(dv, i, p, t)
+	}
+	switch {
+	case x.delay <= 0:
+		s.reach(slot)
+	case s.oracle:
+		s.sendOracle(dv, slot, i, p)
+	default:
+		dv.view.States[i].InTransit++
+		if s.follows {
+			s.pended(dv, int32(i))
+		}
+		s.events.push(x.reach, slot, int32(p), evReach)
+	}
+	return nil
+}
