@@ -351,6 +351,9 @@ func (p *Prequal) estimate(i, rif int, now float64) float64 {
 	near := p.near[:0]
 	c := min(rif, prequalMaxRIF)
 	for b := max(c-1, 0); b <= c+1 && b < r.buckets(); b++ {
+		if now-r.last[b] > p.window {
+			continue
+		}
 		lat, at := r.bucket(b)
 		for k := range lat {
 			if now-at[k] > p.window {
@@ -368,6 +371,9 @@ func (p *Prequal) estimate(i, rif int, now float64) float64 {
 	}
 	if len(near) == 0 {
 		for b := min(c-2, r.buckets()-1); b >= 0 && len(near) == 0; b-- {
+			if now-r.last[b] > p.window {
+				continue // nothing recent: one comparison, not K
+			}
 			lat, at := r.bucket(b)
 			for k := range lat {
 				if now-at[k] <= p.window {
@@ -400,6 +406,7 @@ type latencyRecord struct {
 	k       int
 	lat, at []float64 // bucket b's ring is [b·k, (b+1)·k)
 	n, next []int32   // each bucket's count and next slot
+	last    []float64 // each bucket's latest completion, to skip a stale one whole
 }
 
 func (r *latencyRecord) buckets() int { return len(r.n) }
@@ -413,13 +420,14 @@ func (r *latencyRecord) bucket(b int) (lat, at []float64) {
 func (r *latencyRecord) add(rif int32, lat, at float64) {
 	b := int(min(max(rif, 0), prequalMaxRIF))
 	for len(r.n) <= b {
-		r.n, r.next = append(r.n, 0), append(r.next, 0)
+		r.n, r.next, r.last = append(r.n, 0), append(r.next, 0), append(r.last, math.Inf(-1))
 		r.lat, r.at = append(r.lat, make([]float64, r.k)...), append(r.at, make([]float64, r.k)...)
 	}
 	o := b*r.k + int(r.next[b])
 	r.lat[o], r.at[o] = lat, at
 	r.next[b] = (r.next[b] + 1) % int32(r.k)
 	r.n[b] = min(r.n[b]+1, int32(r.k))
+	r.last[b] = max(r.last[b], at)
 }
 
 // taskRIFs holds a value per outstanding task, by task id: a table of
