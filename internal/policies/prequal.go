@@ -390,13 +390,6 @@ func (p *Prequal) estimate(i, rif int, now float64) float64 {
 	return near[len(near)/2]
 }
 
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
-}
-
 // latencyRecord is a tier's record of its queries by the RIF each was sent
 // at: for each RIF value up to prequalMaxRIF (higher ones share the last
 // bucket), the last K, a ring, each with its server-side latency and when it
