@@ -37,7 +37,7 @@ func TestP2CDrawsDistinct(t *testing.T) {
 		draws string
 		want  float64 // share to the busier tier
 	}{{"distinct", 0}, {"weights", 0.25}} {
-		p := makeBalancer(t, NameP2C, tiers, map[string]any{"draws": c.draws}, 1).(*P2C)
+		p := makeBalancer(t, NameP2C, tiers, map[string]any{"draws": c.draws}, 1).(*p2c)
 		v := &dispatch.View{Tiers: tiers, States: make([]dispatch.State, len(tiers))}
 		const n = 40000
 		busy := 0

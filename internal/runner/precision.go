@@ -150,7 +150,7 @@ func cellValues(plan *experiment.Plan, c int, column string, got map[RunKey]expe
 func precisionOf(plan *experiment.Plan, prec *Precision, runs []results.Run, sums []results.Summary) []stats.Decision {
 	got := make(map[RunKey]experiment.Outcome, len(runs))
 	for _, r := range runs {
-		got[KeyOfRun(r)] = experiment.Outcome{Run: r}
+		got[keyOfRun(r)] = experiment.Outcome{Run: r}
 	}
 	ds := make([]stats.Decision, len(plan.Cells))
 	for c, cell := range plan.Cells {
