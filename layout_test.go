@@ -16,7 +16,7 @@ import (
 var allowed = map[string][]string{
 	"":                               {"cmd"},
 	"deploy":                         {},
-	"cmd":                            {"experiments", "internal/analysis", "internal/emulate", "internal/estimators", "internal/experiment", "internal/gymenv", "internal/policies", "internal/report", "internal/reproduce", "internal/results", "internal/runner", "internal/scenario", "internal/store", "internal/testbed", "internal/trace"},
+	"cmd":                            {"experiments", "internal/analysis", "internal/balancer", "internal/emulate", "internal/estimators", "internal/experiment", "internal/gymenv", "internal/policies", "internal/report", "internal/reproduce", "internal/results", "internal/runner", "internal/scenario", "internal/store", "internal/testbed", "internal/trace"},
 	"cmd/gendocs":                    {"internal/docgen", "internal/store"},
 	"internal/docgen":                {"cmd", "internal/experiment", "internal/policies", "internal/report", "internal/scenario"},
 	"internal/trace":                 {},
@@ -29,7 +29,7 @@ var allowed = map[string][]string{
 	"internal/htmlreport":            {"internal/report", "internal/results"},
 	"internal/dispatch/dispatchtest": {"internal/dispatch"},
 	"internal/engine":                {"internal/dispatch", "internal/fcfs", "internal/quantile", "internal/workload"},
-	"internal/emulate":               {"internal/dispatch", "internal/engine", "internal/experiment", "internal/report", "internal/results", "internal/runner", "internal/store", "internal/testbed", "internal/workload"},
+	"internal/emulate":               {"internal/balancer", "internal/dispatch", "internal/engine", "internal/experiment", "internal/policies", "internal/report", "internal/results", "internal/runner", "internal/store", "internal/testbed", "internal/workload"},
 	"internal/estimators":            {"internal/dispatch"},
 	"internal/experiment":            {"internal/dispatch", "internal/engine", "internal/extpolicy", "internal/policies", "internal/quantile", "internal/results", "internal/scenario", "internal/workload"},
 	"internal/extpolicy":             {"internal/dispatch"},
