@@ -13,6 +13,7 @@ import (
 	"github.com/offload-sim/offload/internal/policies"
 	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/runner"
+	"github.com/offload-sim/offload/internal/testbed"
 )
 
 // runOptions are the flags of `offload run` and of every experiment.
@@ -22,6 +23,7 @@ type runOptions struct {
 	sf       scenarioFlags
 	of       outputFlags
 	policies []string // --policy: narrows the scenario's entries, by label
+	prec     precisionFlags
 	args     runner.Args
 	command  []string // the command line, for the manifest
 }
@@ -89,7 +91,7 @@ func (o *outputFlags) options(io IO, command []string) runner.Options {
 	if o.maxMemory != "" {
 		limit, _ = runner.ParseBytes(o.maxMemory)
 	}
-	return runner.Options{Dir: o.dir, Force: o.force, Resume: o.resume, Workers: o.jobs, Format: o.format, MaxMemory: limit,
+	return runner.Options{Dir: o.dir, Force: o.force, Resume: o.resume, Workers: o.jobs, Format: o.format, MaxMemory: limit, FDLimit: testbed.RaiseFDLimit().Soft,
 		Trace: o.trace, TimeDecisions: o.timeDecisions, Shard: o.shard, Command: command, Out: io.Out, Err: io.Err,
 		Progress: func(name string, total int) (func(int, int), func()) { return newProgress(io, o.quiet, name, total) }}
 }
@@ -114,6 +116,7 @@ func newExperimentCmd(io IO, spec runner.Spec, runF func(*runOptions) error) *co
 	}
 	o.sf.register(c)
 	o.of.register(c, filepath.Join("results", spec.Name))
+	o.prec.register(c, spec.Precise())
 	if spec.DurationMode { // --tasks is refused, so --help does not offer it
 		_ = c.Flags().MarkHidden("tasks")
 	}
@@ -169,6 +172,10 @@ func runExperiment(ctx context.Context, o *runOptions) error {
 	if err != nil {
 		return err
 	}
-	_, err = runner.Run(ctx, o.spec, plan, o.args, o.of.options(o.io, o.command))
+	opts := o.of.options(o.io, o.command)
+	if opts.Precision, err = o.prec.precision(plan.Scenario.Seeds); err != nil {
+		return err
+	}
+	_, err = runner.Run(ctx, o.spec, plan, o.args, opts)
 	return err
 }

@@ -195,7 +195,7 @@ func BenchmarkDiscipline(b *testing.B) {
 		name   string
 		d      Discipline
 		buffer bool
-	}{{"fcfs", FCFS, false}, {"fcfs+buffer", FCFS, true}, {"ps", PS, false}, {"srpt", SRPT, false}} {
+	}{{"fcfs", FCFS, false}, {"fcfs+buffer", FCFS, true}, {"ps", PS, false}, {"srpt", SRPT, false}, {"priority", Priority, false}} {
 		b.Run(tc.name, func(b *testing.B) {
 			cfg := threeTier(b, 20, max(b.N, 1))
 			cfg.Warmup = 0

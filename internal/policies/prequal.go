@@ -9,12 +9,12 @@ import (
 )
 
 var (
-	_ dispatch.Policy   = (*Prequal)(nil)
-	_ dispatch.Sampler  = (*Prequal)(nil)
-	_ dispatch.Feedback = (*Prequal)(nil)
+	_ dispatch.Policy   = (*prequal)(nil)
+	_ dispatch.Sampler  = (*prequal)(nil)
+	_ dispatch.Feedback = (*prequal)(nil)
 )
 
-// Prequal is Google's probing load balancer (Wydrowski, Kleinberg, Rumble
+// prequal is Google's probing load balancer (Wydrowski, Kleinberg, Rumble
 // and Archer, "Load is not what you should balance: Introducing Prequal",
 // NSDI 2024), as the simulator models it (docs/policies.md, "prequal").
 //
@@ -26,9 +26,9 @@ var (
 // that tier. The latency estimate is the paper's: the median latency of
 // the server's recent queries that arrived at about the current RIF (within
 // one). The simulator keeps that record per tier from what this balancer
-// sees: its last K tasks there, each with its server-side latency (wait +
-// service) and the tier's RIF read when it was sent; with no such query,
-// the estimate is 0.
+// sees: for each RIF value, its last K tasks sent there at that RIF, each
+// with its server-side latency (wait + service); with no recent query near
+// the RIF, the nearest lower RIF's median, and 0 with none below either.
 //
 // The pool. Answers join a pool of at most m probes, one a tier (a newer
 // answer replaces the older), the oldest evicted when it is full. A probe
@@ -43,7 +43,7 @@ var (
 // to the probe of lowest RIF (then lowest latency); ties to the earlier in
 // the pool. The probe used counts the task: its RIF grows by one. With the
 // pool empty, the tier is drawn uniformly.
-type Prequal struct {
+type prequal struct {
 	n       int
 	rtt     []float64 // 2·D̄ a tier
 	rProbe  int
@@ -90,11 +90,12 @@ const (
 	prequalSamples  = 16
 	prequalHistory  = 64
 	prequalWindow   = 1.0
+	prequalMaxRIF   = 255 // RIFs above share the latency record's last bucket
 )
 
-func newPrequal(b Build) (dispatch.Policy, error) {
+func buildPrequal(b Build) (dispatch.Policy, error) {
 	o := b.Options
-	p := &Prequal{n: len(b.Tiers), rProbe: min(o.Int("probes", prequalProbes), len(b.Tiers)),
+	p := &prequal{n: len(b.Tiers), rProbe: min(o.Int("probes", prequalProbes), len(b.Tiers)),
 		poolMax: o.Int("pool", prequalPool), maxAge: o.Float("max_age", prequalMaxAge),
 		rRemove: o.Int("remove", prequalRemove), reuse: o.Int("reuse", 0), qRIF: o.Float("q_rif", prequalQRIF),
 		oldest: true, rng: b.Rand}
@@ -104,11 +105,11 @@ func newPrequal(b Build) (dispatch.Policy, error) {
 	p.window = o.Float("latency_window", prequalWindow)
 	k := o.Int("latency_samples", prequalSamples)
 	p.rtt, p.rec, p.idx = make([]float64, p.n), make([]latencyRecord, p.n), make([]int, p.n)
-	p.near = make([]float64, 0, k)
+	p.near = make([]float64, 0, 3*k)
 	p.sent.init(64)
 	for i, t := range b.Tiers {
 		p.rtt[i] = 2 * t.MeanDelay
-		p.rec[i] = latencyRecord{rif: make([]int32, k), lat: make([]float64, k), at: make([]float64, k)}
+		p.rec[i] = latencyRecord{k: k}
 		p.idx[i] = i
 	}
 	p.pool = make([]probeAnswer, 0, p.poolMax+1)
@@ -130,10 +131,10 @@ func reuseBudget(m, n, rProbe, rRemove int, delta float64) float64 {
 }
 
 // Sampler implements dispatch.Sampler: it reads the tiers it probes.
-func (*Prequal) Sampler() {}
+func (*prequal) Sampler() {}
 
 // Decide implements dispatch.Policy.
-func (p *Prequal) Decide(v *dispatch.View) dispatch.Decision {
+func (p *prequal) Decide(v *dispatch.View) dispatch.Decision {
 	now := v.Now
 	for p.pending.len() > 0 && p.pending.next() <= now {
 		k := p.pending.pop()
@@ -173,7 +174,7 @@ func (p *Prequal) Decide(v *dispatch.View) dispatch.Decision {
 
 // Done implements dispatch.Feedback: the task's server-side latency joins
 // its tier's record.
-func (p *Prequal) Done(c *dispatch.Completion) {
+func (p *prequal) Done(c *dispatch.Completion) {
 	if rif, ok := p.sent.take(c.Task); ok {
 		p.rec[c.Tier].add(rif, c.Wait+c.Service, c.Now)
 	}
@@ -181,7 +182,7 @@ func (p *Prequal) Done(c *dispatch.Completion) {
 
 // probe sends r_probe probes to distinct tiers drawn uniformly (a partial
 // Fisher–Yates shuffle), each answering after its tier's round trip.
-func (p *Prequal) probe(v *dispatch.View) {
+func (p *prequal) probe(v *dispatch.View) {
 	for k := range p.rProbe {
 		j := k + p.rng.IntN(p.n-k)
 		p.idx[k], p.idx[j] = p.idx[j], p.idx[k]
@@ -210,7 +211,7 @@ func (p *Prequal) probe(v *dispatch.View) {
 
 // admit puts an answer into the pool: it replaces its tier's older answer,
 // or evicts the oldest when the pool is full.
-func (p *Prequal) admit(a probeAnswer) {
+func (p *prequal) admit(a probeAnswer) {
 	p.hist.add(a.rif)
 	for k := range p.pool {
 		if p.pool[k].tier == a.tier {
@@ -225,7 +226,7 @@ func (p *Prequal) admit(a probeAnswer) {
 }
 
 // expire drops the probes older than max_age.
-func (p *Prequal) expire(now float64) {
+func (p *prequal) expire(now float64) {
 	k := 0
 	for _, a := range p.pool {
 		if now-a.read <= p.maxAge {
@@ -237,11 +238,11 @@ func (p *Prequal) expire(now float64) {
 }
 
 // removeAt removes pool entry k, keeping the others in order.
-func (p *Prequal) removeAt(k int) {
+func (p *prequal) removeAt(k int) {
 	p.pool = append(p.pool[:k], p.pool[k+1:]...)
 }
 
-func (p *Prequal) oldestAt() int {
+func (p *prequal) oldestAt() int {
 	best := 0
 	for k := range p.pool {
 		if p.pool[k].read < p.pool[best].read {
@@ -253,7 +254,7 @@ func (p *Prequal) oldestAt() int {
 
 // worstAt is the hot probe of highest RIF, else the probe of highest
 // latency (the first on a tie).
-func (p *Prequal) worstAt(thr int32) int {
+func (p *prequal) worstAt(thr int32) int {
 	best, hot := -1, false
 	for k := range p.pool {
 		a := &p.pool[k]
@@ -275,7 +276,7 @@ func (p *Prequal) worstAt(thr int32) int {
 // threshold is the q_rif quantile of the recent answers' RIFs: the value
 // of rank ⌈q·h⌉ among the h of them, in increasing order. A probe above it
 // is hot. Before any answer nothing is hot.
-func (p *Prequal) threshold() int32 {
+func (p *prequal) threshold() int32 {
 	h := len(p.hist.sorted)
 	if h == 0 {
 		return math.MaxInt32
@@ -285,7 +286,7 @@ func (p *Prequal) threshold() int32 {
 }
 
 // hcl is the pool entry the hot-cold lexicographic rule picks.
-func (p *Prequal) hcl(thr int32) int {
+func (p *prequal) hcl(thr int32) int {
 	best, cold := -1, false
 	for k := range p.pool {
 		a := &p.pool[k]
@@ -338,23 +339,49 @@ func (w *window[T]) add(x T) {
 }
 
 // estimate is tier i's latency estimate at this RIF at now: the upper
-// median of its recorded latencies of queries sent within one of this RIF
-// that completed within the last window; 0 when there is none (a server
-// with no recent record of such a load reports none).
-func (p *Prequal) estimate(i, rif int, now float64) float64 {
+// median of its recorded latencies of queries sent at a RIF within one of
+// this one that completed within the last window. With none, those of the
+// nearest lower RIF that has recent ones: latency grows with RIF, so that
+// is a lower bound, where reporting nothing (0, the best a probe can say)
+// made every RIF not seen lately look the fastest and drew the balancer
+// to it. 0 only when no lower RIF has a recent record either, so that an
+// idle tier is not starved by highs it reported long ago.
+func (p *prequal) estimate(i, rif int, now float64) float64 {
 	r := &p.rec[i]
 	near := p.near[:0]
-	for k := range r.n {
-		if abs(int(r.rif[k])-rif) <= 1 && now-r.at[k] <= p.window {
-			x := r.lat[k]
+	c := min(rif, prequalMaxRIF)
+	for b := max(c-1, 0); b <= c+1 && b < r.buckets(); b++ {
+		if now-r.last[b] > p.window {
+			continue
+		}
+		lat, at := r.bucket(b)
+		for k := range lat {
+			if now-at[k] > p.window {
+				continue
+			}
+			x := lat[k]
 			j := len(near)
 			near = append(near, x)
-			for j > 0 && near[j-1] > x { // insertion sort: at most K values
+			for j > 0 && near[j-1] > x { // insertion sort: at most 3K values
 				near[j] = near[j-1]
 				j--
 			}
 			near[j] = x
 		}
+	}
+	if len(near) == 0 {
+		for b := min(c-2, r.buckets()-1); b >= 0 && len(near) == 0; b-- {
+			if now-r.last[b] > p.window {
+				continue // nothing recent: one comparison, not K
+			}
+			lat, at := r.bucket(b)
+			for k := range lat {
+				if now-at[k] <= p.window {
+					near = append(near, lat[k])
+				}
+			}
+		}
+		slices.Sort(near) // at most K values
 	}
 	p.near = near
 	if len(near) == 0 {
@@ -363,26 +390,37 @@ func (p *Prequal) estimate(i, rif int, now float64) float64 {
 	return near[len(near)/2]
 }
 
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
+// latencyRecord is a tier's record of its queries by the RIF each was sent
+// at: for each RIF value up to prequalMaxRIF (higher ones share the last
+// bucket), the last K, a ring, each with its server-side latency and when it
+// completed. Buckets are added as higher RIFs are first seen, so the record
+// stops growing once the tier's largest RIF has been met.
+type latencyRecord struct {
+	k       int
+	lat, at []float64 // bucket b's ring is [b·k, (b+1)·k)
+	n, next []int32   // each bucket's count and next slot
+	last    []float64 // each bucket's latest completion, to skip a stale one whole
 }
 
-// latencyRecord is a tier's last K queries, a ring: the RIF each was sent
-// at and its server-side latency.
-type latencyRecord struct {
-	rif     []int32
-	lat     []float64
-	at      []float64 // when each completed
-	n, next int
+func (r *latencyRecord) buckets() int { return len(r.n) }
+
+// bucket is bucket b's recorded latencies and completion times.
+func (r *latencyRecord) bucket(b int) (lat, at []float64) {
+	o := b * r.k
+	return r.lat[o : o+int(r.n[b])], r.at[o : o+int(r.n[b])]
 }
 
 func (r *latencyRecord) add(rif int32, lat, at float64) {
-	r.rif[r.next], r.lat[r.next], r.at[r.next] = rif, lat, at
-	r.next = (r.next + 1) % len(r.rif)
-	r.n = min(r.n+1, len(r.rif))
+	b := int(min(max(rif, 0), prequalMaxRIF))
+	for len(r.n) <= b {
+		r.n, r.next, r.last = append(r.n, 0), append(r.next, 0), append(r.last, math.Inf(-1))
+		r.lat, r.at = append(r.lat, make([]float64, r.k)...), append(r.at, make([]float64, r.k)...)
+	}
+	o := b*r.k + int(r.next[b])
+	r.lat[o], r.at[o] = lat, at
+	r.next[b] = (r.next[b] + 1) % int32(r.k)
+	r.n[b] = min(r.n[b]+1, int32(r.k))
+	r.last[b] = max(r.last[b], at)
 }
 
 // taskRIFs holds a value per outstanding task, by task id: a table of
