@@ -119,6 +119,13 @@
 // as any heap tier's, and drain never takes one off. FCFS tiers, in the
 // same run or another, keep everything above.
 //
+// Task classes (classes.go) ride on the transit slot (class), drawn by
+// the workload source; they make the run keep the outcome account, and
+// each class's own (Result.Class). In a run with patience every FCFS tier
+// keeps its finishes (kw false): a task that would wait past its patience
+// (its start is known at its reach) holds its place until then and takes
+// no server (abandons), out of the order of starts that kw reads.
+//
 // # Allocation-free
 //
 // Per task, the loop, arrive, reach, the events' heap, the tiers' heaps and
