@@ -288,3 +288,35 @@ func TestAbandonmentMM1M(t *testing.T) {
 		}
 	}
 }
+
+// TestClassesOnTape: a run with classes, a buffer and patience gives the same bits from a tape as from its streams (a reader
+// finds each task's class from its place), and every task ends once.
+func TestClassesOnTape(t *testing.T) {
+	cfg := threeTier(t, 60, 5000)
+	cfg.Tiers[0].Buffer = 3
+	cfg.Classes = []Class{{Name: "a", Share: 0.3, Size: mustDist(t, "exponential", 0.2, 0, 0), Deadline: 0.1},
+		{Name: "b", Share: 0.7, Priority: 1, Patience: mustDist(t, "exponential", 0.5, 0, 0)}}
+	run := func(tape bool) *Result {
+		d := Device{Policy: uniform(workload.Stream(1, 0, 99)), Streams: workload.NewStreams(4, 0)}
+		if tape {
+			d.Tape = NewTapes(cfg, []func() workload.Streams{func() workload.Streams { return workload.NewStreams(4, 0) }}, 100)[0]
+		}
+		res, err := RunDevices(cfg, []Device{d}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	a, b := run(false), run(true)
+	o := a.Out
+	if o != b.Out || a.Latencies.Mean() != b.Latencies.Mean() || a.Class[0].Tasks != b.Class[0].Tasks || a.Class[1].Late != b.Class[1].Late {
+		t.Fatalf("tape %+v %v, streams %+v %v", b.Out, b.Latencies.Mean(), o, a.Latencies.Mean())
+	}
+	if o.Completed+o.Dropped+o.Abandoned != o.Arrived || o.Dropped == 0 || o.Abandoned == 0 ||
+		a.Class[0].Arrived+a.Class[1].Arrived != o.Arrived || a.Class[0].Tasks+a.Class[1].Tasks != a.Tasks {
+		t.Errorf("account %+v, classes %+v %+v", o, a.Class[0], a.Class[1])
+	}
+	if sh := float64(a.Class[0].Arrived) / float64(o.Arrived); math.Abs(sh-0.3) > 0.03 {
+		t.Errorf("class a's share %v, want 0.3", sh)
+	}
+}
