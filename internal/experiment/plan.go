@@ -123,7 +123,7 @@ func (p *Plan) Columns() []results.Column { return results.RunColumns(p.Layout()
 // breakdown and energy models. Sweeps cannot vary them, so every cell shares it.
 func (p *Plan) Layout() results.Layout {
 	return results.Layout{Tiers: p.Tiers(), SLO: p.Scenario.SLO.Latency, Breakdown: p.Scenario.Breakdown, Energy: p.Scenario.HasEnergy(), Sketch: p.sketch,
-		Dynamic: p.Scenario.HasDynamics()}
+		Dynamic: p.Scenario.HasDynamics(), WarmupAuto: p.Scenario.Warmup.Auto()}
 }
 
 // measured hands a run's raw measurements to the metrics schema. The
@@ -402,14 +402,19 @@ func (p *Plan) cellName(c int) string {
 	return fmt.Sprintf("%s=%g", cell.Param, cell.Value)
 }
 
-// runJob runs one job and condenses its result; tapes, if set, replay its
-// replicate's tasks (one per device).
-func (p *Plan) runJob(ctx context.Context, j Job, opt Options, tapes []*workload.Tape) (Outcome, error) {
+// runOnce runs one job and condenses its result; tapes, if set, replay its
+// replicate's tasks (one per device). warm, if positive, is the run's own
+// warm-up, taken from its tasks (warmup: auto); first, if set, is the only
+// listener of a first pass, whose outcome is not kept.
+func (p *Plan) runOnce(ctx context.Context, j Job, opt Options, tapes []*workload.Tape, warm int, first func(*engine.TaskRecord)) (Outcome, error) {
 	trace := opt.Trace
 	var progs Programs
 	defer progs.End(ctx, nil) // an early return's programs end too
 	sc := p.Cells[j.Cell].Scenario
 	cfg := *p.configs[j.Cell] // a copy: OnTask and Shadows are per run
+	if warm > 0 {
+		cfg.Warmup, cfg.Tasks = warm, cfg.Tasks-warm
+	}
 	seed := p.Scenario.Seed
 	tiers := DispatchTiers(&cfg)
 	devs := make([]engine.Device, sc.DeviceCount())
@@ -451,6 +456,9 @@ func (p *Plan) runJob(ctx context.Context, j Job, opt Options, tapes []*workload
 		devs[d].Observe = workload.Stream(seed, j.Seed, workload.ObserveStream+uint64(d)*workload.DeviceStride)
 	}
 	var sinks []func(*engine.TaskRecord)
+	if first != nil {
+		sinks = append(sinks, first)
+	}
 	var coll *collector
 	if p.SeriesWidth > 0 {
 		coll = &collector{}
@@ -474,10 +482,11 @@ func (p *Plan) runJob(ctx context.Context, j Job, opt Options, tapes []*workload
 			err = cerr
 		}
 	}
-	if err != nil {
+	if err != nil || first != nil {
 		return Outcome{}, err
 	}
 	m := measured(&cfg, res)
+	m.WarmupTasks = warm
 	measuredEnergy(m, &cfg, res, p.Layout().Energy)
 	measuredOutcomes(m, res, p.Layout().Dynamic)
 	if len(clocks) > 0 {
