@@ -71,22 +71,7 @@ func Compare(ctx context.Context, o CompareOptions) ([]results.Difference, error
 	if err != nil {
 		return nil, runner.BadInputf("%s: no offload manifest (%v): compare reads a results folder", o.Dir, err)
 	}
-	var d *store.Dir
-	target := o.Dir
-	if o.Out == "" {
-		// The folder's own results: opened for its own scenario, so that the
-		// new files join the ones it records and nothing else is touched.
-		d, err = runner.AddToFolder(o.Dir, names)
-	} else {
-		target = o.Out
-		if prev, perr := runner.ReadManifest(o.Out); perr == nil && prev.ScenarioHash == m.ScenarioHash {
-			// Comparisons of the same results: keep those of other metrics.
-			d, err = runner.AddToFolder(o.Out, names)
-		} else {
-			d, err = runner.OpenFolder(o.Out, m.ScenarioHash, "compare", o.Force, false, names)
-		}
-		m = *runner.NewManifest(o.Command, "compare", m.Seed, m.Seeds, m.ScenarioHash)
-	}
+	d, target, m, err := openCompareTarget(o, m, names)
 	if err != nil {
 		return nil, err
 	}
@@ -127,6 +112,26 @@ func Compare(ctx context.Context, o CompareOptions) ([]results.Difference, error
 	printRanking(o.Stdout, ranks, o.Metric)
 	runner.NoteWritten(o.Stdout, written...)
 	return ds, nil
+}
+
+// openCompareTarget opens where compare writes: the results folder itself
+// (opened for its own scenario, so that the new files join the ones it
+// records and nothing else is touched), or o.Out, whose manifest is then
+// compare's (one of comparisons of the same results keeps those of other
+// metrics). It returns the folder, its path and the manifest to record.
+func openCompareTarget(o CompareOptions, m runner.Manifest, writes []string) (*store.Dir, string, runner.Manifest, error) {
+	if o.Out == "" {
+		d, err := runner.AddToFolder(o.Dir, writes)
+		return d, o.Dir, m, err
+	}
+	var d *store.Dir
+	var err error
+	if prev, perr := runner.ReadManifest(o.Out); perr == nil && prev.ScenarioHash == m.ScenarioHash {
+		d, err = runner.AddToFolder(o.Out, writes)
+	} else {
+		d, err = runner.OpenFolder(o.Out, m.ScenarioHash, "compare", o.Force, false, writes)
+	}
+	return d, o.Out, *runner.NewManifest(o.Command, "compare", m.Seed, m.Seeds, m.ScenarioHash), err
 }
 
 // diffFigure is the presentation of a difference plot.

@@ -407,66 +407,28 @@ func (p *Plan) cellName(c int) string {
 // warm-up, taken from its tasks (warmup: auto); first, if set, is the only
 // listener of a first pass, whose outcome is not kept.
 func (p *Plan) runOnce(ctx context.Context, j Job, opt Options, tapes []*workload.Tape, warm int, first func(*engine.TaskRecord)) (Outcome, error) {
-	trace := opt.Trace
 	var progs Programs
 	defer progs.End(ctx, nil) // an early return's programs end too
-	sc := p.Cells[j.Cell].Scenario
 	cfg := *p.configs[j.Cell] // a copy: OnTask and Shadows are per run
 	if warm > 0 {
 		cfg.Warmup, cfg.Tasks = warm, cfg.Tasks-warm
 	}
-	seed := p.Scenario.Seed
-	tiers := DispatchTiers(&cfg)
-	devs := make([]engine.Device, sc.DeviceCount())
-	var clocks []*timer
-	var pr *probe
-	for d := range devs {
-		pol, err := p.NewDevicePolicy(j, d)
-		if err != nil {
-			return Outcome{}, err
-		}
-		if devs[d].Feedback, err = progs.Start(ctx, p, j, d, pol, opt.PolicyLog); err != nil {
-			return Outcome{}, progs.End(ctx, err)
-		}
-		if p.TimeDecisions {
-			var clock *timer
-			pol, clock = timed(pol)
-			clocks = append(clocks, clock)
-		}
-		for _, name := range p.Shadows {
-			sh, err := policies.NewPredictor(name, tiers, Params(sc))
-			if err != nil {
-				return Outcome{}, err
-			}
-			devs[d].Shadows = append(devs[d].Shadows, sh)
-		}
-		if p.SeriesWidth > 0 && d == 0 { // the series follows device 0's estimator
-			insp, err := policies.NewPredictor(policies.NameHybrid, tiers, Params(sc))
-			if err != nil {
-				return Outcome{}, err
-			}
-			pol = newProbe(pol, insp, p.SeriesWidth, len(tiers))
-			pr = probeOf(pol)
-		}
-		devs[d].Policy = pol
-		devs[d].Streams = workload.DeviceStreams(seed, j.Seed, d)
-		if tapes != nil {
-			devs[d].Tape = tapes[d]
-		}
-		devs[d].Observe = workload.Stream(seed, j.Seed, workload.ObserveStream+uint64(d)*workload.DeviceStride)
+	r := &jobRun{}
+	devs, err := p.devices(ctx, j, &cfg, opt, tapes, &progs, r)
+	if err != nil {
+		return Outcome{}, err
 	}
 	var sinks []func(*engine.TaskRecord)
 	if first != nil {
 		sinks = append(sinks, first)
 	}
-	var coll *collector
 	if p.SeriesWidth > 0 {
-		coll = &collector{}
-		sinks = append(sinks, coll.add)
+		r.coll = &collector{}
+		sinks = append(sinks, r.coll.add)
 	}
 	var closeTrace func(error) error
-	if trace != nil {
-		sink, cl, err := trace(j)
+	if opt.Trace != nil {
+		sink, cl, err := opt.Trace(j)
 		if err != nil {
 			return Outcome{}, err
 		}
@@ -474,8 +436,8 @@ func (p *Plan) runOnce(ctx context.Context, j Job, opt Options, tapes []*workloa
 	}
 	cfg.OnTask = fanOut(sinks)
 	cfg.Cancel = ctx.Done()
-	cfg.EpisodeSeed = episodeSeed(seed, j.Seed)
-	res, err := engine.RunDevices(&cfg, devs, workload.Stream(seed, j.Seed, workload.BoardStream))
+	cfg.EpisodeSeed = episodeSeed(p.Scenario.Seed, j.Seed)
+	res, err := engine.RunDevices(&cfg, devs, workload.Stream(p.Scenario.Seed, j.Seed, workload.BoardStream))
 	err = progs.End(ctx, err)
 	if closeTrace != nil {
 		if cerr := closeTrace(err); err == nil {
@@ -485,12 +447,71 @@ func (p *Plan) runOnce(ctx context.Context, j Job, opt Options, tapes []*workloa
 	if err != nil || first != nil {
 		return Outcome{}, err
 	}
-	m := measured(&cfg, res)
-	m.WarmupTasks = warm
-	measuredEnergy(m, &cfg, res, p.Layout().Energy)
+	return p.outcome(j, &cfg, res, r), nil
+}
+
+// jobRun is what a run's devices leave to its outcome: the decision
+// clocks (--time-decisions), the series probe and collector.
+type jobRun struct {
+	clocks []*timer
+	pr     *probe
+	coll   *collector
+}
+
+// devices builds the job's devices: each its policy (its program started,
+// timed, probed for the series), shadow predictors and random streams.
+func (p *Plan) devices(ctx context.Context, j Job, cfg *engine.Config, opt Options, tapes []*workload.Tape, progs *Programs, r *jobRun) ([]engine.Device, error) {
+	sc := p.Cells[j.Cell].Scenario
+	seed := p.Scenario.Seed
+	tiers := DispatchTiers(cfg)
+	devs := make([]engine.Device, sc.DeviceCount())
+	for d := range devs {
+		pol, err := p.NewDevicePolicy(j, d)
+		if err != nil {
+			return nil, err
+		}
+		if devs[d].Feedback, err = progs.Start(ctx, p, j, d, pol, opt.PolicyLog); err != nil {
+			return nil, progs.End(ctx, err)
+		}
+		if p.TimeDecisions {
+			var clock *timer
+			pol, clock = timed(pol)
+			r.clocks = append(r.clocks, clock)
+		}
+		for _, name := range p.Shadows {
+			sh, err := policies.NewPredictor(name, tiers, Params(sc))
+			if err != nil {
+				return nil, err
+			}
+			devs[d].Shadows = append(devs[d].Shadows, sh)
+		}
+		if p.SeriesWidth > 0 && d == 0 { // the series follows device 0's estimator
+			insp, err := policies.NewPredictor(policies.NameHybrid, tiers, Params(sc))
+			if err != nil {
+				return nil, err
+			}
+			pol = newProbe(pol, insp, p.SeriesWidth, len(tiers))
+			r.pr = probeOf(pol)
+		}
+		devs[d].Policy = pol
+		devs[d].Streams = workload.DeviceStreams(seed, j.Seed, d)
+		if tapes != nil {
+			devs[d].Tape = tapes[d]
+		}
+		devs[d].Observe = workload.Stream(seed, j.Seed, workload.ObserveStream+uint64(d)*workload.DeviceStride)
+	}
+	return devs, nil
+}
+
+// outcome condenses a finished run: its runs.csv row, its shadow
+// estimators' errors, its series.
+func (p *Plan) outcome(j Job, cfg *engine.Config, res *engine.Result, r *jobRun) Outcome {
+	m := measured(cfg, res)
+	m.WarmupTasks = cfg.Warmup // read only under warmup: auto, where the run chose it
+	measuredEnergy(m, cfg, res, p.Layout().Energy)
 	measuredOutcomes(m, res, p.Layout().Dynamic)
-	if len(clocks) > 0 {
-		m.DecisionNs = meanNs(clocks)
+	if len(r.clocks) > 0 {
+		m.DecisionNs = meanNs(r.clocks)
 	}
 	c := p.Cells[j.Cell]
 	cols := p.Columns()
@@ -504,10 +525,10 @@ func (p *Plan) runOnce(ctx context.Context, j Job, opt Options, tapes []*workloa
 			MAPEIdle: pctOf(sh.SumAPEIdle, sh.IdleTasks), MAPEBusy: pctOf(sh.SumAPE-sh.SumAPEIdle, res.Tasks-sh.IdleTasks),
 			IdleShare: float64(sh.IdleTasks) / n})
 	}
-	if coll != nil {
-		out.Series = coll.windows(p.SeriesWidth, seriesEnd(&cfg, coll), len(tiers), pr.sample)
+	if r.coll != nil {
+		out.Series = r.coll.windows(p.SeriesWidth, seriesEnd(cfg, r.coll), len(cfg.Tiers), r.pr.sample)
 	}
-	return out, nil
+	return out
 }
 
 // pctOf is 100·sum/n, NaN without tasks (a missing value, not 0).

@@ -95,25 +95,8 @@ func execute(ctx context.Context, o *Options, d *store.Dir, spec Spec, a Args, p
 	if err := writeScenario(d, plan); err != nil {
 		return nil, err
 	}
-	opt := experiment.Options{Workers: o.Workers,
-		Have: func(i int) bool { _, ok := have[key(i)]; return ok }}
-	if !sh.Whole() {
-		opt.Only = sh.Holds
-	}
-	if o.Progress != nil && o.Precision == nil {
-		update, finish := o.Progress(plan.Name, mine)
-		defer finish()
-		opt.Progress = update
-	}
-	if o.Trace {
-		opt.Trace = traceSink(d, plan)
-	}
-	if RunsPrograms(plan) {
-		opt.PolicyLog = PolicyLogs(d, plan)
-	}
-	if o.Memo != nil && !o.Trace { // a taken run would have no per-task trace
-		opt.Reuse = func(j experiment.Job) (experiment.Outcome, bool) { return o.Memo.Lookup(plan, j) }
-	}
+	opt, finish := runOptions(o, d, plan, mine, have, key)
+	defer finish()
 	var out []experiment.Outcome
 	var runErr error
 	if o.Precision != nil {
@@ -128,17 +111,7 @@ func execute(ctx context.Context, o *Options, d *store.Dir, spec Spec, a Args, p
 	if o.Memo != nil {
 		o.Memo.Add(plan, out)
 	}
-	var done []experiment.Outcome
-	for i := range out {
-		if !sh.Holds(i) {
-			continue // another shard's, even if a --resume found it here
-		}
-		if r, ok := have[key(i)]; ok {
-			done = append(done, r)
-		} else if out[i].Policy != "" {
-			done = append(done, out[i])
-		}
-	}
+	done := kept(out, have, key, sh)
 	if err := writeRunFiles(d, plan, side, done); err != nil {
 		return nil, err
 	}
@@ -157,6 +130,51 @@ func execute(ctx context.Context, o *Options, d *store.Dir, spec Spec, a Args, p
 		return nil, runErr
 	}
 	return done, nil
+}
+
+// runOptions are the experiment options of a run into d: the runs
+// already in have are skipped, and only the shard's (mine of them) are
+// run; finish ends the progress display.
+func runOptions(o *Options, d *store.Dir, plan *experiment.Plan, mine int, have map[RunKey]experiment.Outcome, key func(int) RunKey) (experiment.Options, func()) {
+	sh := o.Shard
+	opt := experiment.Options{Workers: o.Workers,
+		Have: func(i int) bool { _, ok := have[key(i)]; return ok }}
+	if !sh.Whole() {
+		opt.Only = sh.Holds
+	}
+	finish := func() {}
+	if o.Progress != nil && o.Precision == nil { // a precise run shows a bar per look
+		var update func(done, total int)
+		update, finish = o.Progress(plan.Name, mine)
+		opt.Progress = update
+	}
+	if o.Trace {
+		opt.Trace = traceSink(d, plan)
+	}
+	if RunsPrograms(plan) {
+		opt.PolicyLog = PolicyLogs(d, plan)
+	}
+	if o.Memo != nil && !o.Trace { // a taken run would have no per-task trace
+		opt.Reuse = func(j experiment.Job) (experiment.Outcome, bool) { return o.Memo.Lookup(plan, j) }
+	}
+	return opt, finish
+}
+
+// kept are the shard's outcomes in job order: those a --resume found on
+// disk, and those that finished now.
+func kept(out []experiment.Outcome, have map[RunKey]experiment.Outcome, key func(int) RunKey, sh experiment.Shard) []experiment.Outcome {
+	var done []experiment.Outcome
+	for i := range out {
+		if !sh.Holds(i) {
+			continue // another shard's, even if a --resume found it here
+		}
+		if r, ok := have[key(i)]; ok {
+			done = append(done, r)
+		} else if out[i].Policy != "" {
+			done = append(done, out[i])
+		}
+	}
+	return done
 }
 
 // writeScenario writes the resolved scenario, whose hash is the folder's.
@@ -195,8 +213,8 @@ type RunKey struct {
 	seed   int
 }
 
-// KeyOfRun is the RunKey of a runs.csv row.
-func KeyOfRun(r results.Run) RunKey {
+// keyOfRun is the RunKey of a runs.csv row.
+func keyOfRun(r results.Run) RunKey {
 	return NewRunKey(r.Param, r.Value, r.Policy, r.Seed)
 }
 
@@ -215,7 +233,7 @@ func readHave(src Reader, plan *experiment.Plan, side *Sidecar) (map[RunKey]expe
 		return nil, BadInputf("--resume: %w", err)
 	}
 	for _, r := range runs {
-		k := KeyOfRun(r)
+		k := keyOfRun(r)
 		out := experiment.Outcome{Run: r}
 		if side != nil {
 			x, ok := extras[k]

@@ -109,7 +109,7 @@ func Run(ctx context.Context, spec Spec, plan *experiment.Plan, a Args, opts Opt
 		return nil, err
 	}
 	if opts.Err != nil {
-		for _, w := range PlanWarnings(plan, opts.Workers, opts.Shard) {
+		for _, w := range planWarnings(plan, opts.Workers, opts.Shard) {
 			fmt.Fprintln(opts.Err, "offload: warning:", w)
 		}
 	}
