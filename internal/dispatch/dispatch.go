@@ -102,9 +102,13 @@ type View struct {
 	Tracked bool
 
 	// Retry is set when the task being decided is sent again, after an
-	// attempt that timed out or that a down tier refused: a policy should
-	// not choose Retry.Failed (a simulator that is given it anyway sends
-	// the task to the next tier in order). Nil for a task's first attempt.
+	// attempt that timed out or that a down tier refused; nil for a task's
+	// first attempt. The failed tier is left out of that decision: the
+	// view shows it Unavailable (its States entry, what Reader gives for
+	// it, an Oracle completion at +Inf), so that a rule on the view passes
+	// it over unchanged. A policy that reads none of these may still
+	// choose Retry.Failed: a simulator then sends the task to the next
+	// tier in index order.
 	Retry *Retry
 
 	// Reader, if set, gives the tiers' states on demand, and States holds
@@ -118,6 +122,18 @@ type View struct {
 type Retry struct {
 	Failed  int // the tier of the attempt that failed
 	Attempt int // 1 for the first retry
+}
+
+// LeftOutQueue is the queue a view shows at a tier left out of a
+// decision (Unavailable): long enough that any rule on the counts ranks
+// the tier last, small enough that sums of counts do not overflow.
+const LeftOutQueue = 1 << 30
+
+// Unavailable is state st as a view shows a tier left out of a decision:
+// every one of its servers busy and LeftOutQueue tasks waiting; the tasks
+// in transit as they are.
+func Unavailable(st State, servers int) State {
+	return State{Queued: LeftOutQueue, Busy: servers, InTransit: st.InTransit}
 }
 
 // Reader gives a tier's state at the decision, on demand.

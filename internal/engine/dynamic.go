@@ -21,6 +21,7 @@ type dynamics struct {
 	cancel  bool
 	side    []attempt // per slot
 	retry   dispatch.Retry
+	out     leftOut
 	err     error // a retry's policy chose a tier that does not exist
 }
 
@@ -220,9 +221,7 @@ func (s *sim) resend(e *event) error {
 	a.tries++
 	failed := int(x.vtier)
 	s.dyn.retry = dispatch.Retry{Failed: failed, Attempt: int(a.tries)}
-	dv.view.Retry = &s.dyn.retry
-	dec := dv.pol.Decide(&dv.view)
-	dv.view.Retry = nil
+	dec := s.decideLeftOut(dv, failed)
 	i := dec.Tier
 	if uint(i) >= uint(len(dv.phys)) {
 		s.attemptFailed(slot, math.Inf(1), failLost)
@@ -259,4 +258,69 @@ func (s *sim) resend(e *event) error {
 		s.events.push(x.reach, slot, int32(p), evReach)
 	}
 	return nil
+}
+
+// decideLeftOut asks device dv's policy for a retry with view tier failed
+// left out: the view shows it unavailable (dispatch.Unavailable), to a
+// policy reading the counts, the reader of a sampler or the oracle of a
+// clairvoyant policy alike, so that every rule on what the view shows
+// passes it over by itself, with no code of the policy's own. The view is
+// put back as it was after the decision, and the tier listed as changed
+// at the device's next decision, so that a policy keeping keys per tier
+// (View.Changed) reads it again. Nothing is allocated: the left-out face
+// is the run's, set for the decision.
+func (s *sim) decideLeftOut(dv *device, failed int) dispatch.Decision {
+	v := &dv.view
+	d := s.dyn
+	saved := v.States[failed]
+	v.States[failed] = dispatch.Unavailable(saved, v.Tiers[failed].Servers)
+	if dv.tracks {
+		s.mark(dv, failed)
+	}
+	reader, orc := v.Reader, v.Oracle
+	d.out = leftOut{failed: failed, servers: v.Tiers[failed].Servers, reader: reader, oracle: orc}
+	if reader != nil {
+		v.Reader = &d.out
+	}
+	if orc != nil {
+		v.Oracle = &d.out
+	}
+	v.Retry = &d.retry
+	dec := dv.pol.Decide(v)
+	v.Retry, v.Reader, v.Oracle = nil, reader, orc
+	v.States[failed] = saved
+	if dv.tracks {
+		s.pended(dv, int32(failed))
+	}
+	return dec
+}
+
+// leftOut is a retry's view of the tiers' states and completion times
+// with one tier left out: the reader of a sampler policy, the oracle of a
+// clairvoyant one, each the run's own for every other tier.
+type leftOut struct {
+	failed  int
+	servers int
+	reader  dispatch.Reader
+	oracle  dispatch.Oracle
+}
+
+// State implements dispatch.Reader.
+func (l *leftOut) State(i int) dispatch.State {
+	st := l.reader.State(i)
+	if i == l.failed {
+		st = dispatch.Unavailable(st, l.servers)
+	}
+	return st
+}
+
+// TaskSize implements dispatch.Oracle.
+func (l *leftOut) TaskSize() float64 { return l.oracle.TaskSize() }
+
+// Completion implements dispatch.Oracle: never, at the tier left out.
+func (l *leftOut) Completion(i int) float64 {
+	if i == l.failed {
+		return math.Inf(1)
+	}
+	return l.oracle.Completion(i)
 }

@@ -332,12 +332,16 @@ func (p *page) experiment(fsys fs.FS, id string, level int) error {
 }
 
 // summaryTable writes the headline columns per cell and policy.
+// outcomeCols are the columns of a scenario whose tiers slow down or fail,
+// or whose dispatcher times tasks out.
+var outcomeCols = []string{results.ColLostShare, results.ColTimeoutShare, results.ColRetryShare, results.ColGoodput}
+
 func (p *page) summaryTable(sums []results.Summary, param string) {
 	var cols []string
 	want := slices.Clone(headline)
-	if len(sums) > 0 { // SLO misses and energy, where the scenario asks for them
+	if len(sums) > 0 { // SLO misses, energy and the outcomes of failing tiers, where the scenario asks for them
 		for _, c := range sums[0].Cols {
-			if strings.HasPrefix(c.Name, "slo_miss_") || strings.HasPrefix(c.Name, "energy_") {
+			if strings.HasPrefix(c.Name, "slo_miss_") || strings.HasPrefix(c.Name, "energy_") || slices.Contains(outcomeCols, c.Name) {
 				want = append(want, c.Name)
 			}
 		}

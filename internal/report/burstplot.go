@@ -57,23 +57,56 @@ func BurstFigures(runs []PolicyRuns, legend Legend, bursts []results.Interval, e
 	if unstable > 0 {
 		caption += "Right: the policies unstable at the base load (a tier's offered load shown above 1), on an axis of their own: their latency grows through the run."
 	}
-	fig := func(file, title, ylabel string, y func(results.Window) float64, logY, frac bool) SweepFigure {
-		lines := burstLines(runs, b.Start, from, to, width, y)
-		return SweepFigure{File: file, Title: title + " through " + which, Caption: strings.TrimSpace(caption),
-			opts: FigureOptions{XLabel: "time since the burst began (s)", YLabel: ylabel, LogY: logY},
-			draw: func(dir Folder, file, format string, o FigureOptions) error {
-				return plotBurst(dir, file, format, lines, legend, b.End-b.Start, o, frac)
-			}}
-	}
+	z := zoom{runs: runs, legend: legend, span: b, from: from, to: to, width: width, which: which, caption: caption, xlabel: "time since the burst began (s)"}
 	figs := []SweepFigure{
-		fig("burst_latency", "Windowed mean latency", "mean latency (s)", func(w results.Window) float64 { return w.MeanLatency }, true, false),
-		fig("burst_p95", "Windowed P95 latency", "P95 latency (s)", func(w results.Window) float64 { return w.P95Latency }, true, false),
+		z.fig("burst_latency", "Windowed mean latency", "mean latency (s)", func(w results.Window) float64 { return w.MeanLatency }, true, false),
+		z.fig("burst_p95", "Windowed P95 latency", "P95 latency (s)", func(w results.Window) float64 { return w.P95Latency }, true, false),
 	}
 	if cloud >= 0 {
-		figs = append(figs, fig("burst_cloud_share", "Share of tasks sent to the cloud", "cloud share",
+		figs = append(figs, z.fig("burst_cloud_share", "Share of tasks sent to the cloud", "cloud share",
 			func(w results.Window) float64 { return at(w.Share, cloud) }, false, true))
 	}
 	return figs
+}
+
+// EpisodeFigures are the failures experiment's figures: windowed mean
+// and P95 latency of every policy from BaselineSpan before span (a tier's
+// episode, which names, e.g. "the slow-down of slow") to end, time
+// counted from its start, span shaded; files prefix_latency, prefix_p95.
+func EpisodeFigures(runs []PolicyRuns, legend Legend, span results.Interval, name string, end, width float64, prefix string) []SweepFigure {
+	if len(runs) == 0 {
+		return nil
+	}
+	from := math.Max(span.Start-results.BaselineSpan, 0)
+	caption := fmt.Sprintf("From %g s before %s to the end of arrivals, time counted from its start (shaded). "+
+		"Lines: mean over replicates of each %g s window of the completed tasks' latency; band: its 95%% Student-t interval. "+
+		"Random slow-downs and failures differ between replicates (alike across policies), so the series spread their effect.",
+		span.Start-from, name, width)
+	z := zoom{runs: runs, legend: legend, span: span, from: from, to: end, width: width, which: name, caption: caption,
+		xlabel: "time since the episode began (s)", shade: "episode"}
+	return []SweepFigure{
+		z.fig(prefix+"_latency", "Windowed mean latency", "mean latency (s)", func(w results.Window) float64 { return w.MeanLatency }, true, false),
+		z.fig(prefix+"_p95", "Windowed P95 latency", "P95 latency (s)", func(w results.Window) float64 { return w.P95Latency }, true, false),
+	}
+}
+
+// zoom is a time-series figure's window on one shaded span.
+type zoom struct {
+	runs                   []PolicyRuns
+	legend                 Legend
+	span                   results.Interval
+	from, to, width        float64
+	which, caption, xlabel string
+	shade                  string // the shade's legend entry; "" is "burst"
+}
+
+func (z zoom) fig(file, title, ylabel string, y func(results.Window) float64, logY, frac bool) SweepFigure {
+	lines := burstLines(z.runs, z.span.Start, z.from, z.to, z.width, y)
+	return SweepFigure{File: file, Title: title + " through " + z.which, Caption: strings.TrimSpace(z.caption),
+		opts: FigureOptions{XLabel: z.xlabel, YLabel: ylabel, LogY: logY},
+		draw: func(dir Folder, file, format string, o FigureOptions) error {
+			return plotBurst(dir, file, format, lines, z.legend, z.span.End-z.span.Start, o, frac, z.shade)
+		}}
 }
 
 // burstLine is one policy's mean and 95% half-width per window of the zoom.
@@ -130,7 +163,7 @@ func burstBand(c color.Color) color.Color {
 
 // plotBurst draws the zoomed burst figure: the stable policies' panel and,
 // when some are unstable, theirs beside it, with one legend under both.
-func plotBurst(dir Folder, file, format string, lines []burstLine, legend Legend, length float64, o FigureOptions, frac bool) error {
+func plotBurst(dir Folder, file, format string, lines []burstLine, legend Legend, length float64, o FigureOptions, frac bool, shadeName string) error {
 	if !strings.HasSuffix(file, "."+format) {
 		file += "." + format
 	}
@@ -148,7 +181,7 @@ func plotBurst(dir Folder, file, format string, lines []burstLine, legend Legend
 	shade := []results.Interval{{Start: 0, End: length}}
 	panel := func(ss []series, title string) (*plot.Plot, []legendEntry, error) {
 		f := figure{FigureOptions: FigureOptions{Title: title, XLabel: o.XLabel, YLabel: o.YLabel, LogY: o.LogY}, Fraction: frac, Legend: legend,
-			Series: ss, Shade: shade, MarkEvery: 3, Band: true}
+			Series: ss, Shade: shade, ShadeName: shadeName, MarkEvery: 3, Band: true}
 		return f.plot()
 	}
 	var plots []*plot.Plot

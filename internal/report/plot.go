@@ -153,6 +153,7 @@ type figure struct {
 	// Time series: shaded X intervals (bursts), a marker only every MarkEvery
 	// points, no sideways offset, and a note of their own.
 	Shade     []results.Interval
+	ShadeName string // the shade's legend entry; "" is "burst"
 	MarkEvery int
 	Note      string
 	// Band draws each series' interval as a faint band in its colour
@@ -295,7 +296,11 @@ func (f figure) addAll(p *plot.Plot, ss []series, xm axisMap, farLabels *plotter
 	anyUnstable := false
 	if len(f.Shade) > 0 {
 		addShade(p, f.Shade)
-		entries = append(entries, legendEntry{burstLegend, []plot.Thumbnailer{shadeThumb()}})
+		name := f.ShadeName
+		if name == "" {
+			name = burstLegend
+		}
+		entries = append(entries, legendEntry{name, []plot.Thumbnailer{shadeThumb()}})
 	}
 	if f.MarkEvery == 0 && len(f.XLabels) == 0 {
 		ss = dodge(ss, xm)

@@ -53,12 +53,18 @@ const maxWindows = 100000
 // prepareBurst checks that bursts fall at known times and that the series
 // fits in memory.
 func prepareBurst(plan *experiment.Plan, a runner.Args) error {
+	return prepareSeries(burstName, plan, a)
+}
+
+// prepareSeries checks an experiment's time-series windows: the scenario
+// in duration mode, the window count bounded.
+func prepareSeries(name string, plan *experiment.Plan, a runner.Args) error {
 	if !(a.Window > 0) || math.IsInf(a.Window, 0) {
 		return fmt.Errorf("--window %g: need a window width > 0 (s)", a.Window)
 	}
 	horizon := experiment.Horizon(plan.Scenario)
 	if horizon == 0 {
-		return fmt.Errorf("burst: the scenario must be in duration mode (duration, warmup_time) so that bursts fall at known times; got tasks: %d (to shorten a burst run, use --set duration=SECONDS, not --tasks)", plan.Scenario.Tasks)
+		return fmt.Errorf("%s: the scenario must be in duration mode (duration, warmup_time) so that its windows fall at known times; got tasks: %d (to shorten a run, use --set duration=SECONDS, not --tasks)", name, plan.Scenario.Tasks)
 	}
 	if n := horizon / a.Window; n > maxWindows {
 		return fmt.Errorf("--window %g: %.0f windows over %g s of arrivals; at most %d are allowed (widen the window)", a.Window, n, horizon, maxWindows)

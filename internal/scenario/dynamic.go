@@ -20,8 +20,8 @@ type Episode struct {
 // lasts a length (laws in seconds: exponential, deterministic, lognormal
 // or pareto).
 type Recurring struct {
-	Gap    Dist    `yaml:"gap" label:"gap law"`
-	Length Dist    `yaml:"length" label:"length law"`
+	Gap    Dist    `yaml:"gap" label:"gap law" workunit:"s"`        // law of the time from one span's end to the next one's start, s (its mean > 0)
+	Length Dist    `yaml:"length" label:"length law" workunit:"s"`  // law of a span's length, s (its mean > 0)
 	Speed  float64 `yaml:"speed,omitempty" label:"slow-down speed"` // slowdowns: multiplier of the tier's speed, > 0
 }
 

@@ -22,6 +22,8 @@ func TestParamLabel(t *testing.T) {
 		{"observation.period", "observation period T", "s"},
 		{"observation.delay.mean", "observation delay mean", "s"},
 		{"workload.size.mean", "task size mean", "work units"},
+		{"tiers.edge.slowdowns.gap.mean", "edge slow-downs gap law mean", "s"},
+		{"tiers[0].failures.length.low", "tier 1 failures length law lower bound", "s"},
 		{"workload.data.proportional", "data per work unit", "bits"},
 		{"arrivals.bursts.0.factor", "burst 1 factor", ""},
 		{"arrivals.bursts[0].every", "burst 1 period", "s"},

@@ -25,10 +25,10 @@ type Tier struct {
 	Episodes []Episode `yaml:"episodes,omitempty" label:""`
 	// Slowdowns are random spans at speed times the tier's speed, gap
 	// seconds apart (omitted: none).
-	Slowdowns *Recurring `yaml:"slowdowns,omitempty" label:""`
+	Slowdowns *Recurring `yaml:"slowdowns,omitempty" label:"slow-downs"`
 	// Failures are random spans during which the tier is down, gap
 	// seconds apart (omitted: none); down wins over a slow-down.
-	Failures *Recurring `yaml:"failures,omitempty" label:""`
+	Failures *Recurring `yaml:"failures,omitempty" label:"failures"`
 }
 
 // Power is a server's linear power model: P(u) = Idle + (Max − Idle)·u at

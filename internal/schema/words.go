@@ -29,7 +29,7 @@ func (s *Schema) Words(t reflect.Type, path string) (label, unit string, ok bool
 // and the leaf's unit.
 func (s *Schema) words(t reflect.Type, parts []string) (string, string, bool) {
 	var words []string
-	unit := ""
+	unit, workAs := "", ""
 	for i, p := range parts {
 		last := i == len(parts)-1
 		for t.Kind() == reflect.Pointer {
@@ -65,7 +65,13 @@ func (s *Schema) words(t reflect.Type, parts []string) (string, string, bool) {
 			} else if l != "" {
 				words = append(words, l)
 			}
+			if w, ok := f.Tag.Lookup("workunit"); ok { // a law of another quantity than work: its "work units" read as w
+				workAs = w
+			}
 			t, unit = f.Type, f.Tag.Get("unit")
+			if workAs != "" && unit == workUnits {
+				unit = workAs
+			}
 			if last {
 				return strings.Join(words, " "), unit, true
 			}
@@ -95,6 +101,10 @@ func (s *Schema) noun(t reflect.Type) string {
 	}
 	return strings.ToLower(t.Name())
 }
+
+// workUnits is the unit of a size law's parameters, which a field tagged
+// workunit (a law of durations) reads as its own unit.
+const workUnits = "work units"
 
 func join(a []string, b string) string {
 	return strings.TrimSpace(strings.Join(append(a, b), " "))
