@@ -2,7 +2,10 @@ package cmd
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -10,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/offload-sim/offload/internal/balancer"
 	"github.com/offload-sim/offload/internal/emulate"
 	"github.com/offload-sim/offload/internal/experiment"
 	"github.com/offload-sim/offload/internal/policies"
@@ -35,6 +39,7 @@ type emulateOptions struct {
 	timeScale float64
 	spin      time.Duration
 	tiers     []string // --tier name=URL
+	balancers []string // --balancer haproxy,nginx
 	rate      float64
 	// maxFailures is the failure share (failed / sent) above which a run is
 	// invalid (--max-failures; reproduce sets defaultMaxFailures).
@@ -70,7 +75,16 @@ sets emulated against simulated latency.
 
 Requests in flight are bounded by the file-descriptor limit (the soft
 limit is raised to the hard one first): a task beyond the bound is not sent
-and counts as failed ("concurrency limit"). Tiers given with --tier are
+and counts as failed ("concurrency limit").
+
+With --balancer haproxy or nginx, each selected policy that a real balancer
+also runs (round-robin, least-conn, p2c) runs a second time on the real
+program, started by offload on 127.0.0.1 with a generated configuration in
+front of fresh tier servers: the balancer chooses each task's tier, the
+tier applies the task's delay, and the runs are labelled haproxy:leastconn,
+nginx:least_conn and so on, set beside the simulator's runs of the policy
+of the same rule. A balancer that fails to start is exit 1 with its log
+quoted. Tiers given with --tier are
 health-checked (GET /state every --health-every); a tier that fails a check
 or a request (refused, reset, timed out, a 5xx other than queue-full) is
 down until a check succeeds, and the policies see it saturated meanwhile.
@@ -115,6 +129,7 @@ func newEmulateCmd(io IO, runF func(*emulateOptions) error) *cobra.Command {
 	fl.StringArrayVar(&o.tiers, "tier", nil, "use a running tier server: `name=URL` (repeatable)")
 	fl.Float64Var(&o.rate, "rate", 0, "arrival rate, tasks/s: overrides the scenario's, and picks one from an arrivals.rate sweep")
 	fl.Float64Var(&o.maxFailures, "max-failures", defaultMaxFailures, "a run whose failed / sent requests exceed this `share` is invalid (exit 1)")
+	fl.StringSliceVar(&o.balancers, "balancer", nil, "also run the policies with a counterpart (round-robin, least-conn, p2c) on these real balancers, started in front of the tiers: haproxy, nginx (`a,b`)")
 	durationVar(fl, &o.healthEvery, "health-every", testbed.DefaultHealthEvery, "health-check period of the --tier servers, wall clock")
 	return c
 }
@@ -184,8 +199,13 @@ func runEmulate(ctx context.Context, o *emulateOptions) error {
 	if err != nil {
 		return err
 	}
+	bs, err := o.lookBalancers()
+	if err != nil {
+		return err
+	}
 	eo := emulate.Options{Duration: o.duration, Warmup: o.warmup, Timeout: o.timeout, TimeScale: o.timeScale, Spin: o.spin,
-		External: external, MaxFailures: o.maxFailures, HealthEvery: o.healthEvery, MaxInFlight: o.maxInFlight, Collect: o.collect}
+		External: external, MaxFailures: o.maxFailures, HealthEvery: o.healthEvery, MaxInFlight: o.maxInFlight, Collect: o.collect,
+		Balancers: bs}
 	of := outputFlags{dir: o.dir, force: o.force, quiet: o.quiet, format: o.format, jobs: 1}
 	return emulate.Run(ctx, plan, eo, of.options(o.io, o.args))
 }
@@ -215,4 +235,29 @@ func oneEmulatedCell(sc *scenario.Scenario, rate float64, warmup, duration time.
 	sc.Duration = duration.Seconds() / timeScale
 	sc.WarmupTime = warmup.Seconds() / timeScale
 	return runner.BadInput(sc.Validate())
+}
+
+// lookBalancers checks --balancer's names and finds each program on the
+// PATH, then in /usr/sbin, where Debian installs both. A program that is
+// not installed is an error of the machine, not of the input: exit 1.
+func (o *emulateOptions) lookBalancers() ([]emulate.Balancer, error) {
+	var out []emulate.Balancer
+	for _, name := range o.balancers {
+		p := balancer.Program(name)
+		if p != balancer.HAProxy && p != balancer.Nginx {
+			return nil, badInputf("--balancer %q: allowed: haproxy, nginx", name)
+		}
+		if slices.ContainsFunc(out, func(b emulate.Balancer) bool { return b.Program == p }) {
+			continue
+		}
+		bin, err := exec.LookPath(name)
+		if err != nil {
+			if _, serr := os.Stat(filepath.Join("/usr/sbin", name)); serr != nil {
+				return nil, fmt.Errorf("--balancer %s: %w (install it: apt-get install %s)", name, err, name)
+			}
+			bin = filepath.Join("/usr/sbin", name)
+		}
+		out = append(out, emulate.Balancer{Program: p, Binary: bin})
+	}
+	return out, nil
 }

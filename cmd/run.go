@@ -13,6 +13,7 @@ import (
 	"github.com/offload-sim/offload/internal/policies"
 	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/runner"
+	"github.com/offload-sim/offload/internal/testbed"
 )
 
 // runOptions are the flags of `offload run` and of every experiment.
@@ -90,7 +91,7 @@ func (o *outputFlags) options(io IO, command []string) runner.Options {
 	if o.maxMemory != "" {
 		limit, _ = runner.ParseBytes(o.maxMemory)
 	}
-	return runner.Options{Dir: o.dir, Force: o.force, Resume: o.resume, Workers: o.jobs, Format: o.format, MaxMemory: limit,
+	return runner.Options{Dir: o.dir, Force: o.force, Resume: o.resume, Workers: o.jobs, Format: o.format, MaxMemory: limit, FDLimit: testbed.RaiseFDLimit().Soft,
 		Trace: o.trace, TimeDecisions: o.timeDecisions, Shard: o.shard, Command: command, Out: io.Out, Err: io.Err,
 		Progress: func(name string, total int) (func(int, int), func()) { return newProgress(io, o.quiet, name, total) }}
 }

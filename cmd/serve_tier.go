@@ -18,6 +18,7 @@ type serveTierOptions struct {
 	servers    int
 	speed      float64
 	queueLimit int
+	index      int
 	listen     string
 	timeScale  float64
 	grace      time.Duration
@@ -36,7 +37,11 @@ func newServeTierCmd(io IO, runF func(*serveTierOptions) error) *cobra.Command {
 POST /tasks with {"id": 1, "size": 2.5} runs the task (it waits
 size/speed × time-scale seconds) and answers with its timings; a full queue
 answers 503 with a reason. GET /state reports the queue, busy workers,
-completed and rejected counts. SIGINT or SIGTERM stops accepting, answers
+completed and rejected counts. Behind a real load balancer, which chooses
+the tier, the client sends each task's delay to every tier of the pool
+({"id": 1, "size": 2.5, "delays": [0, 0.02]}); the tier waits its own, the
+one at --index, before the task joins the queue, and names itself (name
+and index) in its answer. SIGINT or SIGTERM stops accepting, answers
 every request already accepted (for at most --grace) and exits 0.`,
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
@@ -51,6 +56,7 @@ every request already accepted (for at most --grace) and exits 0.`,
 	fl.IntVar(&o.servers, "servers", 1, "workers (tasks in service at once)")
 	fl.Float64Var(&o.speed, "speed", 1, "work units per model second of one worker")
 	fl.IntVar(&o.queueLimit, "queue-limit", testbed.DefaultQueueLimit, "tasks that may wait beyond those in service; more get 503")
+	fl.IntVar(&o.index, "index", 0, "the tier's position in its pool: the delay it applies of a task that carries them")
 	fl.StringVar(&o.listen, "listen", "127.0.0.1:8080", "listen `address` (loopback by default; 0.0.0.0:PORT to serve other machines)")
 	fl.Float64Var(&o.timeScale, "time-scale", 1, "wall seconds per model second")
 	durationVar(fl, &o.grace, "grace", 30*time.Second, "on shutdown, how long accepted requests may take to finish")
@@ -67,6 +73,8 @@ func (o *serveTierOptions) check() error {
 		return badInputf("--speed %v is out of range: must be in [%g, %g] work units/s", o.speed, scenario.MinSpeed, scenario.MaxSpeed)
 	case o.queueLimit < 1:
 		return badInputf("--queue-limit %d: must be ≥ 1", o.queueLimit)
+	case o.index < 0 || o.index >= testbed.MaxDelays:
+		return badInputf("--index %d: must be in [0, %d)", o.index, testbed.MaxDelays)
 	case o.grace < 0:
 		return badInputf("--grace %v: must be ≥ 0", o.grace)
 	}
@@ -78,7 +86,7 @@ func runServeTier(ctx context.Context, o *serveTierOptions) error {
 		return err
 	}
 	s, err := testbed.NewServer(testbed.ServerConfig{Name: o.name, Servers: o.servers, Speed: o.speed,
-		QueueLimit: o.queueLimit, TimeScale: o.timeScale})
+		QueueLimit: o.queueLimit, TimeScale: o.timeScale, Index: o.index})
 	if err != nil {
 		return badInput(err)
 	}

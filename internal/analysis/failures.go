@@ -42,7 +42,7 @@ func FailuresOutputs(r *runner.Result) ([]string, error) {
 		filepath.Join(dir, seriesRunsCSV)}
 	span, what := EpisodeSpan(r.Plan)
 	if span != nil {
-		for _, f := range report.EpisodeFigures(b.policyRuns(), Legend(b.plan), *span, what, b.end, b.width, "failures") {
+		for _, f := range report.EpisodeFigures(b.policyRuns(), Legend(b.plan), *span, what, b.end, b.width, failuresStem) {
 			err := f.Draw(r.Dir, f.File, format, true, false)
 			if errors.Is(err, report.ErrNoData) {
 				continue
@@ -99,3 +99,6 @@ func printFailures(w io.Writer, b *burstAnalysis) {
 	}
 	_ = tw.Flush()
 }
+
+// failuresStem begins the names of the failures experiment's figures.
+const failuresStem = "failures"

@@ -15,7 +15,8 @@
 // final (no retry on another server, no server taken out after a failure),
 // and it keeps connections to the backends alive, as the testbed's client
 // does to it. Algorithms lists the labels, Weights turns capacities into the
-// integer weights both programs take.
+// integer weights both programs take, and HAProxyRandomShares is the
+// chance of each server in HAProxy's random draws.
 //
 // # Process
 //

@@ -52,6 +52,10 @@ type Options struct {
 	// MaxInFlight overrides the in-flight limit computed from the descriptor
 	// limit (tests); 0: from the limit.
 	MaxInFlight int
+	// Balancers are real load balancers to run in front of the tiers: each
+	// selected policy with a counterpart there also runs on each of them
+	// (docs/emulation.md, "Real balancers").
+	Balancers []Balancer
 	// Collect, if set, receives the valid emulated runs and the simulated
 	// runs of the same (policy, replicate) pairs (reproduce --emulate judges
 	// claim 6 with them). Emulate still returns an error when any run was
@@ -69,6 +73,9 @@ func Run(ctx context.Context, plan *experiment.Plan, eo Options, opts runner.Opt
 	if err != nil {
 		return runner.BadInput(err)
 	}
+	if err := checkBalancers(&eo, plan); err != nil {
+		return err
+	}
 	if err := checkExternal(ctx, cfg, eo.External, eo.TimeScale); err != nil {
 		return err
 	}
@@ -80,7 +87,7 @@ func Run(ctx context.Context, plan *experiment.Plan, eo Options, opts runner.Opt
 	}
 	defer d.Close()
 	m := runner.NewManifest(opts.Command, plan.Name, sc.Seed, sc.Seeds, hash)
-	m.Runs = len(plan.Jobs())
+	m.Runs = len(plan.Jobs()) + len(realJobs(plan, eo.Balancers))
 	resolved, err := sc.Marshal()
 	if err != nil {
 		return err
@@ -112,6 +119,7 @@ func Run(ctx context.Context, plan *experiment.Plan, eo Options, opts runner.Opt
 	for i := range outs {
 		simRuns[i] = outs[i].Run
 	}
+	simRuns = append(simRuns, counterparts(realJobs(plan, eo.Balancers), simRuns)...)
 	m.Finished = time.Now().UTC()
 	if err := d.WriteManifest(*m); err != nil {
 		return err
@@ -172,11 +180,12 @@ func inFlightLimit(override int) (testbed.FDLimit, int) {
 }
 
 func (e *emulation) runAll(ctx context.Context) error {
-	jobs := e.plan.Jobs()
+	jobs, real := e.plan.Jobs(), realJobs(e.plan, e.eo.Balancers)
+	total := len(jobs) + len(real)
 	var update func(int, int)
 	if e.opts.Progress != nil {
 		var finish func()
-		update, finish = e.opts.Progress(Name, len(jobs))
+		update, finish = e.opts.Progress(Name, total)
 		defer finish()
 	}
 	for i, j := range jobs {
@@ -186,7 +195,17 @@ func (e *emulation) runAll(ctx context.Context) error {
 		}
 		e.runs = append(e.runs, run)
 		if update != nil {
-			update(i+1, len(jobs))
+			update(i+1, total)
+		}
+	}
+	for i, rj := range real {
+		run, err := e.runReal(ctx, rj)
+		if err != nil {
+			return fmt.Errorf("%s, replicate %d: %w", rj.label, rj.job.Seed, err)
+		}
+		e.runs = append(e.runs, run)
+		if update != nil {
+			update(len(jobs)+i+1, total)
 		}
 	}
 	return nil
@@ -235,16 +254,22 @@ func (e *emulation) runOne(ctx context.Context, j experiment.Job) (report.Emulat
 	if err != nil {
 		return report.EmulatedRun{}, err
 	}
+	return e.record(res, j, j.Policy), nil
+}
+
+// record keeps a finished run's checks and figures, and returns its row
+// under label.
+func (e *emulation) record(res *testbed.Result, j experiment.Job, label string) report.EmulatedRun {
 	e.checks = append(e.checks, e.judge(res))
 	e.peak = max(e.peak, res.PeakInFlight)
 	if e.firstErr == nil && res.FirstError != nil {
-		e.firstErr = fmt.Errorf("%s, replicate %d: %w", j.Policy, j.Seed, res.FirstError)
+		e.firstErr = fmt.Errorf("%s, replicate %d: %w", label, j.Seed, res.FirstError)
 	}
 	e.lag.Mean, e.lag.P99, e.lag.Max = max(e.lag.Mean, res.Lag.Mean), max(e.lag.P99, res.Lag.P99), max(e.lag.Max, res.Lag.Max)
 	run := res.Metrics(e.plan.Columns())
 	c := e.plan.Cells[j.Cell]
-	run.Experiment, run.Param, run.Value, run.Policy, run.Seed = e.plan.Name, c.Param, c.Value, j.Policy, j.Seed
-	return report.EmulatedRun{Run: run, Sent: res.Sent, Completed: res.Completed, Rejected: res.Rejected, Failed: res.Failed}, nil
+	run.Experiment, run.Param, run.Value, run.Policy, run.Seed = e.plan.Name, c.Param, c.Value, label, j.Seed
+	return report.EmulatedRun{Run: run, Sent: res.Sent, Completed: res.Completed, Rejected: res.Rejected, Failed: res.Failed}
 }
 
 // workloadOf draws the emulated workload from the simulator's own source,
@@ -274,12 +299,12 @@ func (e *emulation) startTiers() (urls []string, stop func(), err error) {
 			s()
 		}
 	}
-	for _, t := range e.tiers {
+	for i, t := range e.tiers {
 		if u, ok := e.external[t.Name]; ok {
 			urls = append(urls, u)
 			continue
 		}
-		s, err := testbed.NewServer(testbed.ServerConfig{Name: t.Name, Servers: t.Servers, Speed: t.Speed, TimeScale: e.eo.TimeScale})
+		s, err := testbed.NewServer(testbed.ServerConfig{Name: t.Name, Index: i, Servers: t.Servers, Speed: t.Speed, TimeScale: e.eo.TimeScale})
 		if err != nil {
 			stop()
 			return nil, nil, err
@@ -504,8 +529,12 @@ func (e *emulation) print(wall time.Duration, cs []report.Comparison, invalid ma
 	for _, r := range e.runs {
 		sent, completed, rejected, failed = sent+r.Sent, completed+r.Completed, rejected+r.Rejected, failed+r.Failed
 	}
-	fmt.Fprintf(w, "emulated %d runs (%d policies × %d replicates, %v + %v warmup of arrivals each, time-scale %g) in %v\n",
-		len(e.runs), len(e.plan.Policies), e.plan.Scenario.Seeds, e.eo.Duration, e.eo.Warmup, e.eo.TimeScale, wall.Round(time.Second))
+	real := ""
+	if n := len(realJobs(e.plan, e.eo.Balancers)); n > 0 {
+		real = fmt.Sprintf(", and %d on real balancers", n)
+	}
+	fmt.Fprintf(w, "emulated %d runs (%d policies × %d replicates%s, %v + %v warmup of arrivals each, time-scale %g) in %v\n",
+		len(e.runs), len(e.plan.Policies), e.plan.Scenario.Seeds, real, e.eo.Duration, e.eo.Warmup, e.eo.TimeScale, wall.Round(time.Second))
 	fmt.Fprintf(w, "requests: sent %d = completed %d + rejected %d + failed %d\n", sent, completed, rejected, failed)
 	fmt.Fprintf(w, "requests in flight: at most %d (%s), peak %d\n", e.inFlight, fdNote(e.fd), e.peak)
 	if e.firstErr != nil {

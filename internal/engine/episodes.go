@@ -104,8 +104,8 @@ func (c *Config) validateDynamic() []error {
 				errs = append(errs, fmt.Errorf("tier %d episode %d starts at %v, before episode %d ends (%v): need disjoint episodes in time order", i, k, e.Start, k-1, cp.Episodes[k-1].End))
 			}
 		}
-		law(i, "slowdowns", cp.Slowdowns, true)
-		law(i, "failures", cp.Failures, false)
+		law(i, keySlowdowns, cp.Slowdowns, true)
+		law(i, keyFailures, cp.Failures, false)
 	}
 	if a, b, all := downThroughout(c); all {
 		errs = append(errs, fmt.Errorf("%w in [%v, %v): no task could be served then", errAllDown, a, b))
@@ -301,3 +301,9 @@ func downThroughout(cfg *Config) (float64, float64, bool) {
 
 // errAllDown is returned for a run whose tiers are all down at once by their fixed episodes.
 var errAllDown = errors.New("every tier is down at once")
+
+// The keys of a tier's random episodes, as errors name them.
+const (
+	keySlowdowns = "slowdowns"
+	keyFailures  = "failures"
+)

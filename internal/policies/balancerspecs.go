@@ -27,7 +27,10 @@ func leastConnSpec() Spec {
 
 func p2cSpec() Spec {
 	return Spec{Name: NameP2C, Summary: "power of d choices on the balancer's own outstanding counts (Envoy, gRPC least_request, HAProxy random(2))",
-		Options: []Option{choicesOption(), weightsOption("equal")}, New: buildP2C}
+		Options: []Option{choicesOption(), weightsOption("equal"),
+			{Name: "draws", Doc: "weights (each draw in proportion to the weights, independent: Envoy, gRPC; the default), haproxy (the chances of HAProxy's hash ring) or distinct (the d tiers distinct, as nginx's random two)",
+				Check: oneOf(drawsWeights, drawsHAProxy, drawsDistinct)}},
+		New: buildP2C}
 }
 
 func leastRequestSpec() Spec {
@@ -69,7 +72,7 @@ func prequalSpec() Spec {
 			{Name: "delta", Doc: "δ of the default reuse budget (default 1)", Check: number(func(x float64) bool { return x >= 0 && x <= 1e6 }, "in [0, 1e6]")},
 			{Name: "q_rif", Doc: "Q_RIF: a probe whose RIF exceeds this quantile of the recent answers' is hot (default 0.84)", Check: number(func(x float64) bool { return x > 0 && x <= 1 }, "in (0, 1]")},
 			{Name: "rif_history", Doc: "H: recent answers whose RIFs estimate the quantile (default 64)", Check: integer(1, 1<<16)},
-			{Name: "latency_samples", Doc: "K: queries a tier's latency record keeps (default 16)", Check: integer(1, 1024)},
+			{Name: "latency_samples", Doc: "K: queries a tier's latency record keeps for each RIF value (default 16)", Check: integer(1, 1024)},
 			{Name: "latency_window", Doc: "s: a recorded latency older than this does not count (default 1)", Check: positive("in (0, 1e6] (s)")},
 		},
 		New: buildPrequal}

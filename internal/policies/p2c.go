@@ -3,7 +3,9 @@ package policies
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 
+	"github.com/offload-sim/offload/internal/balancer"
 	"github.com/offload-sim/offload/internal/dispatch"
 )
 
@@ -35,23 +37,46 @@ func (o outstanding) done(i int) {
 // the earlier draw (HAProxy keeps the later one, the same in law). With
 // weights, as HAProxy and nginx's `random two` weigh them, a tier is drawn
 // with probability proportional to its weight and the loads compared are
-// outstanding / weight. nginx's `random two least_conn` draws two distinct
-// servers (docs/emulation.md, "Real balancers"), which this does not.
+// outstanding / weight. The draws option models the real programs' draws
+// (docs/emulation.md, "Real balancers"): haproxy draws each tier with the
+// chance HAProxy's consistent-hash ring gives it
+// (balancer.HAProxyRandomShares), not in proportion to its weight; distinct
+// draws the d tiers distinct from one another, as nginx's `random two
+// least_conn` does, each later draw repeated while it falls on a tier
+// already drawn, at most 20 times (nginx's bound), after which the tiers
+// drawn so far decide.
 type p2c struct {
-	d      int
-	active outstanding
-	w      []int64 // nil: equal weights
-	prob   []float64
-	alias  []int32
-	rng    *rand.Rand
+	d        int
+	active   outstanding
+	w        []int64 // nil: equal weights
+	prob     []float64
+	alias    []int32 // nil: uniform draws
+	distinct bool
+	drawn    []int // this decision's draws, when distinct
+	rng      *rand.Rand
 }
+
+// The draws option's values.
+const (
+	drawsWeights  = "weights"
+	drawsHAProxy  = "haproxy"
+	drawsDistinct = "distinct"
+	maxRedraws    = 20 // nginx's tries for a second, distinct peer
+)
 
 func buildP2C(b Build) (dispatch.Policy, error) {
 	w, err := tierWeights(b, "equal")
 	if err != nil {
 		return nil, err
 	}
-	return newP2C(w, b.Options.Int("choices", 2), b.Rand), nil
+	p := newP2C(w, b.Options.Int("choices", 2), b.Rand)
+	switch b.Options.String("draws", drawsWeights) {
+	case drawsHAProxy:
+		p.prob, p.alias = aliasTable(balancer.HAProxyRandomShares(w))
+	case drawsDistinct:
+		p.distinct, p.drawn = true, make([]int, 0, p.d)
+	}
+	return p, nil
 }
 
 // newP2C returns the power of d choices on a balancer's own counts over
@@ -74,9 +99,10 @@ func newP2C(w []int, d int, rng *rand.Rand) *p2c {
 }
 
 // draw is a tier: uniform with equal weights, else in proportion to its
-// weight (Vose's alias table, one uniform).
+// weight or with the chances of the draws option (Vose's alias table, one
+// uniform).
 func (p *p2c) draw() int {
-	if p.w == nil {
+	if p.alias == nil {
 		return p.rng.IntN(len(p.active))
 	}
 	x := p.rng.Float64() * float64(len(p.prob))
@@ -102,8 +128,21 @@ func (*p2c) Blind() {}
 // Decide implements dispatch.Policy.
 func (p *p2c) Decide(*dispatch.View) dispatch.Decision {
 	best := p.draw()
+	if p.distinct {
+		p.drawn = append(p.drawn[:0], best)
+	}
 	for range p.d - 1 {
-		if c := p.draw(); p.fewer(c, best) {
+		c := p.draw()
+		if p.distinct {
+			for k := 0; k < maxRedraws && slices.Contains(p.drawn, c); k++ {
+				c = p.draw()
+			}
+			if slices.Contains(p.drawn, c) {
+				break
+			}
+			p.drawn = append(p.drawn, c)
+		}
+		if p.fewer(c, best) {
 			best = c
 		}
 	}

@@ -26,9 +26,9 @@ var (
 // that tier. The latency estimate is the paper's: the median latency of
 // the server's recent queries that arrived at about the current RIF (within
 // one). The simulator keeps that record per tier from what this balancer
-// sees: its last K tasks there, each with its server-side latency (wait +
-// service) and the tier's RIF read when it was sent; with no such query,
-// the estimate is 0.
+// sees: for each RIF value, its last K tasks sent there at that RIF, each
+// with its server-side latency (wait + service); with no recent query near
+// the RIF, the nearest lower RIF's median, and 0 with none below either.
 //
 // The pool. Answers join a pool of at most m probes, one a tier (a newer
 // answer replaces the older), the oldest evicted when it is full. A probe
@@ -90,6 +90,7 @@ const (
 	prequalSamples  = 16
 	prequalHistory  = 64
 	prequalWindow   = 1.0
+	prequalMaxRIF   = 255 // RIFs above share the latency record's last bucket
 )
 
 func buildPrequal(b Build) (dispatch.Policy, error) {
@@ -104,11 +105,11 @@ func buildPrequal(b Build) (dispatch.Policy, error) {
 	p.window = o.Float("latency_window", prequalWindow)
 	k := o.Int("latency_samples", prequalSamples)
 	p.rtt, p.rec, p.idx = make([]float64, p.n), make([]latencyRecord, p.n), make([]int, p.n)
-	p.near = make([]float64, 0, k)
+	p.near = make([]float64, 0, 3*k)
 	p.sent.init(64)
 	for i, t := range b.Tiers {
 		p.rtt[i] = 2 * t.MeanDelay
-		p.rec[i] = latencyRecord{rif: make([]int32, k), lat: make([]float64, k), at: make([]float64, k)}
+		p.rec[i] = latencyRecord{k: k}
 		p.idx[i] = i
 	}
 	p.pool = make([]probeAnswer, 0, p.poolMax+1)
@@ -338,23 +339,49 @@ func (w *window[T]) add(x T) {
 }
 
 // estimate is tier i's latency estimate at this RIF at now: the upper
-// median of its recorded latencies of queries sent within one of this RIF
-// that completed within the last window; 0 when there is none (a server
-// with no recent record of such a load reports none).
+// median of its recorded latencies of queries sent at a RIF within one of
+// this one that completed within the last window. With none, those of the
+// nearest lower RIF that has recent ones: latency grows with RIF, so that
+// is a lower bound, where reporting nothing (0, the best a probe can say)
+// made every RIF not seen lately look the fastest and drew the balancer
+// to it. 0 only when no lower RIF has a recent record either, so that an
+// idle tier is not starved by highs it reported long ago.
 func (p *prequal) estimate(i, rif int, now float64) float64 {
 	r := &p.rec[i]
 	near := p.near[:0]
-	for k := range r.n {
-		if abs(int(r.rif[k])-rif) <= 1 && now-r.at[k] <= p.window {
-			x := r.lat[k]
+	c := min(rif, prequalMaxRIF)
+	for b := max(c-1, 0); b <= c+1 && b < r.buckets(); b++ {
+		if now-r.last[b] > p.window {
+			continue
+		}
+		lat, at := r.bucket(b)
+		for k := range lat {
+			if now-at[k] > p.window {
+				continue
+			}
+			x := lat[k]
 			j := len(near)
 			near = append(near, x)
-			for j > 0 && near[j-1] > x { // insertion sort: at most K values
+			for j > 0 && near[j-1] > x { // insertion sort: at most 3K values
 				near[j] = near[j-1]
 				j--
 			}
 			near[j] = x
 		}
+	}
+	if len(near) == 0 {
+		for b := min(c-2, r.buckets()-1); b >= 0 && len(near) == 0; b-- {
+			if now-r.last[b] > p.window {
+				continue // nothing recent: one comparison, not K
+			}
+			lat, at := r.bucket(b)
+			for k := range lat {
+				if now-at[k] <= p.window {
+					near = append(near, lat[k])
+				}
+			}
+		}
+		slices.Sort(near) // at most K values
 	}
 	p.near = near
 	if len(near) == 0 {
@@ -363,26 +390,37 @@ func (p *prequal) estimate(i, rif int, now float64) float64 {
 	return near[len(near)/2]
 }
 
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
+// latencyRecord is a tier's record of its queries by the RIF each was sent
+// at: for each RIF value up to prequalMaxRIF (higher ones share the last
+// bucket), the last K, a ring, each with its server-side latency and when it
+// completed. Buckets are added as higher RIFs are first seen, so the record
+// stops growing once the tier's largest RIF has been met.
+type latencyRecord struct {
+	k       int
+	lat, at []float64 // bucket b's ring is [b·k, (b+1)·k)
+	n, next []int32   // each bucket's count and next slot
+	last    []float64 // each bucket's latest completion, to skip a stale one whole
 }
 
-// latencyRecord is a tier's last K queries, a ring: the RIF each was sent
-// at and its server-side latency.
-type latencyRecord struct {
-	rif     []int32
-	lat     []float64
-	at      []float64 // when each completed
-	n, next int
+func (r *latencyRecord) buckets() int { return len(r.n) }
+
+// bucket is bucket b's recorded latencies and completion times.
+func (r *latencyRecord) bucket(b int) (lat, at []float64) {
+	o := b * r.k
+	return r.lat[o : o+int(r.n[b])], r.at[o : o+int(r.n[b])]
 }
 
 func (r *latencyRecord) add(rif int32, lat, at float64) {
-	r.rif[r.next], r.lat[r.next], r.at[r.next] = rif, lat, at
-	r.next = (r.next + 1) % len(r.rif)
-	r.n = min(r.n+1, len(r.rif))
+	b := int(min(max(rif, 0), prequalMaxRIF))
+	for len(r.n) <= b {
+		r.n, r.next, r.last = append(r.n, 0), append(r.next, 0), append(r.last, math.Inf(-1))
+		r.lat, r.at = append(r.lat, make([]float64, r.k)...), append(r.at, make([]float64, r.k)...)
+	}
+	o := b*r.k + int(r.next[b])
+	r.lat[o], r.at[o] = lat, at
+	r.next[b] = (r.next[b] + 1) % int32(r.k)
+	r.n[b] = min(r.n[b]+1, int32(r.k))
+	r.last[b] = max(r.last[b], at)
 }
 
 // taskRIFs holds a value per outstanding task, by task id: a table of

@@ -169,8 +169,10 @@ func TestPrequalReuseBudget(t *testing.T) {
 
 // The latency a probe reports is the median of the tier's recorded
 // server-side latencies (wait + service) of queries sent at a RIF within
-// one of the probe's and completed within the last latency_window (1 s),
-// 0 when there is none; the record keeps the last K.
+// one of the probe's and completed within the last latency_window (1 s);
+// with none, those of the nearest lower RIF that has some (latency grows
+// with RIF, so a lower RIF's is a lower bound rather than none); 0 when no
+// RIF below has any either. The record keeps the last K a RIF value.
 func TestPrequalLatencyEstimate(t *testing.T) {
 	tiers := identicalTiers(2)
 	p := newTestPrequal(t, tiers, map[string]any{"latency_samples": 4})
@@ -178,7 +180,7 @@ func TestPrequalLatencyEstimate(t *testing.T) {
 		t.Errorf("no record: %v", m)
 	}
 	// Tasks 0..4 sent to tier 1 at RIFs 0, 5, 1, 2, 9, with latencies 9,
-	// 1, 3, 2, 7: task 0's leaves the record of 4.
+	// 1, 3, 2, 7.
 	for k, x := range []struct {
 		rif int32
 		lat float64
@@ -189,7 +191,7 @@ func TestPrequalLatencyEstimate(t *testing.T) {
 	for _, c := range []struct {
 		rif  int
 		want float64
-	}{{0, 3}, {1, 3}, {2, 3}, {3, 2}, {4, 1}, {6, 1}, {7, 0}, {9, 7}, {20, 0}} {
+	}{{0, 9}, {1, 3}, {2, 3}, {3, 2}, {4, 1}, {6, 1}, {7, 1}, {9, 7}, {20, 7}} {
 		if m := p.estimate(1, c.rif, 0.5); m != c.want {
 			t.Errorf("estimate at RIF %d: %v, want %v", c.rif, m, c.want)
 		}
@@ -201,6 +203,14 @@ func TestPrequalLatencyEstimate(t *testing.T) {
 	p.Done(&dispatch.Completion{Task: 3, Tier: 1, Wait: 100})
 	if m := p.estimate(1, 2, 0.5); m != 3 {
 		t.Errorf("after a stray completion: %v", m)
+	}
+	// RIF 2's bucket keeps its last 4 of 10, 11, 12, 13, 14.
+	for k := range 5 {
+		p.sent.put(10+k, 2)
+		p.Done(&dispatch.Completion{Task: 10 + k, Tier: 1, Service: float64(10 + k)})
+	}
+	if m := p.estimate(1, 2, 0.5); m != 12 { // 3, 11, 12, 13, 14
+		t.Errorf("after the bucket's ring turned: %v", m)
 	}
 	// Many outstanding: the table grows and loses none.
 	for k := range 1000 {

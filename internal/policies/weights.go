@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/offload-sim/offload/internal/balancer"
+	"github.com/offload-sim/offload/internal/dispatch"
 )
 
 // weightsOption is the weights option of the production balancers: equal
@@ -86,4 +87,25 @@ func allEqual(w []int) bool {
 		}
 	}
 	return true
+}
+
+// EntryWeights is the integer weights an entry's policy gives the tiers
+// (its weights option, else its default: capacity for
+// weighted-round-robin, equal for the others), as the real balancers'
+// configurations take them, so that a real balancer set beside the policy
+// weighs the tiers alike.
+func EntryWeights(e Entry, tiers []dispatch.Tier) ([]int, error) {
+	b := Build{Tiers: tiers, Options: Values{}}
+	if raw, ok := e.Options["weights"]; ok {
+		v, err := checkWeights(raw)
+		if err != nil {
+			return nil, fmt.Errorf("policy %s: option weights: %w", e.Label, err)
+		}
+		b.Options["weights"] = v
+	}
+	def := "equal"
+	if e.Name == "weighted-round-robin" {
+		def = "capacity"
+	}
+	return tierWeights(b, def)
 }

@@ -1,9 +1,6 @@
 package runner
 
-import (
-	"github.com/offload-sim/offload/internal/experiment"
-	"github.com/offload-sim/offload/internal/testbed"
-)
+import "github.com/offload-sim/offload/internal/experiment"
 
 // Descriptors a running exec program holds in offload: its stdin, stdout
 // and stderr pipes' ends, the process handle (a pidfd) and its stderr log
@@ -39,7 +36,3 @@ func checkDescriptors(plan *experiment.Plan, workers int, soft uint64) error {
 	return BadInputf("the plan runs up to %d exec programs at once (%d devices × %d runs with -j %d), about %d open files, over this process's limit of %d (ulimit -n); lower -j or devices, or raise the limit",
 		programs, devices, parallel, workers, need, soft)
 }
-
-// fdSoftLimit is the process's descriptor limit, raised to the hard limit
-// (as Go's runtime does at start); 0 when it cannot be read.
-func fdSoftLimit() uint64 { return testbed.RaiseFDLimit().Soft }

@@ -32,6 +32,11 @@ type Options struct {
 	// MaxMemory bounds the memory the runs may need at once, bytes (0: no
 	// bound); a plan over it is refused before anything is written.
 	MaxMemory float64
+	// FDLimit is the process's descriptor limit (0: unknown, not checked):
+	// a plan whose exec programs would need more open files at once is
+	// refused before anything is written. cmd raises the soft limit to the
+	// hard one first (testbed.RaiseFDLimit), as Go's runtime does at start.
+	FDLimit uint64
 	// Precision, if set, runs until precise (--precision): each cell's
 	// replicates grow from max(seeds, 10) until the rule stops it; the
 	// scenario's seeds are then the minimum, not the count.

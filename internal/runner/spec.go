@@ -105,7 +105,7 @@ func Run(ctx context.Context, spec Spec, plan *experiment.Plan, a Args, opts Opt
 	if err := CheckMemory(plan, opts.Workers, opts.MaxMemory); err != nil {
 		return nil, err
 	}
-	if err := checkDescriptors(plan, opts.Workers, fdSoftLimit()); err != nil {
+	if err := checkDescriptors(plan, opts.Workers, opts.FDLimit); err != nil {
 		return nil, err
 	}
 	if opts.Err != nil {

@@ -96,8 +96,8 @@ func (c *checker) dynamics() {
 				c.Add(ep("start"), "%s is not allowed: episodes must be in time order and must not overlap (episode %d ends at %s s)", fmtNum(e.Start), k-1, fmtNum(t.Episodes[k-1].End))
 			}
 		}
-		c.recurring(at("slowdowns"), t.Slowdowns, true)
-		c.recurring(at("failures"), t.Failures, false)
+		c.recurring(at(keySlowdowns), t.Slowdowns, true)
+		c.recurring(at(keyFailures), t.Failures, false)
 	}
 	if a, b, ok := allDown(s.Tiers); ok {
 		c.Add(path("tiers"), "every tier is down at once in [%s, %s) s by its episodes: no task could be served then", fmtNum(a), fmtNum(b))
@@ -176,3 +176,9 @@ func allDown(tiers []Tier) (float64, float64, bool) {
 	}
 	return cur[0].a, cur[0].b, len(tiers) > 0
 }
+
+// The keys of a tier's random episodes, as errors name them.
+const (
+	keySlowdowns = "slowdowns"
+	keyFailures  = "failures"
+)

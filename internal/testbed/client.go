@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -65,6 +66,13 @@ type Config struct {
 	// them down (see Health for the rule). nil: no checks, no tier is ever
 	// marked down.
 	Health *Health
+	// Balanced says that the transport's tier 0 is a real load balancer in
+	// front of Tiers, which chooses each task's tier: no Policy decides
+	// (it must be nil), each task is sent at its arrival with its delay to
+	// every tier (Task.Delays), which the tier that gets it waits, and it
+	// is counted at the tier its answer names (Reply.Tier). No health
+	// checks.
+	Balanced bool
 }
 
 func (c *Config) check() error {
@@ -72,8 +80,11 @@ func (c *Config) check() error {
 	if len(c.Tiers) == 0 {
 		errs = append(errs, errors.New("no tiers"))
 	}
-	if c.Policy == nil || c.Transport == nil || c.Workload.Next == nil || c.Workload.Size == nil || c.Workload.Delays == nil {
-		errs = append(errs, errors.New("policy, transport and every workload function are required"))
+	if (c.Policy == nil) != c.Balanced || c.Transport == nil || c.Workload.Next == nil || c.Workload.Size == nil || c.Workload.Delays == nil {
+		errs = append(errs, errors.New("a policy (none behind a balancer), the transport and every workload function are required"))
+	}
+	if c.Balanced && c.Health != nil && len(c.Health.Tiers) > 0 {
+		errs = append(errs, errors.New("health checks of tiers behind a balancer"))
 	}
 	if !(c.TimeScale > 0) || math.IsInf(c.TimeScale, 0) {
 		errs = append(errs, fmt.Errorf("time scale %v: must be finite and > 0", c.TimeScale))
@@ -138,7 +149,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	c.view.States = make([]dispatch.State, nt)
 	caps := dispatch.CapabilitiesOf(cfg.Policy) // a wrapper states its inner policy's
 	c.obs, c.fb = caps.Observer, caps.Feedback
-	if caps.Clairvoyant {
+	if caps.Clairvoyant && !cfg.Balanced {
 		c.orc = newShadow(cfg.Tiers)
 		c.orc.down = c.down
 		c.view.Oracle = c.orc
@@ -214,6 +225,7 @@ type flight struct {
 	due      time.Time
 	measured bool
 	dec      dispatch.Decision
+	delays   []float64 // to every tier, sent behind a balancer (Config.Balanced)
 }
 
 // dispatch decides task k's tier and hands it to the delay.
@@ -221,6 +233,18 @@ func (c *client) dispatch(k int, t float64, due time.Time, measured bool) error 
 	cfg := c.cfg
 	size := cfg.Workload.Size()
 	cfg.Workload.Delays(c.delay)
+	if cfg.Balanced {
+		if cfg.Workload.Data != nil {
+			cfg.Workload.Data() // drawn as the simulator does, to keep the streams aligned
+		}
+		f := &flight{id: k, tier: -1, size: size, arrival: t, due: due, measured: measured, delays: slices.Clone(c.delay)}
+		c.mu.Lock()
+		c.res.dispatched(f)
+		c.mu.Unlock()
+		c.wg.Add(1)
+		go c.send(f)
+		return nil
+	}
 	c.mu.Lock()
 	c.view.Now = t
 	if cfg.Workload.Data != nil {
@@ -270,7 +294,9 @@ func (c *client) dispatch(k int, t float64, due time.Time, measured bool) error 
 func (c *client) send(f *flight) {
 	defer c.wg.Done()
 	c.mu.Lock()
-	c.view.States[f.tier].InTransit--
+	if f.tier >= 0 {
+		c.view.States[f.tier].InTransit--
+	}
 	if c.orc != nil {
 		c.orc.reached(f.tier, f.reach, f.size)
 	}
@@ -284,7 +310,7 @@ func (c *client) send(f *flight) {
 	// opened.
 	var refused error
 	switch {
-	case c.down[f.tier]:
+	case f.tier >= 0 && c.down[f.tier]:
 		refused = errTierDown
 	case c.cfg.MaxInFlight > 0 && c.inflight >= c.cfg.MaxInFlight:
 		refused = errConcurrency
@@ -294,7 +320,9 @@ func (c *client) send(f *flight) {
 		c.mu.Unlock()
 		return
 	}
-	c.n[f.tier]++
+	if f.tier >= 0 {
+		c.n[f.tier]++
+	}
 	c.inflight++
 	c.res.PeakInFlight = max(c.res.PeakInFlight, c.inflight)
 	c.mu.Unlock()
@@ -303,20 +331,31 @@ func (c *client) send(f *flight) {
 	if c.cfg.Timeout > 0 {
 		ctx, cancel = context.WithTimeout(c.ctx, c.cfg.Timeout)
 	}
-	rep := c.cfg.Transport.Send(ctx, f.tier, Task{ID: f.id, Size: f.size})
+	rep := c.cfg.Transport.Send(ctx, max(f.tier, 0), Task{ID: f.id, Size: f.size, Delays: f.delays})
 	cancel()
 	latency := time.Since(f.due)
 
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.n[f.tier]--
+	if f.tier >= 0 {
+		c.n[f.tier]--
+	}
 	c.inflight--
+	if c.cfg.Balanced && rep.Outcome == Completed {
+		if rep.Tier < 0 || rep.Tier >= len(c.cfg.Tiers) {
+			rep = Reply{Outcome: Failed, Err: badAnswer{fmt.Errorf("the answer names tier %d of %d", rep.Tier, len(c.cfg.Tiers))}}
+		} else {
+			f.tier = rep.Tier
+			f.reach = f.arrival + f.delays[f.tier]
+			c.res.placed(f)
+		}
+	}
 	if rep.Outcome == Failed {
 		c.failed(f, rep)
 		return
 	}
 	if rep.Outcome != Completed && c.firstE == nil && rep.Err != nil {
-		c.firstE = fmt.Errorf("task %d to %s: %w", f.id, c.cfg.Tiers[f.tier].Name, rep.Err)
+		c.firstE = fmt.Errorf("task %d to %s: %w", f.id, c.tierName(f.tier), rep.Err)
 	}
 	c.res.answered(f, rep, latency.Seconds()/c.cfg.TimeScale)
 	if c.fb != nil && rep.Outcome == Completed {
@@ -340,10 +379,18 @@ func (c *client) tell(f *flight, rep Reply, latency time.Duration) {
 func (c *client) failed(f *flight, rep Reply) {
 	reason := reasonOf(rep.Err)
 	if c.firstE == nil && rep.Err != nil {
-		c.firstE = fmt.Errorf("task %d to %s: %w", f.id, c.cfg.Tiers[f.tier].Name, rep.Err)
+		c.firstE = fmt.Errorf("task %d to %s: %w", f.id, c.tierName(f.tier), rep.Err)
 	}
 	c.res.failed(reason)
-	if c.checked[f.tier] && marksDown(reason) && c.ctx.Err() == nil {
+	if f.tier >= 0 && c.checked[f.tier] && marksDown(reason) && c.ctx.Err() == nil {
 		c.markDown(f.tier, reason+": "+rep.Err.Error())
 	}
+}
+
+// tierName names tier i, or the balancer before its answer has named one.
+func (c *client) tierName(i int) string {
+	if i < 0 {
+		return "the balancer"
+	}
+	return c.cfg.Tiers[i].Name
 }

@@ -74,6 +74,16 @@ func (r *Result) dispatched(f *flight) {
 	r.Dispatched++
 	if f.measured {
 		r.Measured++
+	}
+	if f.tier >= 0 {
+		r.placed(f)
+	}
+}
+
+// placed counts a measured task at its tier: at its dispatch, or behind a
+// real balancer when the tier's answer names it.
+func (r *Result) placed(f *flight) {
+	if f.measured {
 		r.TierCount[f.tier]++
 		r.TierWork[f.tier] += f.size
 	}

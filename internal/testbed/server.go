@@ -35,6 +35,11 @@ type ServerConfig struct {
 	// MaxService refuses (400) a task whose wall-clock service would exceed
 	// it; 0: DefaultMaxService.
 	MaxService time.Duration
+	// Index is the tier's position in its pool: a task that carries its
+	// delays (TaskRequest.Delays) waits Delays[Index] before it queues, and
+	// the answer says Index, so that a client behind a real balancer knows
+	// which tier served it.
+	Index int
 	// Now is the clock; nil: time.Now.
 	Now func() time.Time
 	// Exec runs a task: it must take d of wall-clock time, or return ctx's
@@ -72,6 +77,9 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 		if !(f.v > 0) || math.IsInf(f.v, 0) {
 			return nil, fmt.Errorf("tier %s: %s %v: must be finite and > 0", cfg.Name, f.name, f.v)
 		}
+	}
+	if cfg.Index < 0 || cfg.Index >= MaxDelays {
+		return nil, fmt.Errorf("tier %s: index %d: must be in [0, %d)", cfg.Name, cfg.Index, MaxDelays)
 	}
 	if cfg.QueueLimit <= 0 {
 		cfg.QueueLimit = DefaultQueueLimit
@@ -183,6 +191,19 @@ func (s *Server) postTask(w http.ResponseWriter, r *http.Request) {
 		writeError(w, badRequest("too_long", "size %v needs more than the server's %v of service", *t.Size, s.cfg.MaxService))
 		return
 	}
+	if t.Delays != nil {
+		if s.cfg.Index >= len(t.Delays) {
+			writeError(w, badRequest("bad_delays", "%d delays: tier %s is at index %d of its pool", len(t.Delays), s.cfg.Name, s.cfg.Index))
+			return
+		}
+		// The delay before the tier, which the client could not apply:
+		// the task reaches the queue after it, as in the model.
+		if d := time.Duration(t.Delays[s.cfg.Index] * s.cfg.TimeScale * float64(time.Second)); d > 0 {
+			if Sleep(r.Context(), d) != nil {
+				return // the client left during the delay: nobody to answer
+			}
+		}
+	}
 	queued := s.cfg.Now()
 	if err := s.acquire(r.Context()); err != nil {
 		var re *requestError
@@ -199,7 +220,7 @@ func (s *Server) postTask(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(answerTimeout))
-	writeJSON(w, http.StatusOK, TaskResult{ID: t.ID, Tier: s.cfg.Name, Queued: queued, Started: started,
+	writeJSON(w, http.StatusOK, TaskResult{ID: t.ID, Tier: s.cfg.Name, Index: s.cfg.Index, Queued: queued, Started: started,
 		Finished: finished, WaitS: started.Sub(queued).Seconds(), ServiceS: finished.Sub(started).Seconds()})
 }
 

@@ -27,6 +27,9 @@ const (
 type Task struct {
 	ID   int
 	Size float64 // work units
+	// Delays, sent to a real balancer, is the task's delay to every tier
+	// (model s), which the tier that gets it applies; nil: none sent.
+	Delays []float64
 }
 
 // Reply is a tier's answer to one task.
@@ -34,7 +37,11 @@ type Reply struct {
 	Outcome Outcome
 	// Wait and Service are the tier's own wall-clock timings (Completed only).
 	Wait, Service time.Duration
-	Err           error // why, when not Completed
+	// Tier is the position of the tier that answered in its pool, as its
+	// answer says (Completed only); the client behind a real balancer
+	// learns from it where the task went.
+	Tier int
+	Err  error // why, when not Completed
 }
 
 // Transport carries tasks to tiers. Send blocks until the answer (or ctx's
@@ -140,6 +147,16 @@ func (h *HTTPTransport) Send(ctx context.Context, tier int, t Task) Reply {
 	// the client's cost per request.
 	body := strconv.AppendInt([]byte(`{"id":`), int64(t.ID), 10)
 	body = strconv.AppendFloat(append(body, `,"size":`...), t.Size, 'g', -1, 64)
+	if t.Delays != nil {
+		body = append(body, `,"delays":[`...)
+		for i, d := range t.Delays {
+			if i > 0 {
+				body = append(body, ',')
+			}
+			body = strconv.AppendFloat(body, d, 'g', -1, 64)
+		}
+		body = append(body, ']')
+	}
 	body = append(body, '}')
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.URLs[tier]+"/tasks", bytes.NewReader(body))
 	if err != nil {
@@ -161,7 +178,7 @@ func (h *HTTPTransport) Send(ctx context.Context, tier int, t Task) Reply {
 		if err := json.Unmarshal(data, &tr); err != nil {
 			return Reply{Outcome: Failed, Err: badAnswer{fmt.Errorf("bad answer: %w", err)}}
 		}
-		return Reply{Outcome: Completed, Wait: seconds(tr.WaitS), Service: seconds(tr.ServiceS)}
+		return Reply{Outcome: Completed, Wait: seconds(tr.WaitS), Service: seconds(tr.ServiceS), Tier: tr.Index}
 	case http.StatusServiceUnavailable:
 		// Only the tier's own queue-full answer is a rejection; any other
 		// 503 (a proxy's, a server shutting down) means the tier is not

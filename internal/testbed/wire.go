@@ -10,14 +10,25 @@ import (
 	"time"
 )
 
-// MaxBodyBytes caps a POST /tasks body: a task is two numbers, so anything
-// larger is hostile or a mistake and is refused before it is read.
-const MaxBodyBytes = 1 << 10
+// MaxBodyBytes caps a POST /tasks body: a task is two numbers, and behind
+// a real balancer a delay for each tier of the pool (MaxDelays of them),
+// so anything larger is hostile or a mistake and is refused before it is
+// read.
+const MaxBodyBytes = 1<<10 + MaxDelays*24
+
+// MaxDelays is the most tiers a task's delays may name.
+const MaxDelays = 1024
 
 // TaskRequest is the body of POST /tasks.
 type TaskRequest struct {
 	ID   uint64   `json:"id"`   // echoed back; the client's task number
 	Size *float64 `json:"size"` // work units, finite and > 0; required
+	// Delays, when the client cannot know the tier in advance (a real
+	// balancer chooses it), is the task's delay to every tier of the pool,
+	// model seconds, finite and ≥ 0: the server waits its own
+	// (ServerConfig.Index) before the task joins its queue. Absent: the
+	// client has applied the delay.
+	Delays []float64 `json:"delays,omitempty"`
 }
 
 // TaskResult is the answer to POST /tasks once the task has run. Times are
@@ -25,6 +36,7 @@ type TaskRequest struct {
 type TaskResult struct {
 	ID       uint64    `json:"id"`
 	Tier     string    `json:"tier"`
+	Index    int       `json:"index"`    // the tier's position in its pool (ServerConfig.Index)
 	Queued   time.Time `json:"queued"`   // accepted into the queue
 	Started  time.Time `json:"started"`  // a server took it
 	Finished time.Time `json:"finished"` // service done
@@ -75,13 +87,14 @@ func decodeTask(w http.ResponseWriter, r *http.Request) (TaskRequest, *requestEr
 	// id through a pointer, so that a missing one is told from id 0: the
 	// answer echoes it, and a client matching answers by id needs one.
 	var raw struct {
-		ID   *uint64  `json:"id"`
-		Size *float64 `json:"size"`
+		ID     *uint64   `json:"id"`
+		Size   *float64  `json:"size"`
+		Delays []float64 `json:"delays"`
 	}
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
 	dec.DisallowUnknownFields()
 	err := dec.Decode(&raw)
-	t.Size = raw.Size
+	t.Size, t.Delays = raw.Size, raw.Delays
 	if raw.ID != nil {
 		t.ID = *raw.ID
 	}
@@ -102,6 +115,13 @@ func decodeTask(w http.ResponseWriter, r *http.Request) (TaskRequest, *requestEr
 		return t, badRequest("bad_size", "size missing: send {\"id\": 1, \"size\": 2.5}")
 	case math.IsNaN(*t.Size) || math.IsInf(*t.Size, 0) || !(*t.Size > 0):
 		return t, badRequest("bad_size", "size %v: must be finite and > 0", *t.Size)
+	case len(t.Delays) > MaxDelays:
+		return t, badRequest("bad_delays", "%d delays: at most %d", len(t.Delays), MaxDelays)
+	}
+	for i, d := range t.Delays {
+		if math.IsNaN(d) || math.IsInf(d, 0) || d < 0 {
+			return t, badRequest("bad_delays", "delay %d: %v: must be finite and ≥ 0", i, d)
+		}
 	}
 	return t, nil
 }
