@@ -32,6 +32,10 @@ var (
 			Type:  thresholdsType,
 			Shape: "a number or a list of numbers",
 			Walk:  walkThresholds,
+		}, {
+			Type:  warmupType,
+			Shape: warmupShape,
+			Walk:  walkWarmup,
 		}},
 		IndexPath: "tiers[1].servers",
 		NamePath:  "tiers.edge.servers",

@@ -63,8 +63,8 @@ func (s *Scenario) AttachTrace(arrivals, sizes []float64) error {
 		return Errors{{Field: "trace.file", Msg: fmt.Sprintf("%d arrivals and %d sizes: need as many of each, at least 2", len(arrivals), len(sizes))}}
 	}
 	s.Trace.rows = &traceRows{arrivals: arrivals, sizes: sizes, digest: digest(arrivals, sizes)}
-	if s.Tasks == 0 && s.Duration == 0 && s.Warmup < len(arrivals) {
-		s.Tasks = len(arrivals) - s.Warmup
+	if s.Tasks == 0 && s.Duration == 0 && s.Warmup.Fixed() < len(arrivals) {
+		s.Tasks = len(arrivals) - s.Warmup.Fixed()
 	}
 	return s.Validate()
 }
@@ -116,10 +116,10 @@ func (c *checker) trace() {
 func (c *checker) traceRows(t *Trace) {
 	s := c.s
 	n := len(t.rows.arrivals)
-	if s.Tasks > 0 && s.Warmup+s.Tasks > n {
-		c.Add(path("tasks"), "%d + warmup %d = %d is out of range: the trace %s has %d rows (leave tasks out for every row after the warmup)", s.Tasks, s.Warmup, s.Tasks+s.Warmup, t.File, n)
+	if s.Tasks > 0 && s.Warmup.Fixed()+s.Tasks > n {
+		c.Add(path("tasks"), "%d + warmup %v = %d is out of range: the trace %s has %d rows (leave tasks out for every row after the warmup)", s.Tasks, s.Warmup, s.Tasks+s.Warmup.Fixed(), t.File, n)
 	}
-	if s.Tasks == 0 && s.Duration == 0 && s.Warmup >= n {
+	if s.Tasks == 0 && s.Duration == 0 && s.Warmup.Fixed() >= n {
 		c.Add(path("warmup"), "%d is out of range: the trace %s has %d rows", s.Warmup, t.File, n)
 	}
 	if s.Duration > 0 && finite(s.Duration) && finite(s.WarmupTime) {
