@@ -47,7 +47,7 @@ func Parse(filename string, data []byte, sets []string, pols Policies) (*Scenari
 	}
 	if loc.Child(root, "policies") == nil {
 		// Not a null or an empty list, which say "none" and are refused.
-		s.Policies = entries(pols.Defaults())
+		s.Policies = schema.Entries(pols.Defaults())
 	}
 	if s.Trace != nil && loc.Locate(root, path("workload", "size")) == nil {
 		s.Workload.Size = Dist{} // the default law does not apply: the trace gives the sizes
