@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"reflect"
 	"strconv"
-	"strings"
 
 	"github.com/offload-sim/offload/internal/schema"
 	"gopkg.in/yaml.v3"
@@ -52,78 +51,17 @@ func Parse(filename string, data []byte, sets []string, pols Policies) (*Scenari
 	if s.Trace != nil && loc.Locate(root, path("workload", "size")) == nil {
 		s.Workload.Size = Dist{} // the default law does not apply: the trace gives the sizes
 	}
-	errs, setSegs := s.applySets(sets, errs)
+	errs, setSegs := schema.ApplySets(sets, errs, s.set)
 	s.resolveObservation()
 	s.resolveProcess(false)
 	if verr := s.Validate(); verr != nil {
-		p := placer{file: filename, root: root, loc: loc, bad: bad, sets: setSegs}
-		for _, e := range verr.(Errors) {
-			if p.place(e) {
-				errs = append(errs, e)
-			}
-		}
+		p := schema.Placer{File: filename, Root: root, Loc: loc, Bad: bad, Sets: setSegs}
+		errs = p.PlaceAll(errs, verr.(Errors))
 	}
 	if len(errs) > 0 {
 		return nil, errs
 	}
 	return &s, nil
-}
-
-// applySets applies the --set overrides in order, adding their errors to
-// errs; it returns the canonical paths they wrote.
-func (s *Scenario) applySets(sets []string, errs Errors) (Errors, [][]string) {
-	var setSegs [][]string
-	for _, kv := range sets {
-		p, value, ok := strings.Cut(kv, "=")
-		if !ok {
-			errs = append(errs, &FieldError{Field: "--set " + kv, Msg: "want path=value"})
-			continue
-		}
-		segs, ferr := s.set(strings.TrimSpace(p), value)
-		if ferr != nil { // from the command line, so no file name
-			ferr.Field = "--set " + ferr.Field
-			errs = append(errs, ferr)
-			continue
-		}
-		setSegs = append(setSegs, segs)
-	}
-	return errs, setSegs
-}
-
-// placer gives a semantic error the place it is about: the --set that
-// wrote the value, or the file's line and column.
-type placer struct {
-	file string
-	root *yaml.Node
-	loc  *schema.Locator
-	bad  schema.PathSet // values the decoding already reported
-	sets [][]string     // paths the overrides wrote
-}
-
-// place locates e; false when a decode error already explains its value.
-func (p placer) place(e *FieldError) bool {
-	if p.bad.AnyPrefix(e.Path) || (e.At != nil && p.bad.AnyPrefix(e.At)) {
-		return false
-	}
-	if len(e.Path) > 0 && overridden(e.Path, p.sets) {
-		// The value came from --set: blame the flag, not a file that does
-		// not hold it.
-		e.Field = "--set " + e.Field
-		return true
-	}
-	if len(e.Path) > 0 {
-		n := p.loc.Locate(p.root, e.At)
-		if e.At == nil || n == nil {
-			n = p.loc.Locate(p.root, e.Path)
-		}
-		if n != nil {
-			e.Line, e.Column = n.Line, n.Column
-		} else {
-			e.Msg += "; the file does not set it"
-		}
-	}
-	e.File = p.file
-	return true
 }
 
 // decode checks the document with a walker, then decodes the checked tree
@@ -177,15 +115,4 @@ func tierNames(root *yaml.Node, l *schema.Locator) func(int) string {
 		}
 		return ""
 	}
-}
-
-// overridden reports whether an override wrote this field, a part of it or
-// a field containing it, in which case the file's line would mislead.
-func overridden(segs []string, sets [][]string) bool {
-	for _, s := range sets {
-		if schema.HasPrefix(segs, s) || schema.HasPrefix(s, segs) {
-			return true
-		}
-	}
-	return false
 }
