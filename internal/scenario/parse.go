@@ -1,9 +1,7 @@
 package scenario
 
 import (
-	"errors"
 	"fmt"
-	"reflect"
 	"strconv"
 
 	"github.com/offload-sim/offload/internal/schema"
@@ -79,31 +77,12 @@ func decode(data []byte, s *Scenario, loc *schema.Locator) (root *yaml.Node, err
 	if root.Kind != yaml.MappingNode {
 		return nil, Errors{{Line: root.Line, Column: root.Column, Msg: schema.NodeKind(root) + " is not allowed: a scenario is a mapping (name, seed, tasks, tiers, ...)"}}, nil
 	}
-	w := schema.NewWalker(scenarioSchema, root, tierNamer(tierNames(root, loc)))
-	w.Walk(root, reflect.TypeFor[Scenario](), nil)
-	if len(w.Errs) == 0 {
-		// The tree already parsed, not the bytes again: the walk has done
-		// what KnownFields would (and more), and a second parse was half
-		// the time of a large file. yaml.v3 still has the last word on
-		// the values: whatever the walk misses surfaces here.
-		if err := root.Decode(s); err != nil {
-			return nil, schema.YAMLErrors(err), nil
-		}
-	} else if w.Exhausted() {
-		// An alias bomb: decoding would expand it again, and checking
-		// what it holds would report the same values over and over.
-		return nil, w.Errs, nil
-	} else {
-		// Decode what can be decoded, so that the checks still run on the
-		// rest; a TypeError means yaml.v3 skipped only the bad values.
-		w.Prune()
-		var te *yaml.TypeError
-		if err := root.Decode(s); err != nil && !errors.As(err, &te) {
-			return nil, w.Errs, nil
-		}
+	errs, bad, ok := scenarioSchema.DecodeTree(root, s, tierNamer(tierNames(root, loc)))
+	if !ok {
+		return nil, errs, nil
 	}
 	restateSize(&s.Workload.Size, loc.Locate(root, path("workload", "size")))
-	return root, w.Errs, schema.NewPathSet(w.Bad)
+	return root, errs, bad
 }
 
 // tierNames reads tier names straight from the tree, so that decode errors
