@@ -228,7 +228,7 @@ func (s *Scenario) attach(field, dist string, to **attached, values []float64) e
 	if len(values) == 0 {
 		return Errors{{Field: field + ".file", Msg: "no values: an empirical law needs at least one"}}
 	}
-	*to = &attached{xs: values, digest: digest(values)}
+	*to = &attached{xs: values, digest: schema.Digest(values)}
 	return s.Validate()
 }
 

@@ -128,3 +128,17 @@ func (s *Schema) DecodeTree(root *yaml.Node, out any, name Namer) (errs Errors, 
 	}
 	return w.Errs, NewPathSet(w.Bad), true
 }
+
+// Encode writes v as YAML with a two-space indent.
+func Encode(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
