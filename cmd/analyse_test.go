@@ -32,6 +32,15 @@ func TestReportPlotCompare(t *testing.T) {
 	if _, rows := readTable(t, filepath.Join(dir, "compare_mean_latency.csv")); len(rows) != 2*2 {
 		t.Errorf("compare_mean_latency.csv: %d rows, want 2 cells × 2 policies", len(rows))
 	}
+	if _, rows := readTable(t, filepath.Join(dir, "ranking_mean_latency.csv")); len(rows) != 2*3 {
+		t.Errorf("ranking_mean_latency.csv: %d rows, want 2 cells × 3 policies", len(rows))
+	}
+	if _, rows := readTable(t, filepath.Join(dir, "pairs_mean_latency.csv")); len(rows) != 2*3 {
+		t.Errorf("pairs_mean_latency.csv: %d rows, want 2 cells × 3 pairs", len(rows))
+	}
+	if !strings.Contains(stdout, "Holm-adjusted") || !strings.Contains(stdout, "pairs significant") {
+		t.Errorf("compare's output has no ranking:\n%s", stdout)
+	}
 	code, _, stderr = run(t, context.Background(), "plot", dir, "--y", "p99_latency_s", "--policy", "hybrid", "-o", filepath.Join(dir, "p99.svg"), "--format", "svg", "--size", "5x4")
 	if code != 0 {
 		t.Fatalf("plot: exit %d: %s", code, stderr)
@@ -62,8 +71,8 @@ func TestReportPlotCompare(t *testing.T) {
 		}
 	}
 	after := visible(t, dir)
-	if len(after) != len(before)+5 { // compare_mean_latency.csv, p99.svg, mean.pdf, mean.png, report.html (diff_mean_latency.png is redrawn)
-		t.Errorf("%d files before, %d after; want the five new ones and every old one kept", len(before), len(after))
+	if len(after) != len(before)+7 { // compare_, ranking_ and pairs_mean_latency.csv, p99.svg, mean.pdf, mean.png, report.html (diff_mean_latency.png is redrawn)
+		t.Errorf("%d files before, %d after; want the seven new ones and every old one kept", len(before), len(after))
 	}
 	m, _ := os.ReadFile(filepath.Join(dir, "manifest.json"))
 	for _, f := range []string{"report.html", "p99.svg", "compare_mean_latency.csv", "runs.csv"} {

@@ -91,6 +91,12 @@ func TestBadInputExit2(t *testing.T) {
 		{"servers overflow", []string{"run", "-f", good, "--set", "tiers.edge.servers=99999999999"}, "out of range"},
 		{"memory", []string{"run", "-f", good, "--tasks", "100000000", "--max-memory", "1MiB"}, "needs about"}, // 16 MB a run: latencies bounded at 10⁶
 		{"rate overflow", []string{"run", "-f", good, "--set", "arrivals.rate=1e300", "--set", "sweep=null"}, "out of range"},
+		{"precision 0", []string{"run", "-f", good, "--precision", "0"}, "--precision 0"},
+		{"precision 1", []string{"run", "-f", good, "--precision", "1"}, "--precision 1"},
+		{"max-seeds 1", []string{"run", "-f", good, "--precision", "0.1", "--max-seeds", "1"}, "--max-seeds 1"},
+		{"max-seeds alone", []string{"run", "-f", good, "--max-seeds", "50"}, "--max-seeds"},
+		{"precision-on p50", []string{"run", "-f", good, "--precision", "0.1", "--precision-on", "p50"}, "--precision-on"},
+		{"precision shard", []string{"run", "-f", good, "--precision", "0.1", "--shard", "0/2"}, "--shard 0/2 with --precision"},
 		{"cv overflow", []string{"run", "-f", good, "--set", "workload.size={dist: lognormal, mean: 1, cv: 1e200}"}, "workload.size.cv"},
 	}
 	for _, c := range cases {

@@ -52,7 +52,7 @@ only the paper's eight). The exit status is 0 whatever the verdicts, unless
 	fl.StringVar(&o.scale, "scale", "paper", "run length: paper (the embedded defaults) or ci (short)")
 	fl.Uint64Var(&o.seed, "seed", 0, "master seed of every experiment (default: the scenarios')")
 	fl.BoolVar(&o.strict, "strict", false, "exit 1 if a claim FAILs")
-	fl.BoolVar(&o.emulate, "emulate", false, "also run the HTTP emulation for claim 6")
+	fl.BoolVar(&o.emulate, emulateFlag, false, "also run the HTTP emulation for claim 6")
 	fl.BoolVar(&o.baselines, "baselines", false, "also run the reference baselines ("+strings.Join(policies.Baselines(), ", ")+") in sweep-load; the claims use only the paper's eight")
 	return c
 }
@@ -105,3 +105,6 @@ func reproduceEmulation(ctx context.Context, o *reproduceOptions, dir string, se
 type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// emulateFlag is --emulate, which also runs the HTTP emulation (claim 6).
+const emulateFlag = "emulate"

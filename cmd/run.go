@@ -22,6 +22,7 @@ type runOptions struct {
 	sf       scenarioFlags
 	of       outputFlags
 	policies []string // --policy: narrows the scenario's entries, by label
+	prec     precisionFlags
 	args     runner.Args
 	command  []string // the command line, for the manifest
 }
@@ -114,6 +115,7 @@ func newExperimentCmd(io IO, spec runner.Spec, runF func(*runOptions) error) *co
 	}
 	o.sf.register(c)
 	o.of.register(c, filepath.Join("results", spec.Name))
+	o.prec.register(c, spec.Precise())
 	if spec.DurationMode { // --tasks is refused, so --help does not offer it
 		_ = c.Flags().MarkHidden("tasks")
 	}
@@ -169,6 +171,10 @@ func runExperiment(ctx context.Context, o *runOptions) error {
 	if err != nil {
 		return err
 	}
-	_, err = runner.Run(ctx, o.spec, plan, o.args, o.of.options(o.io, o.command))
+	opts := o.of.options(o.io, o.command)
+	if opts.Precision, err = o.prec.precision(plan.Scenario.Seeds); err != nil {
+		return err
+	}
+	_, err = runner.Run(ctx, o.spec, plan, o.args, opts)
 	return err
 }

@@ -34,7 +34,7 @@ func BurstPlots() []string { return []string{"burst_latency", "burst_p95", "burs
 // averaged series, every burst's statistics, the figures) and prints its
 // table.
 func BurstOutputs(r *runner.Result) ([]string, error) {
-	b := AnalyseBursts(r.Plan, r.Outcomes, r.Args.Window)
+	b := analyseBursts(r.Plan, r.Outcomes, r.Args.Window)
 	r.Sums = b.sums
 	dir, format := r.Opts.Dir, r.Opts.Format
 	drawn, err := b.write(r.Dir, format)
@@ -50,8 +50,8 @@ func BurstOutputs(r *runner.Result) ([]string, error) {
 	return written, nil
 }
 
-// BurstAnalysis is the burst experiment's aggregate view of its runs.
-type BurstAnalysis struct {
+// burstAnalysis is the burst experiment's aggregate view of its runs.
+type burstAnalysis struct {
 	plan   *experiment.Plan
 	width  float64
 	tiers  []string
@@ -72,10 +72,10 @@ type cellPolicy struct {
 	policy string
 }
 
-// AnalyseBursts averages the replicates' series and measures every burst.
-func AnalyseBursts(plan *experiment.Plan, outs []experiment.Outcome, width float64) *BurstAnalysis {
+// analyseBursts averages the replicates' series and measures every burst.
+func analyseBursts(plan *experiment.Plan, outs []experiment.Outcome, width float64) *burstAnalysis {
 	horizon := experiment.Horizon(plan.Scenario)
-	b := &BurstAnalysis{plan: plan, width: width, tiers: plan.Tiers(),
+	b := &burstAnalysis{plan: plan, width: width, tiers: plan.Tiers(),
 		bursts: experiment.BurstIntervals(plan.Scenario, horizon),
 		sums:   results.Summarize(runner.OutcomeRuns(outs))}
 	b.cloud = FirstCloud(plan)
@@ -94,11 +94,11 @@ func AnalyseBursts(plan *experiment.Plan, outs []experiment.Outcome, width float
 	for _, k := range b.order {
 		key := keyOf(first[k])
 		key.Seed = -1
-		avg := results.MeanSeries(groups[k])
+		avg := meanSeries(groups[k])
 		for _, w := range avg {
 			b.mean = append(b.mean, report.SeriesRow{Key: key, Runs: len(groups[k]), Width: width, Window: w})
 		}
-		for _, st := range results.BurstStats(avg, width, b.bursts, horizon, b.cloud) {
+		for _, st := range BurstStats(avg, width, b.bursts, horizon, b.cloud) {
 			b.stats = append(b.stats, report.BurstRow{Key: key, BurstStat: st})
 		}
 	}
@@ -108,7 +108,7 @@ func AnalyseBursts(plan *experiment.Plan, outs []experiment.Outcome, width float
 // write writes the burst experiment's files and returns the names of the
 // figures it drew: a figure with nothing to show (no burst in the run) is
 // left out, not drawn empty.
-func (b *BurstAnalysis) write(dir *store.Dir, format string) (drawn []string, err error) {
+func (b *burstAnalysis) write(dir *store.Dir, format string) (drawn []string, err error) {
 	if err := dir.WriteFile("summary.csv", func(w io.Writer) error { return report.WriteSummary(w, b.plan.Columns(), b.sums) }); err != nil {
 		return nil, err
 	}
@@ -133,7 +133,7 @@ func (b *BurstAnalysis) write(dir *store.Dir, format string) (drawn []string, er
 
 // policyRuns are the replicates' series of each policy in the first cell,
 // marked unstable as summary.csv marks them.
-func (b *BurstAnalysis) policyRuns() []report.PolicyRuns {
+func (b *burstAnalysis) policyRuns() []report.PolicyRuns {
 	var out []report.PolicyRuns
 	for _, k := range b.order {
 		if k.param != b.order[0].param || k.value != b.order[0].value {
@@ -160,7 +160,7 @@ func FirstCloud(plan *experiment.Plan) int {
 	return -1
 }
 
-func (b *BurstAnalysis) print(w io.Writer) {
+func (b *burstAnalysis) print(w io.Writer) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	if b.plan.Scenario.Sweep != nil {
 		fmt.Fprintf(tw, "%s\t", b.plan.Scenario.Sweep.Param)
@@ -168,7 +168,7 @@ func (b *BurstAnalysis) print(w io.Writer) {
 	// The last column marks an unstable row, as run's table does (printTable).
 	fmt.Fprintf(tw, "policy\tmean latency (s)\tmean peak (s)\tmean recovery (s)\tnever recovered\tcloud share before\tduring\t  unstable\n")
 	for _, k := range b.order {
-		var peak, rec, before, during results.MeanAcc
+		var peak, rec, before, during MeanAcc
 		never := 0
 		for _, r := range b.stats {
 			if r.Policy != k.policy || float64Bits(r.Value) != k.value {
@@ -240,3 +240,120 @@ func SeriesSidecar(a runner.Args) *runner.Sidecar {
 }
 
 func float64Bits(x float64) uint64 { return math.Float64bits(x) }
+
+// recoveryBand: a burst is recovered from once the windowed mean latency is
+// back within 20% of the level just before the burst.
+const recoveryBand = 0.2
+
+// BurstStats measures every burst of a series with windows of width w. Each
+// burst is followed until the next one starts (or until horizon). cloud is
+// the index of the tier whose share is tracked (−1: none).
+func BurstStats(ws []results.Window, w float64, bursts []results.Interval, horizon float64, cloud int) []results.BurstStat {
+	out := make([]results.BurstStat, 0, len(bursts))
+	for k, b := range bursts {
+		limit := horizon
+		if k+1 < len(bursts) {
+			limit = bursts[k+1].Start
+		}
+		st := results.BurstStat{Index: k, Start: b.Start, End: b.End, Recovery: math.NaN(), Peak: math.NaN(), PeakAt: math.NaN()}
+		var base, cloudBase, cloudIn MeanAcc
+		for _, x := range ws {
+			end := x.Start + w
+			switch {
+			case x.Start >= b.Start-results.BaselineSpan && end <= b.Start:
+				base.Add(x.MeanLatency)
+				cloudBase.Add(shareOf(x, cloud))
+			case x.Start >= b.Start && end <= b.End:
+				cloudIn.Add(shareOf(x, cloud))
+			}
+			if x.Start >= b.Start && end <= limit && !(x.MeanLatency <= st.Peak) && !math.IsNaN(x.MeanLatency) {
+				st.Peak, st.PeakAt = x.MeanLatency, x.Start
+			}
+		}
+		st.Baseline, st.CloudBefore, st.CloudDuring = base.Mean(), cloudBase.Mean(), cloudIn.Mean()
+		for _, x := range ws {
+			end := x.Start + w
+			if x.Start >= b.End && end <= limit && x.MeanLatency <= (1+recoveryBand)*st.Baseline {
+				st.Recovery = end - b.End
+				break
+			}
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+func shareOf(x results.Window, tier int) float64 {
+	if tier < 0 || tier >= len(x.Share) || x.Tasks == 0 {
+		return math.NaN()
+	}
+	return x.Share[tier]
+}
+
+// MeanAcc averages the finite values it is given; its zero value is empty.
+type MeanAcc struct {
+	sum float64
+	n   int
+}
+
+// Add counts x if it is finite.
+func (m *MeanAcc) Add(x float64) {
+	if isFinite(x) {
+		m.sum += x
+		m.n++
+	}
+}
+
+// Mean is the average so far, NaN if nothing was counted.
+func (m *MeanAcc) Mean() float64 {
+	if m.n == 0 {
+		return math.NaN()
+	}
+	return m.sum / float64(m.n)
+}
+
+// meanSeries averages replicate series window by window (each field over
+// the replicates where it is defined). The series must share their windows.
+func meanSeries(reps [][]results.Window) []results.Window {
+	if len(reps) == 0 {
+		return nil
+	}
+	n := len(reps[0])
+	for _, r := range reps {
+		n = min(n, len(r))
+	}
+	out := make([]results.Window, n)
+	for i := range out {
+		x := reps[0][i]
+		w := results.Window{Start: x.Start}
+		w.Share, w.Lambda, w.Beta, w.Rho = avgAt(reps, i, func(w results.Window) []float64 { return w.Share }),
+			avgAt(reps, i, func(w results.Window) []float64 { return w.Lambda }),
+			avgAt(reps, i, func(w results.Window) []float64 { return w.Beta }),
+			avgAt(reps, i, func(w results.Window) []float64 { return w.Rho })
+		var mean, p95 MeanAcc
+		for _, r := range reps {
+			w.Tasks += r[i].Tasks
+			mean.Add(r[i].MeanLatency)
+			p95.Add(r[i].P95Latency)
+		}
+		w.MeanLatency, w.P95Latency = mean.Mean(), p95.Mean()
+		out[i] = w
+	}
+	return out
+}
+
+// avgAt averages a per-tier field of window i across replicates.
+func avgAt(reps [][]results.Window, i int, field func(results.Window) []float64) []float64 {
+	k := len(field(reps[0][i]))
+	out := make([]float64, k)
+	for t := range k {
+		var m MeanAcc
+		for _, r := range reps {
+			if f := field(r[i]); t < len(f) {
+				m.Add(f[t])
+			}
+		}
+		out[t] = m.Mean()
+	}
+	return out
+}

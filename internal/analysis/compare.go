@@ -65,26 +65,13 @@ func Compare(ctx context.Context, o CompareOptions) ([]results.Difference, error
 	}
 	stem := report.FileStem(o.Metric)
 	csvName, plotName := "compare_"+stem+".csv", "diff_"+stem+"."+o.Format
+	rankName, pairsName := "ranking_"+stem+".csv", "pairs_"+stem+".csv"
+	names := []string{csvName, plotName, rankName, pairsName}
 	m, err := runner.ReadManifest(o.Dir)
 	if err != nil {
 		return nil, runner.BadInputf("%s: no offload manifest (%v): compare reads a results folder", o.Dir, err)
 	}
-	var d *store.Dir
-	target := o.Dir
-	if o.Out == "" {
-		// The folder's own results: opened for its own scenario, so that the
-		// new files join the ones it records and nothing else is touched.
-		d, err = runner.AddToFolder(o.Dir, []string{csvName, plotName})
-	} else {
-		target = o.Out
-		if prev, perr := runner.ReadManifest(o.Out); perr == nil && prev.ScenarioHash == m.ScenarioHash {
-			// Comparisons of the same results: keep those of other metrics.
-			d, err = runner.AddToFolder(o.Out, []string{csvName, plotName})
-		} else {
-			d, err = runner.OpenFolder(o.Out, m.ScenarioHash, "compare", o.Force, false, []string{csvName, plotName})
-		}
-		m = *runner.NewManifest(o.Command, "compare", m.Seed, m.Seeds, m.ScenarioHash)
-	}
+	d, target, m, err := openCompareTarget(o, m, names)
 	if err != nil {
 		return nil, err
 	}
@@ -98,6 +85,14 @@ func Compare(ctx context.Context, o CompareOptions) ([]results.Difference, error
 		return nil, err
 	}
 	written := []string{filepath.Join(target, csvName)}
+	ranks := rankCells(runs, o.Metric)
+	if err := d.WriteFile(rankName, func(w io.Writer) error { return writeRanking(w, ranks) }); err != nil {
+		return nil, err
+	}
+	if err := d.WriteFile(pairsName, func(w io.Writer) error { return writePairs(w, ranks) }); err != nil {
+		return nil, err
+	}
+	written = append(written, filepath.Join(target, rankName), filepath.Join(target, pairsName))
 	err = report.PlotDiffs(d, plotName, o.Format, ds, legend, diffFigure(o.Metric, o.Baseline, param, ds))
 	switch {
 	case err == nil:
@@ -114,8 +109,29 @@ func Compare(ctx context.Context, o CompareOptions) ([]results.Difference, error
 		return nil, err
 	}
 	printDiffs(o.Stdout, ds, param)
+	printRanking(o.Stdout, ranks, o.Metric)
 	runner.NoteWritten(o.Stdout, written...)
 	return ds, nil
+}
+
+// openCompareTarget opens where compare writes: the results folder itself
+// (opened for its own scenario, so that the new files join the ones it
+// records and nothing else is touched), or o.Out, whose manifest is then
+// compare's (one of comparisons of the same results keeps those of other
+// metrics). It returns the folder, its path and the manifest to record.
+func openCompareTarget(o CompareOptions, m runner.Manifest, writes []string) (*store.Dir, string, runner.Manifest, error) {
+	if o.Out == "" {
+		d, err := runner.AddToFolder(o.Dir, writes)
+		return d, o.Dir, m, err
+	}
+	var d *store.Dir
+	var err error
+	if prev, perr := runner.ReadManifest(o.Out); perr == nil && prev.ScenarioHash == m.ScenarioHash {
+		d, err = runner.AddToFolder(o.Out, writes)
+	} else {
+		d, err = runner.OpenFolder(o.Out, m.ScenarioHash, "compare", o.Force, false, writes)
+	}
+	return d, o.Out, *runner.NewManifest(o.Command, "compare", m.Seed, m.Seeds, m.ScenarioHash), err
 }
 
 // diffFigure is the presentation of a difference plot.

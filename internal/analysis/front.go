@@ -96,7 +96,7 @@ func FrontOutputs(r *runner.Result) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	sums, err := runner.WriteSummary(r.Dir, plan.Columns(), runner.OutcomeRuns(r.Outcomes))
+	sums, err := runner.WriteSummary(r.Dir, plan, r.Opts, runner.OutcomeRuns(r.Outcomes))
 	if err != nil {
 		return nil, err
 	}

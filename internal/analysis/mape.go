@@ -34,7 +34,7 @@ func MAPEPlots() []string { return []string{mapePlot, maeWaitPlot} }
 func MAPEOutputs(r *runner.Result) ([]string, error) {
 	dir, plan := r.Opts.Dir, r.Plan
 	runs := runner.OutcomeRuns(r.Outcomes)
-	sums, err := runner.WriteSummary(r.Dir, plan.Columns(), runs)
+	sums, err := runner.WriteSummary(r.Dir, plan, r.Opts, runs)
 	if err != nil {
 		return nil, err
 	}

@@ -50,45 +50,87 @@ func Plot(ctx context.Context, o PlotOptions) (string, error) {
 		return "", err
 	}
 	o.Format = format
-	w, h, err := ParseSize(o.Size)
+	w, h, err := parseSize(o.Size)
 	if err != nil {
 		return "", runner.BadInputf("--size %q: %v", o.Size, err)
 	}
-	b, err := runner.ReadResult(ctx, filepath.Join(o.Dir, "summary.csv"))
-	if errors.Is(err, fs.ErrNotExist) {
-		return "", runner.BadInputf("%s has no summary.csv (a reproduction: plot one of its experiment folders)", o.Dir)
-	}
+	sums, names, err := readSummary(ctx, o)
 	if err != nil {
 		return "", err
+	}
+	legend, param, err := readLegend(ctx, o.Dir)
+	if err != nil {
+		return "", err
+	}
+	fo, err := plotAxes(o, sums, names, param)
+	if err != nil {
+		return "", err
+	}
+	if sums, err = selectPolicies(sums, o.Policies); err != nil {
+		return "", err
+	}
+	fo.YLabel, fo.LogY, fo.Caption, fo.Width, fo.Height = report.MetricLabel(o.Y), report.SuggestLogY(sums, o.Y), o.Caption, w, h
+	if o.LogY != nil {
+		fo.LogY = *o.LogY
+	}
+	if o.Title != nil {
+		fo.Title = *o.Title
+	}
+	return writePlot(o, sums, legend, fo)
+}
+
+// readSummary reads the folder's summary.csv and checks --y against its
+// columns, which it returns.
+func readSummary(ctx context.Context, o PlotOptions) ([]results.Summary, []string, error) {
+	b, err := runner.ReadResult(ctx, filepath.Join(o.Dir, "summary.csv"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, runner.BadInputf("%s has no summary.csv (a reproduction: plot one of its experiment folders)", o.Dir)
+	}
+	if err != nil {
+		return nil, nil, err
 	}
 	sums, err := report.ReadSummary(bytes.NewReader(b))
 	if err != nil {
-		return "", runner.BadInputf("%s: %w", o.Dir, err)
+		return nil, nil, runner.BadInputf("%s: %w", o.Dir, err)
 	}
 	if len(sums) == 0 {
-		return "", runner.BadInputf("%s: summary.csv has no rows", o.Dir)
+		return nil, nil, runner.BadInputf("%s: summary.csv has no rows", o.Dir)
 	}
 	names := results.Names(sums[0].Cols)
 	if !slices.Contains(names, o.Y) {
-		return "", runner.BadInputf("--y %q: not a column of %s (allowed: %s)", o.Y, filepath.Join(o.Dir, "summary.csv"), strings.Join(names, ", "))
+		return nil, nil, runner.BadInputf("--y %q: not a column of %s (allowed: %s)", o.Y, filepath.Join(o.Dir, "summary.csv"), strings.Join(names, ", "))
 	}
-	legend, param := report.Legend{}, ""
-	y, err := runner.ReadResult(ctx, filepath.Join(o.Dir, "scenario.yaml"))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return "", err
+	return sums, names, nil
+}
+
+// readLegend reads the folder's legend and swept parameter from its
+// scenario.yaml; without one, the empty legend and no parameter.
+func readLegend(ctx context.Context, dir string) (report.Legend, string, error) {
+	y, err := runner.ReadResult(ctx, filepath.Join(dir, "scenario.yaml"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return report.Legend{}, "", nil
 	}
-	if err == nil {
-		if legend, param, err = report.ScenarioLegend(y); err != nil {
-			return "", runner.BadInputf("%s: %w", o.Dir, err)
-		}
+	if err != nil {
+		return report.Legend{}, "", err
 	}
+	legend, param, err := report.ScenarioLegend(y)
+	if err != nil {
+		return report.Legend{}, "", runner.BadInputf("%s: %w", dir, err)
+	}
+	return legend, param, nil
+}
+
+// plotAxes sets the x axis from --x (the swept value, as the experiment
+// drew it, or another column, whose values replace the swept ones in sums)
+// and the title.
+func plotAxes(o PlotOptions, sums []results.Summary, names []string, param string) (report.FigureOptions, error) {
 	xlabel := report.ParamLabel(param)
 	logX := false
 	switch {
 	case o.X == "" || o.X == param || o.X == "value":
 		logX = report.SweepLogX(param, sweptOf(sums)) // as the experiment drew it
 		if param == "" && !slices.ContainsFunc(sums, func(s results.Summary) bool { return isFinite(s.Value) }) {
-			return "", runner.BadInputf("%s has no sweep: give --x a column to plot against (allowed: %s)", o.Dir, strings.Join(names, ", "))
+			return report.FigureOptions{}, runner.BadInputf("%s has no sweep: give --x a column to plot against (allowed: %s)", o.Dir, strings.Join(names, ", "))
 		}
 	case slices.Contains(names, o.X):
 		xlabel = report.MetricLabel(o.X)
@@ -100,7 +142,20 @@ func Plot(ctx context.Context, o PlotOptions) (string, error) {
 		if param != "" {
 			allowed = append([]string{param}, names...)
 		}
-		return "", runner.BadInputf("--x %q: allowed: %s", o.X, strings.Join(allowed, ", "))
+		return report.FigureOptions{}, runner.BadInputf("--x %q: allowed: %s", o.X, strings.Join(allowed, ", "))
+	}
+	xname := xlabel // the title names the swept parameter without its unit (the axis has it)
+	if xlabel == report.ParamLabel(param) {
+		xname = report.ParamName(param)
+	}
+	return report.FigureOptions{XLabel: xlabel, LogX: logX, Title: report.MetricLabel(o.Y) + " vs " + xname}, nil
+}
+
+// selectPolicies keeps the rows of the policies asked for (all for none);
+// a label that is not in the summary is bad input.
+func selectPolicies(sums []results.Summary, want []string) ([]results.Summary, error) {
+	if len(want) == 0 {
+		return sums, nil
 	}
 	var labels []string
 	for _, s := range sums {
@@ -108,27 +163,17 @@ func Plot(ctx context.Context, o PlotOptions) (string, error) {
 			labels = append(labels, s.Policy)
 		}
 	}
-	if len(o.Policies) > 0 {
-		for _, p := range o.Policies {
-			if !slices.Contains(labels, p) {
-				return "", runner.BadInputf("--policy %q: allowed: %s", p, strings.Join(labels, ", "))
-			}
+	for _, p := range want {
+		if !slices.Contains(labels, p) {
+			return nil, runner.BadInputf("--policy %q: allowed: %s", p, strings.Join(labels, ", "))
 		}
-		sums = slices.DeleteFunc(sums, func(s results.Summary) bool { return !slices.Contains(o.Policies, s.Policy) })
 	}
-	fo := report.FigureOptions{XLabel: xlabel, YLabel: report.MetricLabel(o.Y), LogY: report.SuggestLogY(sums, o.Y),
-		Caption: o.Caption, Width: w, Height: h, LogX: logX}
-	if o.LogY != nil {
-		fo.LogY = *o.LogY
-	}
-	xname := xlabel // the title names the swept parameter without its unit (the axis has it)
-	if xlabel == report.ParamLabel(param) {
-		xname = report.ParamName(param)
-	}
-	fo.Title = report.MetricLabel(o.Y) + " vs " + xname
-	if o.Title != nil {
-		fo.Title = *o.Title
-	}
+	return slices.DeleteFunc(sums, func(s results.Summary) bool { return !slices.Contains(want, s.Policy) }), nil
+}
+
+// writePlot draws the figure into o.Out: through internal/store when that
+// is inside the folder, recording it in the folder's manifest.
+func writePlot(o PlotOptions, sums []results.Summary, legend report.Legend, fo report.FigureOptions) (string, error) {
 	var folder report.Folder = report.Dir(filepath.Dir(o.Out))
 	if same, _ := runner.SameDir(filepath.Dir(o.Out), o.Dir); same {
 		d, err := runner.AddToFolder(o.Dir, []string{filepath.Base(o.Out)})
@@ -143,7 +188,7 @@ func Plot(ctx context.Context, o PlotOptions) (string, error) {
 			}
 		}()
 	}
-	err = report.PlotMetricWith(folder, filepath.Base(o.Out), o.Format, sums, legend, o.Y, fo)
+	err := report.PlotMetricWith(folder, filepath.Base(o.Out), o.Format, sums, legend, o.Y, fo)
 	if errors.Is(err, report.ErrNoData) {
 		return "", runner.BadInputf("--y %s: no point to draw: every selected row's value (or swept value) is missing, or not positive on a log axis", o.Y)
 	}
@@ -174,10 +219,10 @@ func plotFormat(out, given string) (string, error) {
 	return ext, nil
 }
 
-// ParseSize reads a figure size "WxH": numbers in inches, or with a unit
+// parseSize reads a figure size "WxH": numbers in inches, or with a unit
 // suffix in, cm or px (pixels of the PNG's report.PNGDPI). "" is the
 // default size (0, 0).
-func ParseSize(s string) (w, h vg.Length, err error) {
+func parseSize(s string) (w, h vg.Length, err error) {
 	if s == "" {
 		return 0, 0, nil
 	}

@@ -25,7 +25,7 @@ func SweepPlots() []string {
 // the headline table.
 func SweepOutputs(r *runner.Result) ([]string, error) {
 	dir, plan := r.Opts.Dir, r.Plan
-	sums, err := runner.WriteSummary(r.Dir, plan.Columns(), runner.OutcomeRuns(r.Outcomes))
+	sums, err := runner.WriteSummary(r.Dir, plan, r.Opts, runner.OutcomeRuns(r.Outcomes))
 	if err != nil {
 		return nil, err
 	}

@@ -79,13 +79,13 @@ func Run(ctx context.Context, plan *experiment.Plan, eo Options, opts runner.Opt
 		return err
 	}
 	defer d.Close()
-	m := runner.Manifest{Tool: "offload", Version: runner.Version(), Command: opts.Command, Experiment: plan.Name,
-		Seed: sc.Seed, Seeds: sc.Seeds, ScenarioHash: hash, Started: time.Now().UTC(), Runs: len(plan.Jobs())}
+	m := runner.NewManifest(opts.Command, plan.Name, sc.Seed, sc.Seeds, hash)
+	m.Runs = len(plan.Jobs())
 	resolved, err := sc.Marshal()
 	if err != nil {
 		return err
 	}
-	if err := d.WriteManifest(m); err != nil {
+	if err := d.WriteManifest(*m); err != nil {
 		return err
 	}
 	if err := d.WriteFile("scenario.yaml", func(w io.Writer) error { _, err := w.Write(resolved); return err }); err != nil {
@@ -101,7 +101,7 @@ func Run(ctx context.Context, plan *experiment.Plan, eo Options, opts runner.Opt
 	}
 	m.RunsDone, m.Complete = len(e.runs), runErr == nil
 	if runErr != nil {
-		_ = d.WriteManifest(m)
+		_ = d.WriteManifest(*m)
 		return runErr
 	}
 	outs, err := plan.Execute(ctx, experiment.Options{Workers: runtime.NumCPU()})
@@ -113,7 +113,7 @@ func Run(ctx context.Context, plan *experiment.Plan, eo Options, opts runner.Opt
 		simRuns[i] = outs[i].Run
 	}
 	m.Finished = time.Now().UTC()
-	if err := d.WriteManifest(m); err != nil {
+	if err := d.WriteManifest(*m); err != nil {
 		return err
 	}
 	// The manifest lists the report's files too, even when the report

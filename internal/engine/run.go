@@ -706,26 +706,7 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 	s.now, dv.view.Now, dv.view.Task = t, t, k
 	dv.src.Next(&s.task)
 	dv.view.Data = s.task.Data
-	if s.track { // every tier's count brought up to t, for tracked and sampled views alike
-		s.settle(t)
-	}
-	switch {
-	case dv.count && s.track:
-		s.follow(dv)
-	case dv.count:
-		// The true counts, read now for this device's view alone: cheaper
-		// than keeping every device's view current at every change of a
-		// tier (two per task), and the same numbers at the decision. A
-		// fresh view that nothing reads is not counted (dv.count).
-		states := dv.view.States[:len(dv.seen)]
-		for i, ts := range dv.seen {
-			setCounts(&states[i], s.present(ts, t), ts.servers)
-		}
-	case s.drawView:
-		s.observe(dv, t)
-	case dv.tracks: // a board's views change at its postings and own sends only
-		s.followBoard(dv)
-	}
+	s.prepare(dv, t)
 	dec := dv.pol.Decide(&dv.view)
 	i := dec.Tier
 	if uint(i) >= uint(len(dv.phys)) { // one test for both ends; phys has a tier per scenario tier
@@ -772,6 +753,31 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 		s.held = slot
 	}
 	return nil
+}
+
+// prepare sets device dv's view for its decision at t, as its observation
+// model and its policy's reading ask.
+func (s *sim) prepare(dv *device, t float64) {
+	if s.track { // every tier's count brought up to t, for tracked and sampled views alike
+		s.settle(t)
+	}
+	switch {
+	case dv.count && s.track:
+		s.follow(dv)
+	case dv.count:
+		// The true counts, read now for this device's view alone: cheaper
+		// than keeping every device's view current at every change of a
+		// tier (two per task), and the same numbers at the decision. A
+		// fresh view that nothing reads is not counted (dv.count).
+		states := dv.view.States[:len(dv.seen)]
+		for i, ts := range dv.seen {
+			setCounts(&states[i], s.present(ts, t), ts.servers)
+		}
+	case s.drawView:
+		s.observe(dv, t)
+	case dv.tracks: // a board's views change at its postings and own sends only
+		s.followBoard(dv)
+	}
 }
 
 // predictShadows asks device dv's shadows for their predicted wait at
@@ -883,25 +889,7 @@ func (s *sim) reach(slot int32) {
 	service := x.size / ts.speed
 	start, finish := ts.free.Serve(x.reach, service)
 	if ts.kw {
-		// The kept count takes the task in: one more present, and, if it
-		// starts now, a departure at its finish. A task that waits adds no
-		// earlier departure: it starts when the task before it on its
-		// server leaves, a departure until already counts, and finishes
-		// later. If a task left since the count (until ≤ reach), the count
-		// was stale already, and the next read, no earlier than the reach,
-		// counts again.
-		ts.n++
-		if start > x.reach {
-			// The starts due by the reach leave the ring first, as a read
-			// now would take them: so that it holds only the tasks that
-			// wait, even in a run whose views read no tier (dv.count).
-			ts.waits.Queued(x.reach)
-			ts.waits.Add(start)
-		} else {
-			ts.until = min(ts.until, finish)
-		}
-		// Times are ≥ 0, whose bits order as their values do: a maximum without a branch.
-		ts.last = math.Float64frombits(max(math.Float64bits(ts.last), math.Float64bits(finish)))
+		ts.admit(x.reach, start, finish)
 	} else {
 		s.keep(ts, x.reach, finish)
 	}
@@ -925,6 +913,28 @@ func (s *sim) reach(slot int32) {
 		s.tell(x, ts.scen, wait, service, latency)
 	}
 	s.freeSlots = append(s.freeSlots, slot)
+}
+
+// admit takes into kw tier ts's kept count a task that reached it at reach
+// and starts and finishes at start and finish: one more present, and, if
+// it starts now, a departure at its finish. A task that waits adds no
+// earlier departure: it starts when the task before it on its server
+// leaves, a departure until already counts, and finishes later. If a task
+// left since the count (until ≤ reach), the count was stale already, and
+// the next read, no earlier than the reach, counts again.
+func (ts *tierState) admit(reach, start, finish float64) {
+	ts.n++
+	if start > reach {
+		// The starts due by the reach leave the ring first, as a read
+		// now would take them: so that it holds only the tasks that
+		// wait, even in a run whose views read no tier (dv.count).
+		ts.waits.Queued(reach)
+		ts.waits.Add(start)
+	} else {
+		ts.until = min(ts.until, finish)
+	}
+	// Times are ≥ 0, whose bits order as their values do: a maximum without a branch.
+	ts.last = math.Float64frombits(max(math.Float64bits(ts.last), math.Float64bits(finish)))
 }
 
 // keep adds a task that reached heap tier ts at reach and finishes at

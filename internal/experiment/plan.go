@@ -68,9 +68,13 @@ type Plan struct {
 	// Dir is the folder the programs of exec policies run in, so that
 	// their relative paths resolve against the scenario file's folder ("":
 	// the current folder, for an embedded scenario).
-	Dir     string
-	configs []*engine.Config
-	sketch  bool // Layout.Sketch: a run may pass the exact limit
+	Dir string
+	// Replicates, if set, is each cell's number of replicates, in Cells
+	// order: a run until precise (--precision) grows them cell by cell.
+	// Nil: the scenario's seeds in every cell.
+	Replicates []int
+	configs    []*engine.Config
+	sketch     bool // Layout.Sketch: a run may pass the exact limit
 }
 
 // Outcome is one finished job: its runs.csv row and, when the plan asks for
@@ -176,12 +180,20 @@ func (p *Plan) Tiers() []string {
 	return names
 }
 
+// ReplicatesOf returns cell c's number of replicates.
+func (p *Plan) ReplicatesOf(c int) int {
+	if p.Replicates != nil {
+		return p.Replicates[c]
+	}
+	return p.Scenario.Seeds
+}
+
 // Jobs lists every run in output order: cell, then policy, then replicate.
 func (p *Plan) Jobs() []Job {
 	var jobs []Job
 	for c := range p.Cells {
 		for _, e := range p.Policies {
-			for r := range p.Scenario.Seeds {
+			for r := range p.ReplicatesOf(c) {
 				jobs = append(jobs, Job{Cell: c, Policy: e.Label, Seed: r})
 			}
 		}
@@ -379,6 +391,9 @@ func (p *Plan) tapes(ctx context.Context, jobs []Job, g []int) []*workload.Tape 
 	return engine.NewTapes(&c, streams, max(limit, 1))
 }
 
+// CellName names cell c in messages: "run", or the swept path=value.
+func (p *Plan) CellName(c int) string { return p.cellName(c) }
+
 func (p *Plan) cellName(c int) string {
 	cell := p.Cells[c]
 	if cell.Param == "" {
@@ -390,60 +405,22 @@ func (p *Plan) cellName(c int) string {
 // runJob runs one job and condenses its result; tapes, if set, replay its
 // replicate's tasks (one per device).
 func (p *Plan) runJob(ctx context.Context, j Job, opt Options, tapes []*workload.Tape) (Outcome, error) {
-	trace := opt.Trace
 	var progs Programs
 	defer progs.End(ctx, nil) // an early return's programs end too
-	sc := p.Cells[j.Cell].Scenario
 	cfg := *p.configs[j.Cell] // a copy: OnTask and Shadows are per run
-	seed := p.Scenario.Seed
-	tiers := DispatchTiers(&cfg)
-	devs := make([]engine.Device, sc.DeviceCount())
-	var clocks []*timer
-	var pr *probe
-	for d := range devs {
-		pol, err := p.NewDevicePolicy(j, d)
-		if err != nil {
-			return Outcome{}, err
-		}
-		if devs[d].Feedback, err = progs.Start(ctx, p, j, d, pol, opt.PolicyLog); err != nil {
-			return Outcome{}, progs.End(ctx, err)
-		}
-		if p.TimeDecisions {
-			var clock *timer
-			pol, clock = timed(pol)
-			clocks = append(clocks, clock)
-		}
-		for _, name := range p.Shadows {
-			sh, err := policies.NewPredictor(name, tiers, Params(sc))
-			if err != nil {
-				return Outcome{}, err
-			}
-			devs[d].Shadows = append(devs[d].Shadows, sh)
-		}
-		if p.SeriesWidth > 0 && d == 0 { // the series follows device 0's estimator
-			insp, err := policies.NewPredictor(policies.NameHybrid, tiers, Params(sc))
-			if err != nil {
-				return Outcome{}, err
-			}
-			pol = newProbe(pol, insp, p.SeriesWidth, len(tiers))
-			pr = probeOf(pol)
-		}
-		devs[d].Policy = pol
-		devs[d].Streams = workload.DeviceStreams(seed, j.Seed, d)
-		if tapes != nil {
-			devs[d].Tape = tapes[d]
-		}
-		devs[d].Observe = workload.Stream(seed, j.Seed, workload.ObserveStream+uint64(d)*workload.DeviceStride)
+	r := &jobRun{}
+	devs, err := p.devices(ctx, j, &cfg, opt, tapes, &progs, r)
+	if err != nil {
+		return Outcome{}, err
 	}
 	var sinks []func(*engine.TaskRecord)
-	var coll *collector
 	if p.SeriesWidth > 0 {
-		coll = &collector{}
-		sinks = append(sinks, coll.add)
+		r.coll = &collector{}
+		sinks = append(sinks, r.coll.add)
 	}
 	var closeTrace func(error) error
-	if trace != nil {
-		sink, cl, err := trace(j)
+	if opt.Trace != nil {
+		sink, cl, err := opt.Trace(j)
 		if err != nil {
 			return Outcome{}, err
 		}
@@ -451,8 +428,8 @@ func (p *Plan) runJob(ctx context.Context, j Job, opt Options, tapes []*workload
 	}
 	cfg.OnTask = fanOut(sinks)
 	cfg.Cancel = ctx.Done()
-	cfg.EpisodeSeed = episodeSeed(seed, j.Seed)
-	res, err := engine.RunDevices(&cfg, devs, workload.Stream(seed, j.Seed, workload.BoardStream))
+	cfg.EpisodeSeed = episodeSeed(p.Scenario.Seed, j.Seed)
+	res, err := engine.RunDevices(&cfg, devs, workload.Stream(p.Scenario.Seed, j.Seed, workload.BoardStream))
 	err = progs.End(ctx, err)
 	if closeTrace != nil {
 		if cerr := closeTrace(err); err == nil {
@@ -462,11 +439,70 @@ func (p *Plan) runJob(ctx context.Context, j Job, opt Options, tapes []*workload
 	if err != nil {
 		return Outcome{}, err
 	}
-	m := measured(&cfg, res)
-	measuredEnergy(m, &cfg, res, p.Layout().Energy)
+	return p.outcome(j, &cfg, res, r), nil
+}
+
+// jobRun is what a run's devices leave to its outcome: the decision
+// clocks (--time-decisions), the series probe and collector.
+type jobRun struct {
+	clocks []*timer
+	pr     *probe
+	coll   *collector
+}
+
+// devices builds the job's devices: each its policy (its program started,
+// timed, probed for the series), shadow predictors and random streams.
+func (p *Plan) devices(ctx context.Context, j Job, cfg *engine.Config, opt Options, tapes []*workload.Tape, progs *Programs, r *jobRun) ([]engine.Device, error) {
+	sc := p.Cells[j.Cell].Scenario
+	seed := p.Scenario.Seed
+	tiers := DispatchTiers(cfg)
+	devs := make([]engine.Device, sc.DeviceCount())
+	for d := range devs {
+		pol, err := p.NewDevicePolicy(j, d)
+		if err != nil {
+			return nil, err
+		}
+		if devs[d].Feedback, err = progs.Start(ctx, p, j, d, pol, opt.PolicyLog); err != nil {
+			return nil, progs.End(ctx, err)
+		}
+		if p.TimeDecisions {
+			var clock *timer
+			pol, clock = timed(pol)
+			r.clocks = append(r.clocks, clock)
+		}
+		for _, name := range p.Shadows {
+			sh, err := policies.NewPredictor(name, tiers, Params(sc))
+			if err != nil {
+				return nil, err
+			}
+			devs[d].Shadows = append(devs[d].Shadows, sh)
+		}
+		if p.SeriesWidth > 0 && d == 0 { // the series follows device 0's estimator
+			insp, err := policies.NewPredictor(policies.NameHybrid, tiers, Params(sc))
+			if err != nil {
+				return nil, err
+			}
+			pol = newProbe(pol, insp, p.SeriesWidth, len(tiers))
+			r.pr = probeOf(pol)
+		}
+		devs[d].Policy = pol
+		devs[d].Streams = workload.DeviceStreams(seed, j.Seed, d)
+		if tapes != nil {
+			devs[d].Tape = tapes[d]
+		}
+		devs[d].Observe = workload.Stream(seed, j.Seed, workload.ObserveStream+uint64(d)*workload.DeviceStride)
+	}
+	return devs, nil
+}
+
+// outcome condenses a finished run: its runs.csv row, its shadow
+// estimators' errors, its series.
+func (p *Plan) outcome(j Job, cfg *engine.Config, res *engine.Result, r *jobRun) Outcome {
+	m := measured(cfg, res)
+	measuredEnergy(m, cfg, res, p.Layout().Energy)
 	measuredOutcomes(m, res, p.Layout().Dynamic)
-	if len(clocks) > 0 {
-		m.DecisionNs = meanNs(clocks)
+	if len(r.clocks) > 0 {
+		m.DecisionNs = meanNs(r.clocks)
 	}
 	c := p.Cells[j.Cell]
 	cols := p.Columns()
@@ -480,10 +516,10 @@ func (p *Plan) runJob(ctx context.Context, j Job, opt Options, tapes []*workload
 			MAPEIdle: pctOf(sh.SumAPEIdle, sh.IdleTasks), MAPEBusy: pctOf(sh.SumAPE-sh.SumAPEIdle, res.Tasks-sh.IdleTasks),
 			IdleShare: float64(sh.IdleTasks) / n})
 	}
-	if coll != nil {
-		out.Series = coll.windows(p.SeriesWidth, seriesEnd(&cfg, coll), len(tiers), pr.sample)
+	if r.coll != nil {
+		out.Series = r.coll.windows(p.SeriesWidth, seriesEnd(cfg, r.coll), len(cfg.Tiers), r.pr.sample)
 	}
-	return out, nil
+	return out
 }
 
 // pctOf is 100·sum/n, NaN without tasks (a missing value, not 0).

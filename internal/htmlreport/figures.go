@@ -163,7 +163,7 @@ func mapeFigures(fsys fs.FS, param string) ([]figure, error) {
 	}
 	// Only the columns drawn are required: a file from before the idle
 	// split (docs/paper's, say) lacks mape_idle and the rest.
-	recs, err := records(b, []string{"experiment", "param", "value", "router", "estimator", "runs", "mape", "mape_ci95", "mae_wait_s", "mae_wait_s_ci95"})
+	recs, err := records(b, []string{"experiment", "param", "value", "router", "estimator", "runs", results.ColMAPE, "mape_ci95", "mae_wait_s", "mae_wait_s_ci95"})
 	if err != nil {
 		return nil, fmt.Errorf("mape_summary.csv: %w", err)
 	}
@@ -172,7 +172,7 @@ func mapeFigures(fsys fs.FS, param string) ([]figure, error) {
 	router := ""
 	for _, r := range recs {
 		s := results.Summary{Experiment: r["experiment"], Param: r["param"], Value: float(r["value"]), Policy: r["estimator"], Cols: cols,
-			Mean: []float64{float(r["mape"]), float(r["mae_wait_s"])}, CI95: []float64{float(r["mape_ci95"]), float(r["mae_wait_s_ci95"])}}
+			Mean: []float64{float(r[results.ColMAPE]), float(r["mae_wait_s"])}, CI95: []float64{float(r["mape_ci95"]), float(r["mae_wait_s_ci95"])}}
 		s.Runs, _ = strconv.Atoi(r["runs"])
 		router = r["router"]
 		sums = append(sums, s)

@@ -73,7 +73,7 @@ func (s *nginxSWRR) next() int {
 // request: weights 5, 1, 1 give a a b a c a a (as nginx does,
 // docs/emulation.md), and random weight lists give nginx's sequence.
 func TestWeightedRoundRobinIsNginx(t *testing.T) {
-	p := NewWeightedRoundRobin([]int{5, 1, 1}, 0)
+	p := newWeightedRoundRobin([]int{5, 1, 1}, 0)
 	v := view(0, identicalTiers(3), make([]dispatch.State, 3)...)
 	if got := decideN(p, v, 14); !slices.Equal(got, []int{0, 0, 1, 0, 2, 0, 0, 0, 0, 1, 0, 2, 0, 0}) {
 		t.Errorf("weights 5, 1, 1: %v", got)
@@ -85,7 +85,7 @@ func TestWeightedRoundRobinIsNginx(t *testing.T) {
 		for i := range w {
 			w[i] = 1 + rng.IntN([]int{3, 9, 256}[trial%3])
 		}
-		ref, got := &nginxSWRR{w: w, cur: make([]int, n)}, NewWeightedRoundRobin(w, 0)
+		ref, got := &nginxSWRR{w: w, cur: make([]int, n)}, newWeightedRoundRobin(w, 0)
 		vv := view(0, identicalTiers(n), make([]dispatch.State, n)...)
 		for k := range 3000 {
 			if a, b := got.Decide(vv).Tier, ref.next(); a != b {
@@ -95,7 +95,7 @@ func TestWeightedRoundRobinIsNginx(t *testing.T) {
 	}
 	// A start tier rotates nginx's list: the sequence of the rotated weights.
 	w := []int{3, 1, 2, 2}
-	ref, got := &nginxSWRR{w: []int{2, 2, 3, 1}, cur: make([]int, 4)}, NewWeightedRoundRobin(w, 2)
+	ref, got := &nginxSWRR{w: []int{2, 2, 3, 1}, cur: make([]int, 4)}, newWeightedRoundRobin(w, 2)
 	for k := range 100 {
 		if a, b := got.Decide(v).Tier, (ref.next()+2)%4; a != b {
 			t.Fatalf("start 2, request %d: tier %d, want %d", k, a, b)
@@ -172,7 +172,7 @@ func TestLeastConnTiesGoRoundRobin(t *testing.T) {
 		t.Errorf("tier 1 free again: %v, want 2 0 1 2", got)
 	}
 	// Outstanding 3, 1, 2: the one of 1.
-	q := NewLeastConn([]int{1, 1, 1})
+	q := newLeastConn([]int{1, 1, 1})
 	q.active = outstanding{3, 1, 2}
 	for i := range 3 {
 		q.heap.set(i, q.key(i), q.next())
@@ -185,7 +185,7 @@ func TestLeastConnTiesGoRoundRobin(t *testing.T) {
 // Weighted least-conn is HAProxy's key ⌊(a+1)·256/w⌋ (0 when idle): idle
 // tiers first whatever their weight, then the least per unit of weight.
 func TestLeastConnWeights(t *testing.T) {
-	p := NewLeastConn([]int{1, 4})
+	p := newLeastConn([]int{1, 4})
 	v := view(0, identicalTiers(2), make([]dispatch.State, 2)...)
 	// Both idle: tier 0 first (key 0, the earlier), then tier 1 (key 0);
 	// then keys (1+1)·256/1 = 512 against (1+1)·256/4 = 128: tier 1 until
@@ -201,7 +201,7 @@ func TestLeastConnWeights(t *testing.T) {
 func TestP2CRule(t *testing.T) {
 	tiers := identicalTiers(5)
 	for _, d := range []int{1, 2, 3} {
-		p := NewP2C([]int{1, 1, 1, 1, 1}, d, newRNG(7))
+		p := newP2C([]int{1, 1, 1, 1, 1}, d, newRNG(7))
 		twin := newRNG(7)
 		active := make([]int, 5)
 		v := view(0, tiers, make([]dispatch.State, 5)...)
@@ -224,7 +224,7 @@ func TestP2CRule(t *testing.T) {
 		}
 	}
 	// Weights: a draw in proportion to the weight (d = 1 shows the draws).
-	p := NewP2C([]int{1, 2, 5}, 1, newRNG(3))
+	p := newP2C([]int{1, 2, 5}, 1, newRNG(3))
 	counts := make([]int, 3)
 	v := view(0, identicalTiers(3), make([]dispatch.State, 3)...)
 	const n = 80000
@@ -239,7 +239,7 @@ func TestP2CRule(t *testing.T) {
 	}
 	// and loads compared per unit of weight: 3 outstanding of weight 4 is
 	// less than 1 of weight 1.
-	q := NewP2C([]int{1, 4}, 2, newRNG(1))
+	q := newP2C([]int{1, 4}, 2, newRNG(1))
 	q.active = outstanding{1, 3}
 	if !q.fewer(1, 0) || q.fewer(0, 1) {
 		t.Error("weights 1, 4, outstanding 1, 3: tier 1 not the less loaded")
@@ -273,12 +273,12 @@ func TestLeastRequestEDF(t *testing.T) {
 	// (0.5) → A at 1.0; B (1.0, added first) → B at 2; A (1.0, weight
 	// 2/2) → 2; B (2, added first, weight 1/2) → 4; A (2, weight 2/3) →
 	// 3.5; A (3.5, weight 2/4) → 5.5; B (4).
-	p := NewLeastRequest([]int{2, 1}, 2, 1, newRNG(1))
+	p := newLeastRequest([]int{2, 1}, 2, 1, newRNG(1))
 	if got, want := decideN(p, v, 7), []int{0, 1, 0, 1, 0, 0, 1}; !slices.Equal(got, want) {
 		t.Errorf("weights 2, 1, bias 1: %v, want %v", got, want)
 	}
 	// Bias 0 is weighted round-robin: 2 to 1 exactly in every 3 picks.
-	p = NewLeastRequest([]int{2, 1}, 2, 0, newRNG(1))
+	p = newLeastRequest([]int{2, 1}, 2, 0, newRNG(1))
 	counts := make([]int, 2)
 	for _, i := range decideN(p, v, 300) {
 		counts[i]++
@@ -288,7 +288,7 @@ func TestLeastRequestEDF(t *testing.T) {
 	}
 	// A larger bias weighs outstanding requests more: weights 4, 1, bias
 	// 2, nothing completes. A: 0.25 → +(a+1)²/4; B: 1 → +(a+1)².
-	p = NewLeastRequest([]int{4, 1}, 2, 2, newRNG(1))
+	p = newLeastRequest([]int{4, 1}, 2, 2, newRNG(1))
 	// A 0.25 → 0.5 (w 4/1); A 0.5 → 1.0 (4/4); B 1 (added first) → 2 (1/1);
 	// A 1.0 → 3.25 (4/9); B 2 → 6 (1/4); A 3.25 → 7.25 (4/16); B 6.
 	if got, want := decideN(p, v, 7), []int{0, 0, 1, 0, 1, 0, 1}; !slices.Equal(got, want) {
@@ -296,7 +296,7 @@ func TestLeastRequestEDF(t *testing.T) {
 	}
 	// A completion lowers the count the next pick of its tier uses, and
 	// does not move the schedule.
-	p = NewLeastRequest([]int{2, 1}, 2, 1, newRNG(1))
+	p = newLeastRequest([]int{2, 1}, 2, 1, newRNG(1))
 	decideN(p, v, 3) // A, B, A: A has 2 outstanding, its entry at 2
 	done(p, 0, 0, 1)
 	done(p, 0, 0, 1)
@@ -314,7 +314,7 @@ func TestLeastRequestEDF(t *testing.T) {
 func TestEWMARules(t *testing.T) {
 	const tau = 10
 	for _, peak := range []bool{false, true} {
-		p := NewEWMA(2, peak, tau, 0, newRNG(1))
+		p := newEWMA(2, peak, tau, 0, newRNG(1))
 		p.pending[0] = 1
 		p.Done(&dispatch.Completion{Tier: 0, Now: 5, Latency: 2})
 		want := 2 * (1 - math.Exp(-0.5)) // cost 0 blended with 2 after 5 s of τ = 10
@@ -339,7 +339,7 @@ func TestEWMARules(t *testing.T) {
 	// Finagle's rule: no sample yet, load 0 while idle, the penalty once a
 	// request is outstanding; so P2C over two such tiers sends the second
 	// task to the other tier.
-	p := NewEWMA(2, true, tau, 0, newRNG(1))
+	p := newEWMA(2, true, tau, 0, newRNG(1))
 	v := view(1, identicalTiers(2), make([]dispatch.State, 2)...)
 	a := p.Decide(v).Tier
 	if l := p.load(a, 1); l != ewmaPenalty+1 {
@@ -349,13 +349,13 @@ func TestEWMARules(t *testing.T) {
 		t.Errorf("second task to the penalised tier %d", a)
 	}
 	// tower's rule: the default RTT is the cost before any sample.
-	q := NewEWMA(2, true, tau, 0.03, newRNG(1))
+	q := newEWMA(2, true, tau, 0.03, newRNG(1))
 	q.pending[1] = 1
 	if l := q.load(1, 0); math.Abs(l-0.06) > 1e-15 {
 		t.Errorf("default_rtt 0.03, 1 outstanding: load %v, want 0.06", l)
 	}
 	// P2C picks the smaller load of two distinct tiers: tier 1 is slower.
-	r := NewEWMA(2, true, tau, 0, newRNG(2))
+	r := newEWMA(2, true, tau, 0, newRNG(2))
 	r.Done(&dispatch.Completion{Tier: 0, Now: 0, Latency: 0.1})
 	r.Done(&dispatch.Completion{Tier: 1, Now: 0, Latency: 1})
 	for k := range 20 {

@@ -12,22 +12,22 @@ func choicesOption() Option {
 
 func roundRobinSpec() Spec {
 	return Spec{Name: NameRoundRobin, Summary: "HAProxy roundrobin, nginx with equal weights: the tiers in turn, each balancer from its own start tier",
-		New: newRoundRobin}
+		New: buildRoundRobin}
 }
 
 func weightedRRSpec() Spec {
 	return Spec{Name: NameWeightedRR, Summary: "nginx's smooth weighted round-robin over integer weights (capacity by default)",
-		Options: []Option{weightsOption("capacity")}, New: newWeightedRR}
+		Options: []Option{weightsOption("capacity")}, New: buildWeightedRR}
 }
 
 func leastConnSpec() Spec {
 	return Spec{Name: NameLeastConn, Summary: "HAProxy leastconn: fewest requests this balancer has outstanding (per weight), ties round-robin",
-		Options: []Option{weightsOption("equal")}, New: newLeastConn}
+		Options: []Option{weightsOption("equal")}, New: buildLeastConn}
 }
 
 func p2cSpec() Spec {
 	return Spec{Name: NameP2C, Summary: "power of d choices on the balancer's own outstanding counts (Envoy, gRPC least_request, HAProxy random(2))",
-		Options: []Option{choicesOption(), weightsOption("equal")}, New: newP2C}
+		Options: []Option{choicesOption(), weightsOption("equal")}, New: buildP2C}
 }
 
 func leastRequestSpec() Spec {
@@ -35,7 +35,7 @@ func leastRequestSpec() Spec {
 		Options: []Option{choicesOption(),
 			{Name: "bias", Doc: "active_request_bias (default 1.0; 0 is weighted round-robin)", Check: number(func(x float64) bool { return x >= 0 && x <= 100 }, "in [0, 100]")},
 			weightsOption("equal")},
-		New: newLeastRequest}
+		New: buildLeastRequest}
 }
 
 func ewmaOptions() []Option {
@@ -72,5 +72,5 @@ func prequalSpec() Spec {
 			{Name: "latency_samples", Doc: "K: queries a tier's latency record keeps (default 16)", Check: integer(1, 1024)},
 			{Name: "latency_window", Doc: "s: a recorded latency older than this does not count (default 1)", Check: positive("in (0, 1e6] (s)")},
 		},
-		New: newPrequal}
+		New: buildPrequal}
 }

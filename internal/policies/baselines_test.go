@@ -44,7 +44,7 @@ func TestLWLIsOneFCFSQueueWithoutDelays(t *testing.T) {
 		split = append(split, tier("s"+string(rune('0'+i)), 1))
 		dts = append(dts, split[i].Tier)
 	}
-	got := run(split, NewLWL(dts, newRNG(1)))
+	got := run(split, newLWL(dts, newRNG(1)))
 	waited = 0
 	want := run([]engine.TierConfig{tier("pool", k)}, dispatch.PolicyFunc(func(*dispatch.View) dispatch.Decision { return dispatch.Decision{} }))
 	for id := range got {
@@ -64,7 +64,7 @@ func TestLWLRule(t *testing.T) {
 		{Name: "near", Servers: 1, Speed: 1, Mu: 1, MeanDelay: 0},
 		{Name: "far", Servers: 1, Speed: 1, Mu: 1, MeanDelay: 0.5},
 	}
-	p := NewLWL(tiers, newRNG(1))
+	p := newLWL(tiers, newRNG(1))
 	v := &dispatch.View{Tiers: tiers, States: make([]dispatch.State, 2), Oracle: &sizeOracle{size: 3}}
 	if d := p.Decide(v); d.Tier != 0 || d.HasPred {
 		t.Fatalf("both idle: %+v, want the near tier", d)
@@ -247,7 +247,7 @@ func TestStaticOptAgainstGrid(t *testing.T) {
 
 // static-opt draws each tier with its probability.
 func TestStaticOptDraws(t *testing.T) {
-	s := NewStaticOpt(threeTiersCloud16(), 150, newRNG(4))
+	s := newStaticOpt(threeTiersCloud16(), 150, newRNG(4))
 	p := s.Split()
 	counts := make([]int, 3)
 	const n = 20000
@@ -266,7 +266,7 @@ func TestStaticOptDraws(t *testing.T) {
 // D̄ + 1/μ), and otherwise any tier uniformly.
 func TestJIQ(t *testing.T) {
 	tiers := threeTiers() // local 1×10/s, edge 4×25/s at 5 ms, cloud 64×50/s at 60 ms
-	p := NewJIQ(tiers, newRNG(2))
+	p := newJIQ(tiers, newRNG(2))
 	cases := []struct {
 		name   string
 		states []dispatch.State
@@ -291,7 +291,7 @@ func TestJIQ(t *testing.T) {
 	}
 	checkUniform(t, "jiq with no idle tier", counts)
 	twin := identicalTiers(2)
-	q := NewJIQ(twin, newRNG(3))
+	q := newJIQ(twin, newRNG(3))
 	counts = make([]int, 2)
 	for range 4000 {
 		counts[q.Decide(&dispatch.View{Tiers: twin, States: []dispatch.State{{Busy: 1}, {}}}).Tier]++
@@ -391,7 +391,7 @@ func TestLWLTreesAreTheScan(t *testing.T) {
 	}
 	crossTies := 0
 	for _, quarters := range []bool{false, true} {
-		p := NewLWL(tiers, newRNG(5))
+		p := newLWL(tiers, newRNG(5))
 		free := make([]fcfs.Servers, len(tiers))
 		for i, tr := range tiers {
 			free[i] = fcfs.New(tr.Servers)

@@ -29,7 +29,7 @@ func TestCa2Option(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := p.(*Estimating).est.Ca2(); got != c.want {
+		if got := p.(*estimating).est.Ca2(); got != c.want {
 			t.Errorf("params online %v, option %v: mode %v, want %v", c.online, c.opt, got, c.want)
 		}
 	}

@@ -5,8 +5,8 @@ import "github.com/offload-sim/offload/internal/dispatch"
 // NameHybridEnergy is this project's energy-aware hybrid (not the paper's).
 const NameHybridEnergy = "hybrid-energy"
 
-// MaxEnergyWeight bounds energy_weight, s/J.
-const MaxEnergyWeight = 1e6
+// maxEnergyWeight bounds energy_weight, s/J.
+const maxEnergyWeight = 1e6
 
 // energySpec is the energy-aware hybrid (docs/design.md §3.8): hybrid's
 // routing score plus energy_weight × the task's expected energy at the
@@ -16,14 +16,14 @@ func energySpec() Spec {
 	s := estimatorSpec(NameHybridEnergy, "ours: hybrid's score + energy_weight × the task's expected energy at the tier (dynamic compute, its data's tx, the mean reply's rx)", modeHybrid)
 	s.Paper = false
 	s.Options = append(s.Options, Option{Name: "energy_weight", Doc: "s/J: seconds of routing score per joule of expected energy; 0 (the default) decides as hybrid",
-		Check: number(func(x float64) bool { return x >= 0 && x <= MaxEnergyWeight }, "in [0, 1e6] (s/J)")})
+		Check: number(func(x float64) bool { return x >= 0 && x <= maxEnergyWeight }, "in [0, 1e6] (s/J)")})
 	build := s.New
 	s.New = func(b Build) (dispatch.Policy, error) {
 		pol, err := build(b)
 		if err != nil {
 			return nil, err
 		}
-		e := pol.(*Estimating)
+		e := pol.(*estimating)
 		e.energy = newEnergyCost(b.Tiers, b.Options.Float("energy_weight", 0), b.MeanReply)
 		return e, nil
 	}

@@ -25,15 +25,15 @@ type Inspector interface {
 }
 
 var (
-	_ dispatch.Policy    = (*Estimating)(nil)
-	_ dispatch.Observer  = (*Estimating)(nil)
-	_ dispatch.Predictor = (*Estimating)(nil)
-	_ Inspector          = (*Estimating)(nil)
-	_ Shadow             = (*Predictor)(nil)
-	_ Inspector          = (*Predictor)(nil)
+	_ dispatch.Policy    = (*estimating)(nil)
+	_ dispatch.Observer  = (*estimating)(nil)
+	_ dispatch.Predictor = (*estimating)(nil)
+	_ Inspector          = (*estimating)(nil)
+	_ Shadow             = (*predictor)(nil)
+	_ Inspector          = (*predictor)(nil)
 )
 
-// Estimating is the hybrid policy and its two ablations, model-only (β ≡ 0)
+// estimating is the hybrid policy and its two ablations, model-only (β ≡ 0)
 // and queue-only (β ≡ 1); they differ only in the estimator's β rule.
 //
 // With probability ε it sends the task to a uniformly random tier (so that
@@ -55,7 +55,7 @@ var (
 // the view does not track its changes, or the settings make every score
 // move with time (the age-aware β, the online C_a²) or with the task
 // (hybrid-energy's term): then it scores every tier, as it always did.
-type Estimating struct {
+type estimating struct {
 	name string
 	est  *estimators.Estimator
 	eps  float64
@@ -72,7 +72,7 @@ type Estimating struct {
 	dirty       []int   // the tiers stale, once each
 }
 
-func newEstimating(name string, mode estimators.Mode, tiers []dispatch.Tier, p Params, rng *rand.Rand) (*Estimating, error) {
+func newEstimating(name string, mode estimators.Mode, tiers []dispatch.Tier, p Params, rng *rand.Rand) (*estimating, error) {
 	if !(p.Epsilon >= 0 && p.Epsilon <= 1) {
 		return nil, fmt.Errorf("policy %q: epsilon %g, must be in [0, 1]", name, p.Epsilon)
 	}
@@ -80,16 +80,16 @@ func newEstimating(name string, mode estimators.Mode, tiers []dispatch.Tier, p P
 	if err != nil {
 		return nil, fmt.Errorf("policy %q: %w", name, err)
 	}
-	return &Estimating{name: name, est: est, eps: p.Epsilon, rng: rng,
+	return &estimating{name: name, est: est, eps: p.Epsilon, rng: rng,
 		score: make([]float64, len(tiers)), wait: make([]float64, len(tiers)),
 		span: math.NaN(), every: true, stale: make([]bool, len(tiers))}, nil
 }
 
 // String returns the policy's name.
-func (p *Estimating) String() string { return p.name }
+func (p *estimating) String() string { return p.name }
 
 // Decide picks a tier as described on Estimating.
-func (p *Estimating) Decide(v *dispatch.View) dispatch.Decision {
+func (p *estimating) Decide(v *dispatch.View) dispatch.Decision {
 	p.note(v)
 	if p.eps > 0 && p.rng.Float64() < p.eps {
 		i := p.rng.IntN(p.est.Tiers())
@@ -124,7 +124,7 @@ func (p *Estimating) Decide(v *dispatch.View) dispatch.Decision {
 // The estimator follows its windows' changes only from the first tracked
 // view on (Estimator.Follow): a run whose views are never tracked (a few
 // tiers) pays nothing for it.
-func (p *Estimating) note(v *dispatch.View) {
+func (p *estimating) note(v *dispatch.View) {
 	cacheable := v.Tracked && p.energy == nil && p.est.Plain()
 	if cacheable && !p.est.Followed() {
 		p.est.Follow(v.Now)
@@ -148,7 +148,7 @@ func (p *Estimating) note(v *dispatch.View) {
 	}
 }
 
-func (p *Estimating) mark(i int) {
+func (p *estimating) mark(i int) {
 	if !p.stale[i] {
 		p.stale[i] = true
 		p.dirty = append(p.dirty, i)
@@ -156,13 +156,13 @@ func (p *Estimating) mark(i int) {
 }
 
 // Dispatched counts a task sent to tier at time now in that tier's window.
-func (p *Estimating) Dispatched(now float64, tier int) { p.est.Observe(now, tier) }
+func (p *estimating) Dispatched(now float64, tier int) { p.est.Observe(now, tier) }
 
 // PredictWait returns the unpenalised Ŵ for tier.
-func (p *Estimating) PredictWait(v *dispatch.View, tier int) float64 { return p.est.Wait(v, tier) }
+func (p *estimating) PredictWait(v *dispatch.View, tier int) float64 { return p.est.Wait(v, tier) }
 
 // Inspect implements Inspector.
-func (p *Estimating) Inspect(v *dispatch.View, tier int) (lambdaHat, beta, rhoHat float64) {
+func (p *estimating) Inspect(v *dispatch.View, tier int) (lambdaHat, beta, rhoHat float64) {
 	return inspect(p.est, v, tier)
 }
 
@@ -171,23 +171,23 @@ func inspect(e *estimators.Estimator, v *dispatch.View, tier int) (lambdaHat, be
 	return c.LambdaHat, c.Beta, c.Rho
 }
 
-// Predictor is an estimator in shadow (see NewPredictor): the Ŵ of hybrid,
+// predictor is an estimator in shadow (see NewPredictor): the Ŵ of hybrid,
 // model-only or queue-only without penalty, ε or randomness.
-type Predictor struct {
+type predictor struct {
 	name string
 	est  *estimators.Estimator
 }
 
 // String returns the estimator's policy name.
-func (p *Predictor) String() string { return p.name }
+func (p *predictor) String() string { return p.name }
 
 // PredictWait returns the unpenalised Ŵ for tier.
-func (p *Predictor) PredictWait(v *dispatch.View, tier int) float64 { return p.est.Wait(v, tier) }
+func (p *predictor) PredictWait(v *dispatch.View, tier int) float64 { return p.est.Wait(v, tier) }
 
 // Dispatched counts a task sent to tier at time now in that tier's window.
-func (p *Predictor) Dispatched(now float64, tier int) { p.est.Observe(now, tier) }
+func (p *predictor) Dispatched(now float64, tier int) { p.est.Observe(now, tier) }
 
 // Inspect implements Inspector.
-func (p *Predictor) Inspect(v *dispatch.View, tier int) (lambdaHat, beta, rhoHat float64) {
+func (p *predictor) Inspect(v *dispatch.View, tier int) (lambdaHat, beta, rhoHat float64) {
 	return inspect(p.est, v, tier)
 }

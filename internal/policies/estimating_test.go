@@ -25,7 +25,7 @@ func TestHybridDeterministicWithoutEpsilon(t *testing.T) {
 
 func TestBlendMovesFromModelToQueueAsQGrows(t *testing.T) {
 	tiers := threeTiers()
-	p := mustNew(t, "hybrid", tiers, noExplore(), 1).(*Estimating)
+	p := mustNew(t, "hybrid", tiers, noExplore(), 1).(*estimating)
 	feed(p, 1, 800, 10, 20) // edge λ̂ = 80/s, ρ̂ = 0.8
 	model := estimators.ModelWait(4, 80, 25, 0.8, 0.99)
 	for q := 0; q <= 6; q++ {
@@ -51,7 +51,7 @@ func diff(a, b float64) float64 {
 
 func TestDecisionDoesNotCountItsOwnTask(t *testing.T) {
 	tiers := threeTiers()
-	p := mustNew(t, "hybrid", tiers, noExplore(), 1).(*Estimating)
+	p := mustNew(t, "hybrid", tiers, noExplore(), 1).(*estimating)
 	feed(p, 1, 50, 0, 10)
 	v := view(10, tiers, dispatch.State{}, dispatch.State{}, dispatch.State{})
 	before, _, _ := p.Inspect(v, 1)
@@ -69,7 +69,7 @@ func TestEpsilonExploresAndStillPredicts(t *testing.T) {
 	p := DefaultParams()
 	p.Epsilon = 1
 	for _, name := range []string{"hybrid", "model-only", "queue-only"} {
-		pol := mustNew(t, name, tiers, p, 9).(*Estimating)
+		pol := mustNew(t, name, tiers, p, 9).(*estimating)
 		sh, _ := NewPredictor(name, tiers, p)
 		feed(pol, 1, 700, 5, 15)
 		feed(sh, 1, 700, 5, 15)

@@ -8,16 +8,16 @@ import (
 )
 
 var (
-	_ dispatch.Policy   = (*EWMA)(nil)
-	_ dispatch.Blind    = (*EWMA)(nil)
-	_ dispatch.Feedback = (*EWMA)(nil)
+	_ dispatch.Policy   = (*ewma)(nil)
+	_ dispatch.Blind    = (*ewma)(nil)
+	_ dispatch.Feedback = (*ewma)(nil)
 )
 
 // ewmaPenalty is Finagle's load of a tier with requests outstanding and no
 // latency yet: Long.MaxValue >> 16.
 const ewmaPenalty = float64(math.MaxInt64 >> 16)
 
-// EWMA is the latency-aware power of two choices of Finagle
+// ewma is the latency-aware power of two choices of Finagle
 // (com.twitter.finagle.loadbalancer.PeakEwma, Balancers.p2cPeakEwma) and of
 // Linkerd's proxy (tower::load::PeakEwma under tower::balance::p2c). Each
 // tier has a cost, a moving average of the response times this balancer
@@ -39,7 +39,7 @@ const ewmaPenalty = float64(math.MaxInt64 >> 16)
 // RTT instead (Linkerd's: 30 ms). The default_rtt option takes tower's
 // rule with that value; without it the rule is Finagle's. ewma is the same
 // without the peak rule (ours: the ablation of that rule).
-type EWMA struct {
+type ewma struct {
 	peak    bool
 	tau     float64
 	cost    []float64
@@ -51,15 +51,15 @@ type EWMA struct {
 
 func ewmaBuilder(peak bool) func(b Build) (dispatch.Policy, error) {
 	return func(b Build) (dispatch.Policy, error) {
-		return NewEWMA(len(b.Tiers), peak, b.Options.Float("decay", 10), b.Options.Float("default_rtt", 0), b.Rand), nil
+		return newEWMA(len(b.Tiers), peak, b.Options.Float("decay", 10), b.Options.Float("default_rtt", 0), b.Rand), nil
 	}
 }
 
-// NewEWMA returns the (peak, if peak) EWMA balancer over n tiers, of decay
+// newEWMA returns the (peak, if peak) EWMA balancer over n tiers, of decay
 // time tau (s); defaultRTT > 0 starts every cost there (tower's rule), 0
 // starts it at 0 (Finagle's).
-func NewEWMA(n int, peak bool, tau, defaultRTT float64, rng *rand.Rand) *EWMA {
-	p := &EWMA{peak: peak, tau: tau, cost: make([]float64, n), stamp: make([]float64, n),
+func newEWMA(n int, peak bool, tau, defaultRTT float64, rng *rand.Rand) *ewma {
+	p := &ewma{peak: peak, tau: tau, cost: make([]float64, n), stamp: make([]float64, n),
 		pending: make(outstanding, n), finagle: !(defaultRTT > 0), rng: rng}
 	for i := range p.cost {
 		p.cost[i] = max(defaultRTT, 0)
@@ -68,7 +68,7 @@ func NewEWMA(n int, peak bool, tau, defaultRTT float64, rng *rand.Rand) *EWMA {
 }
 
 // observe folds a response time x measured at now into tier i's cost.
-func (p *EWMA) observe(i int, x, now float64) {
+func (p *ewma) observe(i int, x, now float64) {
 	w := math.Exp(-max(now-p.stamp[i], 0) / p.tau)
 	if p.peak && x > p.cost[i] {
 		p.cost[i] = x
@@ -79,7 +79,7 @@ func (p *EWMA) observe(i int, x, now float64) {
 }
 
 // load is tier i's load at now, after decaying its cost to now.
-func (p *EWMA) load(i int, now float64) float64 {
+func (p *ewma) load(i int, now float64) float64 {
 	p.observe(i, 0, now)
 	if p.finagle && p.cost[i] == 0 && p.pending[i] != 0 {
 		return ewmaPenalty + float64(p.pending[i])
@@ -88,10 +88,10 @@ func (p *EWMA) load(i int, now float64) float64 {
 }
 
 // Blind implements dispatch.Blind: the balancer's own measurements.
-func (*EWMA) Blind() {}
+func (*ewma) Blind() {}
 
 // Decide implements dispatch.Policy.
-func (p *EWMA) Decide(v *dispatch.View) dispatch.Decision {
+func (p *ewma) Decide(v *dispatch.View) dispatch.Decision {
 	n := len(p.cost)
 	i := 0
 	if n > 1 {
@@ -110,7 +110,7 @@ func (p *EWMA) Decide(v *dispatch.View) dispatch.Decision {
 
 // Done implements dispatch.Feedback: the task's response time, from its
 // dispatch to its completion, is observed at its completion.
-func (p *EWMA) Done(c *dispatch.Completion) {
+func (p *ewma) Done(c *dispatch.Completion) {
 	p.pending.done(c.Tier)
 	p.observe(c.Tier, c.Latency, c.Now)
 }

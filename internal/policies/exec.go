@@ -15,12 +15,12 @@ import (
 // (docs/policy-protocol.md).
 const NameExec = "exec"
 
-// DefaultExecTimeout is an exec entry's timeout when it gives none.
-const DefaultExecTimeout = 10 * time.Second
+// defaultExecTimeout is an exec entry's timeout when it gives none.
+const defaultExecTimeout = 10 * time.Second
 
-// MaxExecTimeout bounds an exec entry's timeout: a longer wait per answer
+// maxExecTimeout bounds an exec entry's timeout: a longer wait per answer
 // would let a hung program hold a run for hours.
-const MaxExecTimeout = time.Hour
+const maxExecTimeout = time.Hour
 
 // execSpec is `{name: exec, as: LABEL, command: [..], timeout: 10s}`: a
 // program speaking the protocol decides. It is not one of the baselines
@@ -34,15 +34,15 @@ func execSpec() Spec {
 			{Name: "command", Doc: "the program and its arguments, run in the scenario file's folder, e.g. [python3, my_policy.py]", Check: checkCommand},
 			{Name: "timeout", Doc: "the longest wait for one answer, e.g. 10s (the default) or 500ms; at most 1h", Check: checkTimeout},
 		},
-		New: newExec}
+		New: buildExec}
 }
 
-func newExec(b Build) (dispatch.Policy, error) {
+func buildExec(b Build) (dispatch.Policy, error) {
 	cmd, _ := b.Options["command"].([]string)
 	if len(cmd) == 0 {
 		return nil, errors.New("option command is required: the program and its arguments, e.g. command: [python3, my_policy.py]")
 	}
-	timeout := DefaultExecTimeout
+	timeout := defaultExecTimeout
 	if d, ok := b.Options["timeout"].(time.Duration); ok {
 		timeout = d
 	}
@@ -76,7 +76,7 @@ func checkCommand(v any) (any, error) {
 }
 
 // checkTimeout reads a Go duration ("10s", "500ms") or a number of
-// seconds, in (0, MaxExecTimeout].
+// seconds, in (0, maxExecTimeout].
 func checkTimeout(v any) (any, error) {
 	var d time.Duration
 	switch x := v.(type) {
@@ -88,15 +88,15 @@ func checkTimeout(v any) (any, error) {
 	case int:
 		d = time.Duration(x) * time.Second
 	case float64:
-		if math.IsNaN(x) || x > MaxExecTimeout.Seconds() {
-			return nil, fmt.Errorf("%v is out of range: must be in (0, %v]", x, MaxExecTimeout)
+		if math.IsNaN(x) || x > maxExecTimeout.Seconds() {
+			return nil, fmt.Errorf("%v is out of range: must be in (0, %v]", x, maxExecTimeout)
 		}
 		d = time.Duration(x * float64(time.Second))
 	default:
 		return nil, fmt.Errorf("%s is not allowed: want a duration such as 10s or 500ms, or a number of seconds", describeValue(v))
 	}
-	if d <= 0 || d > MaxExecTimeout {
-		return nil, fmt.Errorf("%v is out of range: must be in (0, %v]", v, MaxExecTimeout)
+	if d <= 0 || d > maxExecTimeout {
+		return nil, fmt.Errorf("%v is out of range: must be in (0, %v]", v, maxExecTimeout)
 	}
 	return d, nil
 }

@@ -6,9 +6,9 @@ import (
 	"github.com/offload-sim/offload/internal/dispatch"
 )
 
-var _ dispatch.Policy = (*JIQ)(nil)
+var _ dispatch.Policy = (*jiq)(nil)
 
-// JIQ joins the idle queue (docs/design.md §3.7): among the tiers with an
+// jiq joins the idle queue (docs/design.md §3.7): among the tiers with an
 // idle server in the view (Busy < Servers and nothing queued), the one of
 // smallest D̄ + 1/μ, ties uniformly at random; when none is idle, a
 // uniformly random tier. Tasks in transit do not count, so several tasks
@@ -20,27 +20,27 @@ var _ dispatch.Policy = (*JIQ)(nil)
 // it when it goes idle and leaves it when it fills, as the idle queue of
 // Lu et al. ("Join-Idle-Queue", Performance Evaluation 68(11), 2011) is
 // told by the servers, so that a decision costs O(log n) of the tiers.
-type JIQ struct {
+type jiq struct {
 	base []float64 // D̄_i + 1/μ_i: the keys of the tree
 	idle []bool    // tier i is in the idle list
 	rng  *rand.Rand
 	tree minTree
 }
 
-// NewJIQ returns a join-the-idle-queue policy for these tiers, drawing its
+// newJIQ returns a join-the-idle-queue policy for these tiers, drawing its
 // choices from rng.
-func NewJIQ(tiers []dispatch.Tier, rng *rand.Rand) *JIQ {
-	p := &JIQ{base: make([]float64, len(tiers)), idle: make([]bool, len(tiers)), rng: rng}
+func newJIQ(tiers []dispatch.Tier, rng *rand.Rand) *jiq {
+	p := &jiq{base: make([]float64, len(tiers)), idle: make([]bool, len(tiers)), rng: rng}
 	for i, t := range tiers {
 		p.base[i] = t.MeanDelay + 1/t.Mu
 	}
 	return p
 }
 
-func newJIQ(b Build) (dispatch.Policy, error) { return NewJIQ(b.Tiers, b.Rand), nil }
+func buildJIQ(b Build) (dispatch.Policy, error) { return newJIQ(b.Tiers, b.Rand), nil }
 
 // Decide implements dispatch.Policy.
-func (p *JIQ) Decide(v *dispatch.View) dispatch.Decision {
+func (p *jiq) Decide(v *dispatch.View) dispatch.Decision {
 	if p.tree.all(v.Tracked, len(p.base)) {
 		for i := range p.idle {
 			p.idle[i] = v.States[i].Busy < v.Tiers[i].Servers && v.States[i].Queued == 0

@@ -5,12 +5,12 @@ import (
 )
 
 var (
-	_ dispatch.Policy   = (*LeastConn)(nil)
-	_ dispatch.Blind    = (*LeastConn)(nil)
-	_ dispatch.Feedback = (*LeastConn)(nil)
+	_ dispatch.Policy   = (*leastConn)(nil)
+	_ dispatch.Blind    = (*leastConn)(nil)
+	_ dispatch.Feedback = (*leastConn)(nil)
 )
 
-// LeastConn sends each task to the tier where this balancer has the fewest
+// leastConn sends each task to the tier where this balancer has the fewest
 // requests outstanding, as HAProxy's `balance leastconn` does (lb_fwlc.c):
 // a server's key is 0 while it has nothing outstanding, else
 // ⌊(a + 1)·SRV_EWGHT_MAX / eweight⌋ = ⌊(a + 1)·256 / w⌋ for a outstanding
@@ -25,26 +25,26 @@ var (
 //
 // The counts are the balancer's own: +1 at its decision, −1 when the task's
 // completion is told (dispatch.Feedback). It reads nothing of the tiers.
-type LeastConn struct {
+type leastConn struct {
 	active outstanding
 	w      []int64
 	heap   stampHeap
 	stamp  int64
 }
 
-func newLeastConn(b Build) (dispatch.Policy, error) {
+func buildLeastConn(b Build) (dispatch.Policy, error) {
 	w, err := tierWeights(b, "equal")
 	if err != nil {
 		return nil, err
 	}
-	return NewLeastConn(w), nil
+	return newLeastConn(w), nil
 }
 
-// NewLeastConn returns HAProxy's leastconn over tiers of these weights
+// newLeastConn returns HAProxy's leastconn over tiers of these weights
 // (> 0), every tier idle, ties first to tier 0.
-func NewLeastConn(w []int) *LeastConn {
+func newLeastConn(w []int) *leastConn {
 	n := len(w)
-	p := &LeastConn{active: make(outstanding, n), w: make([]int64, n)}
+	p := &leastConn{active: make(outstanding, n), w: make([]int64, n)}
 	p.heap.init(n)
 	for i, x := range w {
 		p.w[i] = int64(x)
@@ -53,10 +53,10 @@ func NewLeastConn(w []int) *LeastConn {
 	return p
 }
 
-func (p *LeastConn) next() int64 { p.stamp++; return p.stamp }
+func (p *leastConn) next() int64 { p.stamp++; return p.stamp }
 
 // key is HAProxy's leastconn key of tier i.
-func (p *LeastConn) key(i int) float64 {
+func (p *leastConn) key(i int) float64 {
 	a := int64(p.active[i])
 	if a == 0 {
 		return 0
@@ -65,10 +65,10 @@ func (p *LeastConn) key(i int) float64 {
 }
 
 // Blind implements dispatch.Blind: the counts are the balancer's own.
-func (*LeastConn) Blind() {}
+func (*leastConn) Blind() {}
 
 // Decide implements dispatch.Policy.
-func (p *LeastConn) Decide(*dispatch.View) dispatch.Decision {
+func (p *leastConn) Decide(*dispatch.View) dispatch.Decision {
 	i := p.heap.top()
 	p.active[i]++
 	p.heap.set(i, p.key(i), p.next())
@@ -76,7 +76,7 @@ func (p *LeastConn) Decide(*dispatch.View) dispatch.Decision {
 }
 
 // Done implements dispatch.Feedback: the task no longer counts.
-func (p *LeastConn) Done(c *dispatch.Completion) {
+func (p *leastConn) Done(c *dispatch.Completion) {
 	p.active.done(c.Tier)
 	p.heap.set(c.Tier, p.key(c.Tier), p.next())
 }

@@ -8,12 +8,12 @@ import (
 )
 
 var (
-	_ dispatch.Policy      = (*LWL)(nil)
-	_ dispatch.Observer    = (*LWL)(nil)
-	_ dispatch.Clairvoyant = (*LWL)(nil)
+	_ dispatch.Policy      = (*lwl)(nil)
+	_ dispatch.Observer    = (*lwl)(nil)
+	_ dispatch.Clairvoyant = (*lwl)(nil)
 )
 
-// LWL is least work left with delays (docs/design.md §3.7): the task goes
+// lwl is least work left with delays (docs/design.md §3.7): the task goes
 // to the tier where it would finish soonest in expectation,
 //
 //	argmin_i  D̄_i + max(0, F_i − t − D̄_i) + 1/μ_i
@@ -42,7 +42,7 @@ var (
 // passes its F_i − D̄_i, which a heap of those times tells: a decision
 // costs O(log n) of the tiers, not a pass over them. Ties, within a tree
 // or across the two, uniformly at random.
-type LWL struct {
+type lwl struct {
 	free  []fcfs.Servers
 	delay []float64 // D̄_i
 	svc   []float64 // 1/μ_i
@@ -56,11 +56,11 @@ type LWL struct {
 	due         dueTimes  // busy tiers by F_i − D̄_i (an entry may be stale)
 }
 
-// NewLWL returns a least-work-left policy for these tiers, drawing ties
+// newLWL returns a least-work-left policy for these tiers, drawing ties
 // from rng.
-func NewLWL(tiers []dispatch.Tier, rng *rand.Rand) *LWL {
+func newLWL(tiers []dispatch.Tier, rng *rand.Rand) *lwl {
 	n := len(tiers)
-	p := &LWL{free: make([]fcfs.Servers, n), delay: make([]float64, n),
+	p := &lwl{free: make([]fcfs.Servers, n), delay: make([]float64, n),
 		svc: make([]float64, n), speed: make([]float64, n), rng: rng,
 		isBusy: make([]bool, n), ready0: make([]float64, n)}
 	p.ready.reset(n)
@@ -75,17 +75,17 @@ func NewLWL(tiers []dispatch.Tier, rng *rand.Rand) *LWL {
 	return p
 }
 
-func newLWL(b Build) (dispatch.Policy, error) { return NewLWL(b.Tiers, b.Rand), nil }
+func buildLWL(b Build) (dispatch.Policy, error) { return newLWL(b.Tiers, b.Rand), nil }
 
 // Clairvoyant marks LWL as needing View.Oracle (for the sizes of the tasks
 // it dispatches).
-func (*LWL) Clairvoyant() {}
+func (*lwl) Clairvoyant() {}
 
 // Blind implements dispatch.Blind: LWL keeps its own workload vectors.
-func (*LWL) Blind() {}
+func (*lwl) Blind() {}
 
 // Decide implements dispatch.Policy. It panics if v.Oracle is nil.
-func (p *LWL) Decide(v *dispatch.View) dispatch.Decision {
+func (p *lwl) Decide(v *dispatch.View) dispatch.Decision {
 	if v.Oracle == nil {
 		panic("policies: lwl decided without View.Oracle; the caller must set it for dispatch.Clairvoyant policies")
 	}
@@ -120,7 +120,7 @@ func (p *LWL) Decide(v *dispatch.View) dispatch.Decision {
 
 // Dispatched adds the task just decided to tier's workload vector, as
 // reaching it at now + D̄, and files the tier as busy until the new F − D̄.
-func (p *LWL) Dispatched(now float64, tier int) {
+func (p *lwl) Dispatched(now float64, tier int) {
 	p.free[tier].Serve(now+p.delay[tier], p.size/p.speed[tier])
 	f := p.free[tier].Free()
 	if !p.isBusy[tier] {

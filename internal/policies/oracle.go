@@ -7,11 +7,11 @@ import (
 )
 
 var (
-	_ dispatch.Policy      = (*Oracle)(nil)
-	_ dispatch.Clairvoyant = (*Oracle)(nil)
+	_ dispatch.Policy      = (*oracle)(nil)
+	_ dispatch.Clairvoyant = (*oracle)(nil)
 )
 
-// Oracle is the clairvoyant greedy reference: it sends each task to the tier
+// oracle is the clairvoyant greedy reference: it sends each task to the tier
 // where it would complete earliest, argmin_i v.Oracle.Completion(i), ties
 // uniformly at random. The engine computes Completion from what no other
 // policy may see: this task's size and realised delay to each tier, and the
@@ -27,21 +27,21 @@ var (
 // shorter delay can still overtake this one, so the realised completion may
 // be later than the predicted one. Oracle is thus greedy per task, not a
 // global optimum, and it predicts no wait (HasPred is false).
-type Oracle struct{ rng *rand.Rand }
+type oracle struct{ rng *rand.Rand }
 
-// NewOracle returns an oracle policy drawing ties from rng.
-func NewOracle(rng *rand.Rand) *Oracle { return &Oracle{rng: rng} }
+// newOracle returns an oracle policy drawing ties from rng.
+func newOracle(rng *rand.Rand) *oracle { return &oracle{rng: rng} }
 
 // Clairvoyant marks Oracle as needing View.Oracle.
-func (*Oracle) Clairvoyant() {}
+func (*oracle) Clairvoyant() {}
 
 // Blind implements dispatch.Blind: the oracle reads completion times, not
 // counts.
-func (*Oracle) Blind() {}
+func (*oracle) Blind() {}
 
 // Decide implements dispatch.Policy. It panics if v.Oracle is nil, which
 // means the caller ignored dispatch.Clairvoyant.
-func (p *Oracle) Decide(v *dispatch.View) dispatch.Decision {
+func (p *oracle) Decide(v *dispatch.View) dispatch.Decision {
 	if v.Oracle == nil {
 		panic("policies: oracle decided without View.Oracle; the caller must set it for dispatch.Clairvoyant policies")
 	}

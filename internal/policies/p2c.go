@@ -8,12 +8,12 @@ import (
 )
 
 var (
-	_ dispatch.Policy   = (*P2C)(nil)
-	_ dispatch.Blind    = (*P2C)(nil)
-	_ dispatch.Feedback = (*P2C)(nil)
-	_ dispatch.Policy   = (*LeastRequest)(nil)
-	_ dispatch.Blind    = (*LeastRequest)(nil)
-	_ dispatch.Feedback = (*LeastRequest)(nil)
+	_ dispatch.Policy   = (*p2c)(nil)
+	_ dispatch.Blind    = (*p2c)(nil)
+	_ dispatch.Feedback = (*p2c)(nil)
+	_ dispatch.Policy   = (*leastRequest)(nil)
+	_ dispatch.Blind    = (*leastRequest)(nil)
+	_ dispatch.Feedback = (*leastRequest)(nil)
 )
 
 // outstanding is a balancer's own count of its requests at each tier: +1
@@ -26,7 +26,7 @@ func (o outstanding) done(i int) {
 	}
 }
 
-// P2C draws d tiers at random and sends the task to the one where this
+// p2c draws d tiers at random and sends the task to the one where this
 // balancer has the fewest requests outstanding: Envoy's LEAST_REQUEST with
 // equal weights (LeastRequestLoadBalancer::unweightedHostPick), gRPC's
 // least_request (gRFC A48) and HAProxy's `balance random(2)`. As in all
@@ -37,7 +37,7 @@ func (o outstanding) done(i int) {
 // with probability proportional to its weight and the loads compared are
 // outstanding / weight. nginx's `random two least_conn` draws two distinct
 // servers (docs/emulation.md, "Real balancers"), which this does not.
-type P2C struct {
+type p2c struct {
 	d      int
 	active outstanding
 	w      []int64 // nil: equal weights
@@ -46,18 +46,18 @@ type P2C struct {
 	rng    *rand.Rand
 }
 
-func newP2C(b Build) (dispatch.Policy, error) {
+func buildP2C(b Build) (dispatch.Policy, error) {
 	w, err := tierWeights(b, "equal")
 	if err != nil {
 		return nil, err
 	}
-	return NewP2C(w, b.Options.Int("choices", 2), b.Rand), nil
+	return newP2C(w, b.Options.Int("choices", 2), b.Rand), nil
 }
 
-// NewP2C returns the power of d choices on a balancer's own counts over
+// newP2C returns the power of d choices on a balancer's own counts over
 // tiers of these weights, drawing from rng.
-func NewP2C(w []int, d int, rng *rand.Rand) *P2C {
-	p := &P2C{d: d, active: make(outstanding, len(w)), rng: rng}
+func newP2C(w []int, d int, rng *rand.Rand) *p2c {
+	p := &p2c{d: d, active: make(outstanding, len(w)), rng: rng}
 	if !allEqual(w) {
 		p.w = make([]int64, len(w))
 		q := make([]float64, len(w))
@@ -75,7 +75,7 @@ func NewP2C(w []int, d int, rng *rand.Rand) *P2C {
 
 // draw is a tier: uniform with equal weights, else in proportion to its
 // weight (Vose's alias table, one uniform).
-func (p *P2C) draw() int {
+func (p *p2c) draw() int {
 	if p.w == nil {
 		return p.rng.IntN(len(p.active))
 	}
@@ -89,7 +89,7 @@ func (p *P2C) draw() int {
 
 // fewer reports whether tier a is less loaded than tier b: fewer
 // outstanding, or fewer a unit of weight.
-func (p *P2C) fewer(a, b int) bool {
+func (p *p2c) fewer(a, b int) bool {
 	if p.w == nil {
 		return p.active[a] < p.active[b]
 	}
@@ -97,10 +97,10 @@ func (p *P2C) fewer(a, b int) bool {
 }
 
 // Blind implements dispatch.Blind: the counts are the balancer's own.
-func (*P2C) Blind() {}
+func (*p2c) Blind() {}
 
 // Decide implements dispatch.Policy.
-func (p *P2C) Decide(*dispatch.View) dispatch.Decision {
+func (p *p2c) Decide(*dispatch.View) dispatch.Decision {
 	best := p.draw()
 	for range p.d - 1 {
 		if c := p.draw(); p.fewer(c, best) {
@@ -112,9 +112,9 @@ func (p *P2C) Decide(*dispatch.View) dispatch.Decision {
 }
 
 // Done implements dispatch.Feedback.
-func (p *P2C) Done(c *dispatch.Completion) { p.active.done(c.Tier) }
+func (p *p2c) Done(c *dispatch.Completion) { p.active.done(c.Tier) }
 
-// LeastRequest is Envoy's LEAST_REQUEST load balancer
+// leastRequest is Envoy's LEAST_REQUEST load balancer
 // (source/extensions/load_balancing_policies/least_request). With all
 // weights equal it is P2C: choice_count tiers drawn uniformly with
 // replacement, the fewest active requests, the first drawn on a tie. With
@@ -129,8 +129,8 @@ func (p *P2C) Done(c *dispatch.Completion) { p.active.done(c.Tier) }
 // task is counted. Only the picked tier's weight is recomputed: a tier's
 // entry keeps the weight it had when last picked, as in Envoy. Both forms
 // cost O(choices) or O(log n) a decision.
-type LeastRequest struct {
-	p2c    *P2C // equal weights
+type leastRequest struct {
+	p2c    *p2c // equal weights
 	active outstanding
 	w      []float64
 	bias   float64
@@ -139,23 +139,23 @@ type LeastRequest struct {
 	order  int64
 }
 
-func newLeastRequest(b Build) (dispatch.Policy, error) {
+func buildLeastRequest(b Build) (dispatch.Policy, error) {
 	w, err := tierWeights(b, "equal")
 	if err != nil {
 		return nil, err
 	}
-	return NewLeastRequest(w, b.Options.Int("choices", 2), b.Options.Float("bias", 1), b.Rand), nil
+	return newLeastRequest(w, b.Options.Int("choices", 2), b.Options.Float("bias", 1), b.Rand), nil
 }
 
-// NewLeastRequest returns Envoy's least-request balancer over tiers of
+// newLeastRequest returns Envoy's least-request balancer over tiers of
 // these weights: P2C of d choices when they are equal, else the EDF
 // schedule with this active_request_bias.
-func NewLeastRequest(w []int, d int, bias float64, rng *rand.Rand) *LeastRequest {
+func newLeastRequest(w []int, d int, bias float64, rng *rand.Rand) *leastRequest {
 	if allEqual(w) {
-		return &LeastRequest{p2c: NewP2C(w, d, rng)}
+		return &leastRequest{p2c: newP2C(w, d, rng)}
 	}
 	n := len(w)
-	p := &LeastRequest{active: make(outstanding, n), w: make([]float64, n), bias: bias}
+	p := &leastRequest{active: make(outstanding, n), w: make([]float64, n), bias: bias}
 	p.heap.init(n)
 	for i, x := range w {
 		p.w[i] = float64(x)
@@ -166,7 +166,7 @@ func NewLeastRequest(w []int, d int, bias float64, rng *rand.Rand) *LeastRequest
 }
 
 // weight is Envoy's hostWeight of tier i now.
-func (p *LeastRequest) weight(i int) float64 {
+func (p *leastRequest) weight(i int) float64 {
 	a := float64(p.active[i]) + 1
 	switch p.bias {
 	case 0:
@@ -178,10 +178,10 @@ func (p *LeastRequest) weight(i int) float64 {
 }
 
 // Blind implements dispatch.Blind: the counts are the balancer's own.
-func (*LeastRequest) Blind() {}
+func (*leastRequest) Blind() {}
 
 // Decide implements dispatch.Policy.
-func (p *LeastRequest) Decide(v *dispatch.View) dispatch.Decision {
+func (p *leastRequest) Decide(v *dispatch.View) dispatch.Decision {
 	if p.p2c != nil {
 		return p.p2c.Decide(v)
 	}
@@ -195,7 +195,7 @@ func (p *LeastRequest) Decide(v *dispatch.View) dispatch.Decision {
 
 // Done implements dispatch.Feedback: the count falls; the schedule does not
 // move until the tier is picked again.
-func (p *LeastRequest) Done(c *dispatch.Completion) {
+func (p *leastRequest) Done(c *dispatch.Completion) {
 	if p.p2c != nil {
 		p.p2c.Done(c)
 		return

@@ -133,7 +133,7 @@ func NewPredictor(name string, tiers []dispatch.Tier, p Params) (Shadow, error) 
 	if err != nil {
 		return nil, fmt.Errorf("predictor %q: %w", name, err)
 	}
-	return &Predictor{name: name, est: est}, nil
+	return &predictor{name: name, est: est}, nil
 }
 
 func unknownName(name string, allowed []string) error {

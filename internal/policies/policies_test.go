@@ -73,7 +73,7 @@ func TestNewPredictor(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pol := mustNew(t, name, tiers, DefaultParams(), 1).(*Estimating)
+		pol := mustNew(t, name, tiers, DefaultParams(), 1).(*estimating)
 		for tier, n := range []int{50, 700, 2000} {
 			feed(sh, tier, n, 20, 30)
 			feed(pol, tier, n, 20, 30)

@@ -7,11 +7,11 @@ import (
 )
 
 var (
-	_ dispatch.Policy  = (*PowerOfD)(nil)
-	_ dispatch.Sampler = (*PowerOfD)(nil)
+	_ dispatch.Policy  = (*powerOfD)(nil)
+	_ dispatch.Sampler = (*powerOfD)(nil)
 )
 
-// PowerOfD samples d distinct tiers uniformly and sends the task to the
+// powerOfD samples d distinct tiers uniformly and sends the task to the
 // best of them on the observed state: by default the shortest expected
 // delay D̄ + (q + b + 1)/(cμ) (as jsq-s, over the sample), or with index
 // count the fewest present, q + b (jsq-d, the supermarket model's rule:
@@ -20,7 +20,7 @@ var (
 // jsq-s (or jsq). Sampling only d tiers is what keeps it from herding on a
 // stale board: two dispatchers rarely sample the same apparently-idle tier
 // (Mitzenmacher, "How useful is old information?", IEEE TPDS 11(1), 2000).
-type PowerOfD struct {
+type powerOfD struct {
 	d      int
 	count  bool
 	delay  []float64
@@ -30,7 +30,7 @@ type PowerOfD struct {
 }
 
 // Decide implements dispatch.Policy.
-func (p *PowerOfD) Decide(v *dispatch.View) dispatch.Decision {
+func (p *powerOfD) Decide(v *dispatch.View) dispatch.Decision {
 	n := len(p.idx)
 	d := min(p.d, n)
 	// A partial Fisher–Yates shuffle: d distinct uniform tiers, no allocation.
@@ -52,11 +52,11 @@ func (p *PowerOfD) Decide(v *dispatch.View) dispatch.Decision {
 
 // Sampler implements dispatch.Sampler: it reads the d tiers of its
 // sample, through View.State.
-func (*PowerOfD) Sampler() {}
+func (*powerOfD) Sampler() {}
 
-func newPowerOfD(b Build) (dispatch.Policy, error) {
+func buildPowerOfD(b Build) (dispatch.Policy, error) {
 	n := len(b.Tiers)
-	p := &PowerOfD{d: b.Options.Int("d", 2), count: b.Options.String("index", "sed") == "count",
+	p := &powerOfD{d: b.Options.Int("d", 2), count: b.Options.String("index", "sed") == "count",
 		delay: make([]float64, n), invCap: make([]float64, n), idx: make([]int, n), rng: b.Rand}
 	for i, t := range b.Tiers {
 		p.delay[i] = t.MeanDelay
@@ -79,5 +79,5 @@ func powerOfDSpec() Spec {
 			{Name: "d", Doc: "tiers sampled per decision (default 2)", Check: integer(1, 1000)},
 			{Name: "index", Doc: "sed (D̄ + (q+b+1)/(cμ), the default) or count (q + b)", Check: oneOf("sed", "count")},
 		},
-		New: newPowerOfD}
+		New: buildPowerOfD}
 }

@@ -9,12 +9,12 @@ import (
 )
 
 var (
-	_ dispatch.Policy   = (*Prequal)(nil)
-	_ dispatch.Sampler  = (*Prequal)(nil)
-	_ dispatch.Feedback = (*Prequal)(nil)
+	_ dispatch.Policy   = (*prequal)(nil)
+	_ dispatch.Sampler  = (*prequal)(nil)
+	_ dispatch.Feedback = (*prequal)(nil)
 )
 
-// Prequal is Google's probing load balancer (Wydrowski, Kleinberg, Rumble
+// prequal is Google's probing load balancer (Wydrowski, Kleinberg, Rumble
 // and Archer, "Load is not what you should balance: Introducing Prequal",
 // NSDI 2024), as the simulator models it (docs/policies.md, "prequal").
 //
@@ -43,7 +43,7 @@ var (
 // to the probe of lowest RIF (then lowest latency); ties to the earlier in
 // the pool. The probe used counts the task: its RIF grows by one. With the
 // pool empty, the tier is drawn uniformly.
-type Prequal struct {
+type prequal struct {
 	n       int
 	rtt     []float64 // 2·D̄ a tier
 	rProbe  int
@@ -92,9 +92,9 @@ const (
 	prequalWindow   = 1.0
 )
 
-func newPrequal(b Build) (dispatch.Policy, error) {
+func buildPrequal(b Build) (dispatch.Policy, error) {
 	o := b.Options
-	p := &Prequal{n: len(b.Tiers), rProbe: min(o.Int("probes", prequalProbes), len(b.Tiers)),
+	p := &prequal{n: len(b.Tiers), rProbe: min(o.Int("probes", prequalProbes), len(b.Tiers)),
 		poolMax: o.Int("pool", prequalPool), maxAge: o.Float("max_age", prequalMaxAge),
 		rRemove: o.Int("remove", prequalRemove), reuse: o.Int("reuse", 0), qRIF: o.Float("q_rif", prequalQRIF),
 		oldest: true, rng: b.Rand}
@@ -130,10 +130,10 @@ func reuseBudget(m, n, rProbe, rRemove int, delta float64) float64 {
 }
 
 // Sampler implements dispatch.Sampler: it reads the tiers it probes.
-func (*Prequal) Sampler() {}
+func (*prequal) Sampler() {}
 
 // Decide implements dispatch.Policy.
-func (p *Prequal) Decide(v *dispatch.View) dispatch.Decision {
+func (p *prequal) Decide(v *dispatch.View) dispatch.Decision {
 	now := v.Now
 	for p.pending.len() > 0 && p.pending.next() <= now {
 		k := p.pending.pop()
@@ -173,7 +173,7 @@ func (p *Prequal) Decide(v *dispatch.View) dispatch.Decision {
 
 // Done implements dispatch.Feedback: the task's server-side latency joins
 // its tier's record.
-func (p *Prequal) Done(c *dispatch.Completion) {
+func (p *prequal) Done(c *dispatch.Completion) {
 	if rif, ok := p.sent.take(c.Task); ok {
 		p.rec[c.Tier].add(rif, c.Wait+c.Service, c.Now)
 	}
@@ -181,7 +181,7 @@ func (p *Prequal) Done(c *dispatch.Completion) {
 
 // probe sends r_probe probes to distinct tiers drawn uniformly (a partial
 // Fisher–Yates shuffle), each answering after its tier's round trip.
-func (p *Prequal) probe(v *dispatch.View) {
+func (p *prequal) probe(v *dispatch.View) {
 	for k := range p.rProbe {
 		j := k + p.rng.IntN(p.n-k)
 		p.idx[k], p.idx[j] = p.idx[j], p.idx[k]
@@ -210,7 +210,7 @@ func (p *Prequal) probe(v *dispatch.View) {
 
 // admit puts an answer into the pool: it replaces its tier's older answer,
 // or evicts the oldest when the pool is full.
-func (p *Prequal) admit(a probeAnswer) {
+func (p *prequal) admit(a probeAnswer) {
 	p.hist.add(a.rif)
 	for k := range p.pool {
 		if p.pool[k].tier == a.tier {
@@ -225,7 +225,7 @@ func (p *Prequal) admit(a probeAnswer) {
 }
 
 // expire drops the probes older than max_age.
-func (p *Prequal) expire(now float64) {
+func (p *prequal) expire(now float64) {
 	k := 0
 	for _, a := range p.pool {
 		if now-a.read <= p.maxAge {
@@ -237,11 +237,11 @@ func (p *Prequal) expire(now float64) {
 }
 
 // removeAt removes pool entry k, keeping the others in order.
-func (p *Prequal) removeAt(k int) {
+func (p *prequal) removeAt(k int) {
 	p.pool = append(p.pool[:k], p.pool[k+1:]...)
 }
 
-func (p *Prequal) oldestAt() int {
+func (p *prequal) oldestAt() int {
 	best := 0
 	for k := range p.pool {
 		if p.pool[k].read < p.pool[best].read {
@@ -253,7 +253,7 @@ func (p *Prequal) oldestAt() int {
 
 // worstAt is the hot probe of highest RIF, else the probe of highest
 // latency (the first on a tie).
-func (p *Prequal) worstAt(thr int32) int {
+func (p *prequal) worstAt(thr int32) int {
 	best, hot := -1, false
 	for k := range p.pool {
 		a := &p.pool[k]
@@ -275,7 +275,7 @@ func (p *Prequal) worstAt(thr int32) int {
 // threshold is the q_rif quantile of the recent answers' RIFs: the value
 // of rank ⌈q·h⌉ among the h of them, in increasing order. A probe above it
 // is hot. Before any answer nothing is hot.
-func (p *Prequal) threshold() int32 {
+func (p *prequal) threshold() int32 {
 	h := len(p.hist.sorted)
 	if h == 0 {
 		return math.MaxInt32
@@ -285,7 +285,7 @@ func (p *Prequal) threshold() int32 {
 }
 
 // hcl is the pool entry the hot-cold lexicographic rule picks.
-func (p *Prequal) hcl(thr int32) int {
+func (p *prequal) hcl(thr int32) int {
 	best, cold := -1, false
 	for k := range p.pool {
 		a := &p.pool[k]
@@ -341,7 +341,7 @@ func (w *window[T]) add(x T) {
 // median of its recorded latencies of queries sent within one of this RIF
 // that completed within the last window; 0 when there is none (a server
 // with no recent record of such a load reports none).
-func (p *Prequal) estimate(i, rif int, now float64) float64 {
+func (p *prequal) estimate(i, rif int, now float64) float64 {
 	r := &p.rec[i]
 	near := p.near[:0]
 	for k := range r.n {

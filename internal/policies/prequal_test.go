@@ -8,9 +8,9 @@ import (
 	"github.com/offload-sim/offload/internal/dispatch"
 )
 
-func newTestPrequal(t *testing.T, tiers []dispatch.Tier, opts map[string]any) *Prequal {
+func newTestPrequal(t *testing.T, tiers []dispatch.Tier, opts map[string]any) *prequal {
 	t.Helper()
-	return makeBalancer(t, NamePrequal, tiers, opts, 1).(*Prequal)
+	return makeBalancer(t, NamePrequal, tiers, opts, 1).(*prequal)
 }
 
 func answer(tier, rif int, lat, read float64) probeAnswer {

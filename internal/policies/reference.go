@@ -17,35 +17,35 @@ import (
 // that the manual lists every policy, option and source file the code has:
 // a test fails when the page is stale.
 
-// Ref is one registered policy as the reference shows it.
-type Ref struct {
+// ref is one registered policy as the reference shows it.
+type ref struct {
 	Name     string
 	Paper    bool   // in the paper's default set
 	Predicts bool   // its decisions carry a predicted wait (a mape column)
 	Summary  string // the registry's one line
-	Options  []OptionRef
+	Options  []optionRef
 	Source   string // the file of its Decide method, from the module root
 }
 
-// OptionRef is one option an entry of a policy may set.
-type OptionRef struct {
+// optionRef is one option an entry of a policy may set.
+type optionRef struct {
 	Name, Doc string
 	Allowed   string // what its check accepts, from the check itself
 }
 
-// Reference lists the registry's policies in registry order, each built
+// reference lists the registry's policies in registry order, each built
 // once on a three-tier continuum to find the file of its Decide method
 // (building starts no program).
-func Reference() ([]Ref, error) {
-	var refs []Ref
-	for _, s := range Registry() {
-		r := Ref{Name: s.Name, Paper: s.Paper, Predicts: s.Predicts, Summary: s.Summary}
+func reference() ([]ref, error) {
+	var refs []ref
+	for _, s := range registry() {
+		r := ref{Name: s.Name, Paper: s.Paper, Predicts: s.Predicts, Summary: s.Summary}
 		for _, o := range s.Options {
 			allowed, err := allowedBy(o)
 			if err != nil {
 				return nil, fmt.Errorf("policy %s: %w", s.Name, err)
 			}
-			r.Options = append(r.Options, OptionRef{Name: o.Name, Doc: o.Doc, Allowed: allowed})
+			r.Options = append(r.Options, optionRef{Name: o.Name, Doc: o.Doc, Allowed: allowed})
 		}
 		src, err := sourceOf(s)
 		if err != nil {
@@ -146,7 +146,7 @@ func referenceBuild() Build {
 // policies (name, default set, rule, source), then a table of the options,
 // each with the policies that take it.
 func WriteReference(w io.Writer) error {
-	refs, err := Reference()
+	refs, err := reference()
 	if err != nil {
 		return err
 	}
@@ -162,7 +162,7 @@ func WriteReference(w io.Writer) error {
 	}
 	// Options shared by several policies (the estimator's) are one row.
 	type row struct {
-		opt   OptionRef
+		opt   optionRef
 		users []string
 	}
 	var rows []row

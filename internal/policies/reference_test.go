@@ -10,12 +10,12 @@ import (
 // policy with a source file that exists, and every option with what its
 // check allows.
 func TestReference(t *testing.T) {
-	refs, err := Reference()
+	refs, err := reference()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(refs) != len(Registry()) {
-		t.Fatalf("%d policies in the reference, %d in the registry", len(refs), len(Registry()))
+	if len(refs) != len(registry()) {
+		t.Fatalf("%d policies in the reference, %d in the registry", len(refs), len(registry()))
 	}
 	for _, r := range refs {
 		if _, err := os.Stat("../../" + r.Source); err != nil {

@@ -1,8 +1,10 @@
 package policies
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -15,7 +17,7 @@ import (
 // "allowed: …" messages, plot legend order, the tests' lists).
 //
 // Adding a policy is a new file with its type and constructor, plus one row
-// in Registry (and a style entry in internal/report). Only the paper's eight
+// in registry (and a style entry in internal/report). Only the paper's eight
 // have Paper set, so a new policy never joins the default set and no
 // existing scenario's resolved form or hash changes when one is added.
 type Spec struct {
@@ -66,27 +68,27 @@ type Build struct {
 	Device, Devices int
 }
 
-// Registry returns every policy, in the order tables, legends and messages
+// registry returns every policy, in the order tables, legends and messages
 // list them: the paper's eight first, in docs/design.md §3 order, then the
 // reference baselines of §3.7. The slice is new
 // on every call; nothing is shared.
-func Registry() []Spec {
+func registry() []Spec {
 	return []Spec{
 		estimatorSpec(NameHybrid, "argmin of the hybrid wait estimate (Allen–Cunneen blended with the queue) + 1/μ + D̄, ε-greedy", modeHybrid),
 		estimatorSpec(NameModelOnly, "as hybrid with β ≡ 0: the Allen–Cunneen model alone", modeModel),
 		estimatorSpec(NameQueueOnly, "as hybrid with β ≡ 1: the observed queue alone", modeQueue),
-		{Name: NameJSQ, Paper: true, Summary: "fewest tasks present (q + b), blind to speed and delay", New: newJSQ},
-		{Name: NameJSQS, Paper: true, Summary: "shortest expected delay: D̄ + (q + b + 1)/(cμ)", New: newJSQS},
-		{Name: NameEdgeFirst, Paper: true, Summary: "always the first edge tier", Needs: needsEdge, New: newEdgeFirst},
-		{Name: NameRandom, Paper: true, Summary: "uniformly random tier", New: newRandom},
-		{Name: NameOracle, Paper: true, Summary: "clairvoyant greedy: earliest completion given every dispatched task's size and delay", New: newOracle},
+		{Name: NameJSQ, Paper: true, Summary: "fewest tasks present (q + b), blind to speed and delay", New: buildJSQ},
+		{Name: NameJSQS, Paper: true, Summary: "shortest expected delay: D̄ + (q + b + 1)/(cμ)", New: buildJSQS},
+		{Name: NameEdgeFirst, Paper: true, Summary: "always the first edge tier", Needs: needsEdge, New: buildEdgeFirst},
+		{Name: NameRandom, Paper: true, Summary: "uniformly random tier", New: buildRandom},
+		{Name: NameOracle, Paper: true, Summary: "clairvoyant greedy: earliest completion given every dispatched task's size and delay", New: buildOracle},
 		powerOfDSpec(),
 		ageSpec(),
-		{Name: NameLWL, Summary: "least work left: earliest expected finish D̄ + max(0, F − t − D̄) + 1/μ from the sizes already sent (knows sizes after dispatch)", New: newLWL},
-		{Name: NameSITAE, Summary: "size intervals with load ∝ c·s, small sizes to the smallest delay (knows the task's size)", New: newSITAE},
-		{Name: NameSITAOpt, Summary: "size intervals minimising the predicted mean latency (Allen–Cunneen per interval; knows the task's size)", New: newSITAOpt},
-		{Name: NameStaticOpt, Summary: "best static random split at the base rate: argmin Σ p_i (D̄_i + Ŵ_i(p_i λ) + 1/μ_i)", New: newStaticOpt},
-		{Name: NameJIQ, Summary: "join the idle queue: the idle tier of least D̄ + 1/μ, else uniformly random", New: newJIQ},
+		{Name: NameLWL, Summary: "least work left: earliest expected finish D̄ + max(0, F − t − D̄) + 1/μ from the sizes already sent (knows sizes after dispatch)", New: buildLWL},
+		{Name: NameSITAE, Summary: "size intervals with load ∝ c·s, small sizes to the smallest delay (knows the task's size)", New: buildSITAE},
+		{Name: NameSITAOpt, Summary: "size intervals minimising the predicted mean latency (Allen–Cunneen per interval; knows the task's size)", New: buildSITAOpt},
+		{Name: NameStaticOpt, Summary: "best static random split at the base rate: argmin Σ p_i (D̄_i + Ŵ_i(p_i λ) + 1/μ_i)", New: buildStaticOpt},
+		{Name: NameJIQ, Summary: "join the idle queue: the idle tier of least D̄ + 1/μ, else uniformly random", New: buildJIQ},
 		roundRobinSpec(),
 		weightedRRSpec(),
 		leastConnSpec(),
@@ -102,7 +104,7 @@ func Registry() []Spec {
 
 // Lookup returns the spec of the named policy.
 func Lookup(name string) (Spec, bool) {
-	for _, s := range Registry() {
+	for _, s := range registry() {
 		if s.Name == name {
 			return s, true
 		}
@@ -113,7 +115,7 @@ func Lookup(name string) (Spec, bool) {
 // Names returns every registered policy name, in registry order.
 func Names() []string {
 	var names []string
-	for _, s := range Registry() {
+	for _, s := range registry() {
 		names = append(names, s.Name)
 	}
 	return names
@@ -123,7 +125,7 @@ func Names() []string {
 // it names none.
 func Defaults() []string {
 	var names []string
-	for _, s := range Registry() {
+	for _, s := range registry() {
 		if s.Paper {
 			names = append(names, s.Name)
 		}
@@ -137,7 +139,7 @@ func Defaults() []string {
 // the paper's eight.
 func Baselines() []string {
 	var names []string
-	for _, s := range Registry() {
+	for _, s := range registry() {
 		if !s.Paper && !s.Program {
 			names = append(names, s.Name)
 		}
@@ -157,7 +159,7 @@ func HasEstimator(name string) bool {
 // model-only, queue-only. NewPredictor also builds hybrid-age.
 func Estimators() []string {
 	var names []string
-	for _, s := range Registry() {
+	for _, s := range registry() {
 		if _, ok := estimatorModeOf(s.Name); ok && s.Paper {
 			names = append(names, s.Name)
 		}
@@ -177,39 +179,65 @@ type Entry struct {
 // (whose Options it fills from the entry's checked options). The error names
 // the label and, for a bad option, the option.
 func Make(e Entry, b Build) (dispatch.Policy, error) {
-	tiers, rng := b.Tiers, b.Rand
-	label := e.Label
-	if label == "" {
-		label = e.Name
-	}
 	spec, ok := Lookup(e.Name)
 	if !ok {
 		return nil, unknownName(e.Name, Names())
 	}
-	if rng == nil {
-		return nil, fmt.Errorf("policy %q: nil random source", label)
-	}
-	if err := checkTiers(tiers); err != nil {
+	return makeFrom(spec, e, b)
+}
+
+// makeFrom is Make with the entry's spec found.
+func makeFrom(spec Spec, e Entry, b Build) (dispatch.Policy, error) {
+	pol, err := build(spec, e.Options, b)
+	if err != nil {
+		label := cmp.Or(e.Label, e.Name)
 		return nil, fmt.Errorf("policy %q: %w", label, err)
 	}
+	return pol, nil
+}
+
+// build checks options and b against spec and builds its policy, for
+// Make, which names the entry in its errors. It never returns a nil
+// policy, typed or not: a constructor's nil pointer with a nil error
+// would fail only at the run's first decision, far from its cause.
+func build(spec Spec, options map[string]any, b Build) (dispatch.Policy, error) {
+	if b.Rand == nil {
+		return nil, fmt.Errorf("nil random source")
+	}
+	if err := checkTiers(b.Tiers); err != nil {
+		return nil, err
+	}
 	if spec.Needs != nil {
-		if why := spec.Needs(kindsOf(tiers)); why != "" {
-			return nil, fmt.Errorf("policy %q: %s", label, why)
+		if why := spec.Needs(kindsOf(b.Tiers)); why != "" {
+			return nil, fmt.Errorf("%s", why)
 		}
 	}
-	vals, probs := checkOptions(spec.Options, e.Options)
+	vals, probs := checkOptions(spec.Options, options)
 	if len(probs) > 0 {
-		return nil, fmt.Errorf("policy %q: option %s: %s", label, probs[0].Option, probs[0].Msg)
+		return nil, fmt.Errorf("option %s: %s", probs[0].Option, probs[0].Msg)
 	}
 	b.Options = vals
 	pol, err := spec.New(b)
 	if err != nil {
-		return nil, fmt.Errorf("policy %q: %w", label, err)
+		return nil, err
 	}
-	if pol == nil { // never hand out a nil policy, typed or not
-		return nil, fmt.Errorf("policy %q: constructor returned no policy", label)
+	if isNil(pol) {
+		return nil, fmt.Errorf("constructor returned no policy (a nil %T)", pol)
 	}
 	return pol, nil
+}
+
+// isNil reports whether p is nil or holds a nil pointer, map, slice,
+// function or channel.
+func isNil(p dispatch.Policy) bool {
+	if p == nil {
+		return true
+	}
+	switch v := reflect.ValueOf(p); v.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan, reflect.Interface:
+		return v.IsNil()
+	}
+	return false
 }
 
 // New builds the named policy with no entry options: the scenario's
@@ -251,7 +279,7 @@ func Check(name string, options map[string]any, kinds []string) []Problem {
 // with the options an entry may set and a mark on the paper's default set.
 func Help() string {
 	var b strings.Builder
-	for _, s := range Registry() {
+	for _, s := range registry() {
 		mark := " "
 		if s.Paper {
 			mark = "*"

@@ -14,7 +14,7 @@ func TestRegistryDefaultsArePapersEight(t *testing.T) {
 		t.Errorf("Defaults() = %v, want the paper's eight %v", got, want)
 	}
 	seen := map[string]bool{}
-	for _, s := range Registry() {
+	for _, s := range registry() {
 		if seen[s.Name] {
 			t.Errorf("registry lists %q twice", s.Name)
 		}
@@ -119,5 +119,28 @@ func TestEntryEpsilonOverridesParams(t *testing.T) {
 	}
 	if n := count(nil); n < 60 || n > 220 { // ε·(2/3)·4000 ≈ 133 expected
 		t.Errorf("hybrid with the default ε left the cloud %d times of 4000, want about 133", n)
+	}
+}
+
+// nilPolicy is a policy whose constructor forgets to build it.
+type nilPolicy struct{ tier int }
+
+func (p *nilPolicy) Decide(*dispatch.View) dispatch.Decision { return dispatch.Decision{Tier: p.tier} }
+
+// TestMakeRefusesTypedNil: a constructor that returns a nil pointer and no
+// error is refused when the policy is built, with an error naming it,
+// rather than handed out to fail at the run's first decision.
+func TestMakeRefusesTypedNil(t *testing.T) {
+	spec := Spec{Name: "forgetful", New: func(Build) (dispatch.Policy, error) { return (*nilPolicy)(nil), nil }}
+	p, err := makeFrom(spec, Entry{Name: "forgetful", Label: "f1"}, fullBuild(threeTiers(), 1))
+	if err == nil || p != nil {
+		t.Fatalf("a typed nil from the constructor: policy %v, error %v; want an error", p, err)
+	}
+	if msg := err.Error(); !strings.Contains(msg, `policy "f1"`) || !strings.Contains(msg, "*policies.nilPolicy") {
+		t.Errorf("error %q does not name the policy and the nil type", msg)
+	}
+	spec.New = func(Build) (dispatch.Policy, error) { return &nilPolicy{}, nil }
+	if p, err := makeFrom(spec, Entry{Name: "forgetful"}, fullBuild(threeTiers(), 1)); err != nil || p == nil {
+		t.Errorf("a built policy: %v, %v", p, err)
 	}
 }

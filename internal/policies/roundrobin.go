@@ -5,10 +5,10 @@ import (
 )
 
 var (
-	_ dispatch.Policy = (*RoundRobin)(nil)
-	_ dispatch.Blind  = (*RoundRobin)(nil)
-	_ dispatch.Policy = (*WeightedRoundRobin)(nil)
-	_ dispatch.Blind  = (*WeightedRoundRobin)(nil)
+	_ dispatch.Policy = (*roundRobin)(nil)
+	_ dispatch.Blind  = (*roundRobin)(nil)
+	_ dispatch.Policy = (*weightedRoundRobin)(nil)
+	_ dispatch.Blind  = (*weightedRoundRobin)(nil)
 )
 
 // The names of the production balancers' algorithms (docs/policies.md,
@@ -36,23 +36,23 @@ func startTier(d, k, n int) int {
 	return int(int64(d) * int64(n) / int64(k) % int64(n))
 }
 
-// RoundRobin sends the tasks to the tiers in turn, 0, 1, …, n−1, 0, …
+// roundRobin sends the tasks to the tiers in turn, 0, 1, …, n−1, 0, …
 // from its start tier: HAProxy's `balance roundrobin` and nginx's default
 // with equal weights, where both are exactly cyclic. It reads nothing.
-type RoundRobin struct {
+type roundRobin struct {
 	n, next int
 }
 
-func newRoundRobin(b Build) (dispatch.Policy, error) {
+func buildRoundRobin(b Build) (dispatch.Policy, error) {
 	n := len(b.Tiers)
-	return &RoundRobin{n: n, next: startTier(b.Device, b.Devices, n)}, nil
+	return &roundRobin{n: n, next: startTier(b.Device, b.Devices, n)}, nil
 }
 
 // Blind implements dispatch.Blind: a counter.
-func (*RoundRobin) Blind() {}
+func (*roundRobin) Blind() {}
 
 // Decide implements dispatch.Policy.
-func (p *RoundRobin) Decide(*dispatch.View) dispatch.Decision {
+func (p *roundRobin) Decide(*dispatch.View) dispatch.Decision {
 	i := p.next
 	if p.next++; p.next == p.n {
 		p.next = 0
@@ -60,7 +60,7 @@ func (p *RoundRobin) Decide(*dispatch.View) dispatch.Decision {
 	return dispatch.Decision{Tier: i}
 }
 
-// WeightedRoundRobin is nginx's smooth weighted round-robin
+// weightedRoundRobin is nginx's smooth weighted round-robin
 // (ngx_http_upstream_get_peer, src/http/ngx_http_upstream_round_robin.c):
 // at each request every server's current weight grows by its weight, the
 // server of the largest current weight is chosen (the first in list order
@@ -79,7 +79,7 @@ func (p *RoundRobin) Decide(*dispatch.View) dispatch.Decision {
 //
 // The list is the tiers rotated to begin at the balancer's start tier
 // (startTier), so that several balancers do not all begin with tier 0.
-type WeightedRoundRobin struct {
+type weightedRoundRobin struct {
 	total  int64 // W
 	t      int64 // requests so far
 	start  int   // list position 0 is this tier
@@ -95,18 +95,18 @@ type wrrGroup struct {
 	rounds  int64 // completed turns of the whole group: every member's k is rounds or rounds+1
 }
 
-func newWeightedRR(b Build) (dispatch.Policy, error) {
+func buildWeightedRR(b Build) (dispatch.Policy, error) {
 	w, err := tierWeights(b, "capacity")
 	if err != nil {
 		return nil, err
 	}
-	return NewWeightedRoundRobin(w, startTier(b.Device, b.Devices, len(w))), nil
+	return newWeightedRoundRobin(w, startTier(b.Device, b.Devices, len(w))), nil
 }
 
-// NewWeightedRoundRobin returns nginx's smooth weighted round-robin over
+// newWeightedRoundRobin returns nginx's smooth weighted round-robin over
 // tiers of these integer weights (> 0), its list beginning at tier start.
-func NewWeightedRoundRobin(w []int, start int) *WeightedRoundRobin {
-	p := &WeightedRoundRobin{start: start, n: len(w)}
+func newWeightedRoundRobin(w []int, start int) *weightedRoundRobin {
+	p := &weightedRoundRobin{start: start, n: len(w)}
 	byWeight := map[int]int{}
 	for pos := range w {
 		x := w[(pos+start)%len(w)]
@@ -123,10 +123,10 @@ func NewWeightedRoundRobin(w []int, start int) *WeightedRoundRobin {
 }
 
 // Blind implements dispatch.Blind: the schedule reads no state.
-func (*WeightedRoundRobin) Blind() {}
+func (*weightedRoundRobin) Blind() {}
 
 // Decide implements dispatch.Policy.
-func (p *WeightedRoundRobin) Decide(*dispatch.View) dispatch.Decision {
+func (p *weightedRoundRobin) Decide(*dispatch.View) dispatch.Decision {
 	p.t++
 	best, bestPos := -1, 0
 	var bestCur int64

@@ -13,11 +13,11 @@ import (
 )
 
 var (
-	_ dispatch.Policy      = (*SITA)(nil)
-	_ dispatch.Clairvoyant = (*SITA)(nil)
+	_ dispatch.Policy      = (*sita)(nil)
+	_ dispatch.Clairvoyant = (*sita)(nil)
 )
 
-// SITA is size-interval task assignment (docs/design.md §3.7): the size
+// sita is size-interval task assignment (docs/design.md §3.7): the size
 // axis is cut into one interval per tier, and a task goes to the tier of the
 // interval its size falls in. The tiers take the intervals in order of mean
 // delay (then speed, then position): the smallest sizes go to the tier
@@ -28,7 +28,7 @@ var (
 // It reads the task's own size at the decision (v.Oracle.TaskSize()), so it
 // is dispatch.Clairvoyant about that size, as the oracle is; it sees nothing
 // else of the oracle.
-type SITA struct {
+type sita struct {
 	// cutoffs are ascending; interval j holds the sizes in
 	// (cutoffs[j−1], cutoffs[j]], the first from 0, the last to +∞.
 	cutoffs []float64
@@ -36,13 +36,13 @@ type SITA struct {
 }
 
 // Clairvoyant marks SITA as needing View.Oracle (for the task's size).
-func (*SITA) Clairvoyant() {}
+func (*sita) Clairvoyant() {}
 
 // Blind implements dispatch.Blind: the interval is the task's size alone.
-func (*SITA) Blind() {}
+func (*sita) Blind() {}
 
 // Decide implements dispatch.Policy. It panics if v.Oracle is nil.
-func (p *SITA) Decide(v *dispatch.View) dispatch.Decision {
+func (p *sita) Decide(v *dispatch.View) dispatch.Decision {
 	if v.Oracle == nil {
 		panic("policies: sita decided without View.Oracle; the caller must set it for dispatch.Clairvoyant policies")
 	}
@@ -52,7 +52,7 @@ func (p *SITA) Decide(v *dispatch.View) dispatch.Decision {
 
 // Cutoffs returns the interval boundaries, ascending (one fewer than the
 // intervals), and the tier of each interval.
-func (p *SITA) Cutoffs() (cutoffs []float64, tiers []int) {
+func (p *sita) Cutoffs() (cutoffs []float64, tiers []int) {
 	return slices.Clone(p.cutoffs), slices.Clone(p.tierOf)
 }
 
@@ -100,16 +100,16 @@ func largestTier(tiers []dispatch.Tier) int {
 // tier's capacity and, under any arrival rate, every tier runs at the same
 // offered load. Constant sizes cannot be split: one interval, the tier of
 // largest capacity.
-func sitaEqual(tiers []dispatch.Tier, sizes workload.Dist) *SITA {
+func sitaEqual(tiers []dispatch.Tier, sizes workload.Dist) *sita {
 	if sizes.Kind() == workload.Deterministic {
-		return &SITA{tierOf: []int{largestTier(tiers)}}
+		return &sita{tierOf: []int{largestTier(tiers)}}
 	}
 	order := sizeOrder(tiers)
 	var total float64
 	for _, t := range tiers {
 		total += capacity(t)
 	}
-	p := &SITA{tierOf: order}
+	p := &sita{tierOf: order}
 	var cum float64
 	for _, i := range order[:len(order)-1] {
 		cum += capacity(tiers[i])
@@ -118,14 +118,14 @@ func sitaEqual(tiers []dispatch.Tier, sizes workload.Dist) *SITA {
 	return p
 }
 
-func newSITAE(b Build) (dispatch.Policy, error) {
+func buildSITAE(b Build) (dispatch.Policy, error) {
 	if err := needSizes(b); err != nil {
 		return nil, err
 	}
 	return sitaEqual(b.Tiers, b.Sizes), nil
 }
 
-func newSITAOpt(b Build) (dispatch.Policy, error) {
+func buildSITAOpt(b Build) (dispatch.Policy, error) {
 	if err := needSizes(b); err != nil {
 		return nil, err
 	}
@@ -205,17 +205,10 @@ func (m *sitaModel) latency(ps []float64) float64 {
 // at most 5·10⁻⁶ relative), and no move of 10⁻⁵ to 10⁻³ in quantile, along
 // an axis or a diagonal, improves it (TestSITAOptAgainstGrid). When no split is stable (the arrival rate at or
 // beyond the total capacity) it keeps sita-e's cutoffs.
-func sitaOptimal(tiers []dispatch.Tier, sizes workload.Dist, lambda float64) *SITA {
+func sitaOptimal(tiers []dispatch.Tier, sizes workload.Dist, lambda float64) *sita {
 	m := &sitaModel{tiers: tiers, order: sizeOrder(tiers), sizes: sizes, lambda: lambda}
 	if sizes.Kind() == workload.Deterministic {
-		best, bestL := largestTier(tiers), math.Inf(1)
-		for i := range tiers {
-			m.order = []int{i}
-			if l := m.latency(nil); l < bestL {
-				best, bestL = i, l
-			}
-		}
-		return &SITA{tierOf: []int{best}}
+		return m.single()
 	}
 	start := sitaEqual(tiers, sizes)
 	ps := make([]float64, len(start.cutoffs))
@@ -229,37 +222,60 @@ func sitaOptimal(tiers []dispatch.Tier, sizes workload.Dist, lambda float64) *SI
 	for range 200 {
 		before := best
 		for j := range ps {
-			lo, hi := 0.0, 1.0
-			if j > 0 {
-				lo = ps[j-1]
-			}
-			if j+1 < len(ps) {
-				hi = ps[j+1]
-			}
-			cur := ps[j]
-			f := func(x float64) float64 {
-				ps[j] = x
-				v := m.latency(ps)
-				ps[j] = cur
-				return v
-			}
-			lo, hi = feasibleEdge(f, cur, lo), feasibleEdge(f, cur, hi)
-			for _, x := range []float64{golden(f, lo, hi), lo, hi} {
-				if v := f(x); v < best {
-					best, cur = v, x
-				}
-			}
-			ps[j] = cur
+			best = m.improve(ps, j, best)
 		}
 		if before-best <= 1e-12*best {
 			break
 		}
 	}
-	p := &SITA{tierOf: m.order}
+	p := &sita{tierOf: m.order}
 	for _, q := range ps {
 		p.cutoffs = append(p.cutoffs, m.cut(q))
 	}
 	return p
+}
+
+// single is the best one tier for every task when all sizes are equal
+// (no cutoff separates them): the least predicted latency, the largest
+// tier when none is finite.
+func (m *sitaModel) single() *sita {
+	best, bestL := largestTier(m.tiers), math.Inf(1)
+	for i := range m.tiers {
+		m.order = []int{i}
+		if l := m.latency(nil); l < bestL {
+			best, bestL = i, l
+		}
+	}
+	return &sita{tierOf: []int{best}}
+}
+
+// improve moves cutoff quantile ps[j], between its neighbours, to where
+// the predicted latency is least (a golden-section search over its
+// feasible range, and the range's ends), if that beats best, the latency
+// at ps; it returns the latency at the new ps.
+func (m *sitaModel) improve(ps []float64, j int, best float64) float64 {
+	lo, hi := 0.0, 1.0
+	if j > 0 {
+		lo = ps[j-1]
+	}
+	if j+1 < len(ps) {
+		hi = ps[j+1]
+	}
+	cur := ps[j]
+	f := func(x float64) float64 {
+		ps[j] = x
+		v := m.latency(ps)
+		ps[j] = cur
+		return v
+	}
+	lo, hi = feasibleEdge(f, cur, lo), feasibleEdge(f, cur, hi)
+	for _, x := range []float64{golden(f, lo, hi), lo, hi} {
+		if v := f(x); v < best {
+			best, cur = v, x
+		}
+	}
+	ps[j] = cur
+	return best
 }
 
 // feasibleEdge is the point nearest out, between in (where f is finite) and

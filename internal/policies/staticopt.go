@@ -10,9 +10,9 @@ import (
 	"github.com/offload-sim/offload/internal/estimators"
 )
 
-var _ dispatch.Policy = (*StaticOpt)(nil)
+var _ dispatch.Policy = (*staticOpt)(nil)
 
-// StaticOpt is the best static random split (docs/design.md §3.7): each
+// staticOpt is the best static random split (docs/design.md §3.7): each
 // task goes to tier i with a fixed probability p_i, whatever the state,
 // the p_i minimising the predicted mean latency at the scenario's base
 // arrival rate λ,
@@ -28,25 +28,25 @@ var _ dispatch.Policy = (*StaticOpt)(nil)
 // ("A linear algorithm for generating random numbers with a given
 // distribution", IEEE TSE 17(9), 1991): one uniform picks a column and,
 // with its fraction, the column's tier or its alias.
-type StaticOpt struct {
+type staticOpt struct {
 	p     []float64
 	prob  []float64 // column i keeps tier i with this probability
 	alias []int32   // else it gives this tier
 	rng   *rand.Rand
 }
 
-func newStaticOpt(b Build) (dispatch.Policy, error) {
+func buildStaticOpt(b Build) (dispatch.Policy, error) {
 	if !(b.Rate > 0) || math.IsInf(b.Rate, 0) {
 		return nil, fmt.Errorf("needs the scenario's arrival rate (Build.Rate), got %v: build it with policies.Make", b.Rate)
 	}
-	return NewStaticOpt(b.Tiers, b.Rate, b.Rand), nil
+	return newStaticOpt(b.Tiers, b.Rate, b.Rand), nil
 }
 
-// NewStaticOpt returns the best static split of arrival rate lambda over
+// newStaticOpt returns the best static split of arrival rate lambda over
 // these tiers, drawing its choices from rng.
-func NewStaticOpt(tiers []dispatch.Tier, lambda float64, rng *rand.Rand) *StaticOpt {
+func newStaticOpt(tiers []dispatch.Tier, lambda float64, rng *rand.Rand) *staticOpt {
 	p := staticSplit(tiers, lambda)
-	s := &StaticOpt{p: p, rng: rng}
+	s := &staticOpt{p: p, rng: rng}
 	s.prob, s.alias = aliasTable(p)
 	return s
 }
@@ -97,16 +97,16 @@ func aliasTable(p []float64) (prob []float64, alias []int32) {
 }
 
 // Split returns the probabilities p_i.
-func (s *StaticOpt) Split() []float64 { return slices.Clone(s.p) }
+func (s *staticOpt) Split() []float64 { return slices.Clone(s.p) }
 
 // Blind implements dispatch.Blind: the split ignores the state.
-func (*StaticOpt) Blind() {}
+func (*staticOpt) Blind() {}
 
 // Decide implements dispatch.Policy: one uniform draw u, the column
 // ⌊u·n⌋ of the alias table, and its tier if the fraction of u·n is below
 // the column's probability, its alias otherwise. A tier of probability 0
 // is never chosen.
-func (s *StaticOpt) Decide(*dispatch.View) dispatch.Decision {
+func (s *staticOpt) Decide(*dispatch.View) dispatch.Decision {
 	x := s.rng.Float64() * float64(len(s.prob))
 	i := min(int(x), len(s.prob)-1)
 	if x-float64(i) < s.prob[i] {
@@ -164,25 +164,7 @@ func staticSplit(tiers []dispatch.Tier, lambda float64) []float64 {
 	if lambda >= total || n == 1 {
 		return p
 	}
-	type key struct {
-		c             int
-		mu, delay, cs float64
-	}
-	var reps []dispatch.Tier // one tier a class, in order of first appearance
-	var size []float64       // the tiers of each class
-	class := make([]int, n)
-	seen := map[key]int{}
-	for i, t := range tiers {
-		k := key{t.Servers, t.Mu, t.MeanDelay, t.Cs2}
-		c, ok := seen[k]
-		if !ok {
-			c = len(reps)
-			seen[k] = c
-			reps, size = append(reps, t), append(size, 0)
-		}
-		class[i] = c
-		size[c]++
-	}
+	reps, size, class := tierClasses(tiers)
 	share := make([]float64, len(reps)) // each class's mass
 	for i, c := range class {
 		if size[c] == 1 {
@@ -199,6 +181,30 @@ func staticSplit(tiers []dispatch.Tier, lambda float64) []float64 {
 		p[i] = share[c] / size[c]
 	}
 	return p
+}
+
+// tierClasses groups tiers that a split cannot tell apart (the same
+// servers, μ, mean delay and cs²): reps has one tier a class, in order of
+// first appearance, size the tiers of each class, class each tier's.
+func tierClasses(tiers []dispatch.Tier) (reps []dispatch.Tier, size []float64, class []int) {
+	type key struct {
+		c             int
+		mu, delay, cs float64
+	}
+	class = make([]int, len(tiers))
+	seen := map[key]int{}
+	for i, t := range tiers {
+		k := key{t.Servers, t.Mu, t.MeanDelay, t.Cs2}
+		c, ok := seen[k]
+		if !ok {
+			c = len(reps)
+			seen[k] = c
+			reps, size = append(reps, t), append(size, 0)
+		}
+		class[i] = c
+		size[c]++
+	}
+	return reps, size, class
 }
 
 // descend is staticSplit's pairwise descent over classes of identical

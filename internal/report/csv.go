@@ -31,6 +31,12 @@ func SummaryHeader(cols []results.Column) []string {
 	return append(h, "unstable")
 }
 
+// Precision columns: summary.csv's last two of a run until precise.
+const (
+	ColPrecision    = "precision"
+	ColPrecisionMet = "precision_met"
+)
+
 // WriteRuns writes runs.csv: a header for cols and one row per run, in the
 // order given (the caller's order is the file's, which keeps it
 // deterministic). Every run must have exactly these columns.
@@ -70,10 +76,16 @@ func sameColumns(got, want []results.Column, nvalues int) error {
 }
 
 // WriteSummary writes summary.csv: a header for cols and one row per
-// summary.
+// summary; when the summaries are of a run until precise (Precise), the
+// header ends with precision and precision_met.
 func WriteSummary(w io.Writer, cols []results.Column, sums []results.Summary) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write(SummaryHeader(cols)); err != nil {
+	precise := len(sums) > 0 && sums[0].Precise
+	header := SummaryHeader(cols)
+	if precise {
+		header = append(header, ColPrecision, ColPrecisionMet)
+	}
+	if err := cw.Write(header); err != nil {
 		return err
 	}
 	for _, s := range sums {
@@ -85,6 +97,9 @@ func WriteSummary(w io.Writer, cols []results.Column, sums []results.Summary) er
 			row = append(row, formatFloat(s.Mean[j]), formatFloat(s.CI95[j]))
 		}
 		row = append(row, formatBool(s.Unstable))
+		if precise {
+			row = append(row, formatFloat(s.Precision), formatBool(s.PrecisionMet))
+		}
 		if err := cw.Write(row); err != nil {
 			return err
 		}

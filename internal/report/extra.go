@@ -40,7 +40,7 @@ var MAPEHeader = append(slices.Clip(mapeHeaderV1), results.ColMAPEIdle, results.
 
 // mapeHeaderV1 is mape.csv as offload wrote it before the split: --resume
 // still reads such a file, its runs' split cells empty.
-var mapeHeaderV1 = []string{"experiment", "param", "value", "router", "seed", "estimator", "tasks", "mape", "mae_wait_s"}
+var mapeHeaderV1 = []string{"experiment", "param", "value", "router", "seed", "estimator", "tasks", results.ColMAPE, "mae_wait_s"}
 
 // WriteMAPE writes mape.csv: per router run, one row per shadow estimator;
 // mape in percent, mae_wait_s the mean absolute error of the wait alone.
@@ -91,7 +91,7 @@ func ReadMAPE(r io.Reader) ([]MAPERow, error) {
 }
 
 // MAPESummaryHeader is the mape_summary.csv header.
-var MAPESummaryHeader = []string{"experiment", "param", "value", "router", "estimator", "runs", "mape", "mape_ci95", "mae_wait_s", "mae_wait_s_ci95",
+var MAPESummaryHeader = []string{"experiment", "param", "value", "router", "estimator", "runs", results.ColMAPE, "mape_ci95", "mae_wait_s", "mae_wait_s_ci95",
 	"mape_idle", "mape_idle_ci95", "mape_busy", "mape_busy_ci95", "idle_share", "idle_share_ci95"}
 
 // WriteMAPESummary writes mape_summary.csv from summaries whose Policy is the
@@ -186,8 +186,11 @@ type BurstRow struct {
 	results.BurstStat
 }
 
+// colBurst is bursts.csv's column of the burst's number.
+const colBurst = "burst"
+
 // BurstsHeader is the bursts.csv header.
-var BurstsHeader = []string{"experiment", "param", "value", "policy", "burst", "start_s", "end_s", "baseline_s",
+var BurstsHeader = []string{"experiment", "param", "value", "policy", colBurst, "start_s", "end_s", "baseline_s",
 	"peak_mean_latency_s", "peak_at_s", "recovery_s", "cloud_share_before", "cloud_share_during"}
 
 // WriteBursts writes bursts.csv; recovery_s is empty when the windowed mean

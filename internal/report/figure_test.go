@@ -44,6 +44,39 @@ func TestReadSummaryRoundTrip(t *testing.T) {
 	}
 }
 
+// TestReadSummaryPrecision: a run until precise's summary.csv ends with
+// precision and precision_met, which read back; plain summaries have none.
+func TestReadSummaryPrecision(t *testing.T) {
+	sums := sweepSummaries()
+	for i := range sums {
+		sums[i].Precise, sums[i].Precision, sums[i].PrecisionMet = true, 0.01*float64(i), i%2 == 0
+	}
+	var b bytes.Buffer
+	if err := WriteSummary(&b, cols, sums); err != nil {
+		t.Fatal(err)
+	}
+	if h, _, _ := strings.Cut(b.String(), "\n"); !strings.HasSuffix(h, ",unstable,precision,precision_met") {
+		t.Fatalf("header %q", h)
+	}
+	got, err := ReadSummary(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range sums {
+		g := got[i]
+		if !g.Precise || g.Precision != s.Precision || g.PrecisionMet != s.PrecisionMet || g.Unstable != s.Unstable || len(g.Cols) != len(cols) {
+			t.Fatalf("row %d: %+v, want %+v", i, g, s)
+		}
+	}
+	b.Reset()
+	if err := WriteSummary(&b, cols, sweepSummaries()); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "precision") {
+		t.Error("a plain summary.csv has precision columns")
+	}
+}
+
 func sameNum(a, b float64) bool { return a == b || (math.IsNaN(a) && math.IsNaN(b)) }
 
 // TestSVGTextIsOutlined: an SVG figure carries no <text> (whose look would

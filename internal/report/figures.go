@@ -47,50 +47,16 @@ func (f SweepFigure) Draw(dir Folder, file, format string, withTitle, caption bo
 // each SLO threshold when the scenario sets one. A server-count sweep gets
 // a log X axis. Figures of columns the summaries lack are left out.
 func SweepFigures(sums []results.Summary, legend Legend, param string, tiers []string) []SweepFigure {
-	xlabel, name := ParamLabel(param), ParamName(param)
-	logX := SweepLogX(param, sweptValues(sums))
+	g := sweepFigs{legend: legend, xlabel: ParamLabel(param), name: ParamName(param), logX: SweepLogX(param, sweptValues(sums))}
 	has := func(c string) bool { return len(sums) > 0 && results.Index(sums[0].Cols, c) >= 0 }
 	var stable []results.Summary
-	var left []results.Summary
-	anyUnstable := false
 	for _, s := range sums {
-		anyUnstable = anyUnstable || s.Unstable
+		g.anyUnstable = g.anyUnstable || s.Unstable
 		if s.Unstable || AtCriticalLoad(s) {
-			left = append(left, s)
+			g.left = append(g.left, s)
 		} else {
 			stable = append(stable, s)
 		}
-	}
-	metricFig := func(file, metric, title string, ss []results.Summary, isStable bool) SweepFigure {
-		o := FigureOptions{XLabel: xlabel, YLabel: MetricLabel(metric), LogY: SuggestLogY(ss, metric), LogX: logX, FitY: isStable}
-		caption := SweepCaption
-		var apart []results.Summary
-		if isStable {
-			var rest []results.Summary
-			apart, rest = SetApart(ss, metric)
-			o.SetApart, o.LogY = len(apart) > 0, SuggestLogY(rest, metric)
-		}
-		switch {
-		case isStable && len(left) > 0:
-			caption = "Points at or near a tier's capacity left out (a tier's offered load shown above 1, or its 95% interval reaching 1): " +
-				leftOut(left, legend) + ". Y axis fitted to the rest. " + caption
-		case isStable && len(apart) == 0:
-			caption = "No point was at or near a tier's capacity: the same as the figure with every point. " + caption
-		case isStable:
-			caption = "Y axis fitted to the points. " + caption
-		case anyUnstable:
-			caption += " Ringed: unstable (a tier's offered load shown above 1)."
-		}
-		if a := ApartCaption(apart, legend, metric); a != "" {
-			caption = a + " " + caption
-		}
-		if isStable {
-			title += ", stable points only"
-		}
-		return SweepFigure{File: file, Title: title, Caption: caption, Redundant: isStable && len(left) == 0 && len(apart) == 0, opts: o,
-			draw: func(dir Folder, file, format string, o FigureOptions) error {
-				return PlotMetricWith(dir, file, format, ss, legend, metric, o)
-			}}
 	}
 	var figs []SweepFigure
 	for _, m := range []struct{ file, metric, title string }{
@@ -100,7 +66,7 @@ func SweepFigures(sums []results.Summary, legend Legend, param string, tiers []s
 		{"p95_large", results.ColP95Large, "P95 latency of large tasks"},
 	} {
 		if has(m.metric) {
-			figs = append(figs, metricFig(m.file, m.metric, m.title+" vs "+name, sums, false))
+			figs = append(figs, g.metric(m.file, m.metric, m.title+" vs "+g.name, sums, false))
 		}
 	}
 	for _, m := range []struct{ file, metric, title string }{
@@ -108,7 +74,7 @@ func SweepFigures(sums []results.Summary, legend Legend, param string, tiers []s
 		{"p95_large_stable", results.ColP95Large, "P95 latency of large tasks"},
 	} {
 		if has(m.metric) {
-			figs = append(figs, metricFig(m.file, m.metric, m.title+" vs "+name, stable, true))
+			figs = append(figs, g.metric(m.file, m.metric, m.title+" vs "+g.name, stable, true))
 		}
 	}
 	var present []string
@@ -118,26 +84,80 @@ func SweepFigures(sums []results.Summary, legend Legend, param string, tiers []s
 		}
 	}
 	if len(present) > 0 {
-		caption, note := SharesCaption, SharesNote(present)
-		if note != "" {
-			caption += " " + strings.ToUpper(note[:1]) + note[1:] + "."
-		}
-		figs = append(figs, SweepFigure{File: "shares", Title: "Where each policy sends its tasks vs " + name, Caption: caption, Note: note,
-			opts: FigureOptions{XLabel: xlabel, LogX: logX},
-			draw: func(dir Folder, file, format string, o FigureOptions) error {
-				return PlotShares(dir, file, format, sums, legend, present, o)
-			}})
+		figs = append(figs, g.shares(sums, present))
 	}
 	if len(sums) > 0 {
 		for _, c := range sums[0].Cols {
 			if strings.HasPrefix(c.Name, "slo_miss_") {
-				f := metricFig(c.Name, c.Name, "Share of tasks missing the SLO ("+c.Name+") vs "+name, sums, false)
+				f := g.metric(c.Name, c.Name, "Share of tasks missing the SLO ("+c.Name+") vs "+g.name, sums, false)
 				f.opts.LogY, f.opts.YLabel = false, "share of tasks over the SLO"
 				figs = append(figs, f)
 			}
 		}
 	}
 	return figs
+}
+
+// sweepFigs is what a sweep's figures share: the legend, the x axis, and
+// the points left out of the *_stable figures.
+type sweepFigs struct {
+	legend       Legend
+	xlabel, name string
+	logX         bool
+	left         []results.Summary // unstable or at a tier's capacity
+	anyUnstable  bool
+}
+
+// metric is the figure of one metric against the swept value, of every
+// point or (isStable) of the stable ones, the Y axis fitted to them.
+func (g sweepFigs) metric(file, metric, title string, ss []results.Summary, isStable bool) SweepFigure {
+	o := FigureOptions{XLabel: g.xlabel, YLabel: MetricLabel(metric), LogY: SuggestLogY(ss, metric), LogX: g.logX, FitY: isStable}
+	var apart []results.Summary
+	if isStable {
+		var rest []results.Summary
+		apart, rest = SetApart(ss, metric)
+		o.SetApart, o.LogY = len(apart) > 0, SuggestLogY(rest, metric)
+		title += ", stable points only"
+	}
+	legend := g.legend
+	return SweepFigure{File: file, Title: title, Caption: g.caption(metric, apart, isStable), Redundant: isStable && len(g.left) == 0 && len(apart) == 0, opts: o,
+		draw: func(dir Folder, file, format string, o FigureOptions) error {
+			return PlotMetricWith(dir, file, format, ss, legend, metric, o)
+		}}
+}
+
+// caption is a metric figure's caption: what was left out or set apart.
+func (g sweepFigs) caption(metric string, apart []results.Summary, isStable bool) string {
+	caption := SweepCaption
+	switch {
+	case isStable && len(g.left) > 0:
+		caption = "Points at or near a tier's capacity left out (a tier's offered load shown above 1, or its 95% interval reaching 1): " +
+			leftOut(g.left, g.legend) + ". Y axis fitted to the rest. " + caption
+	case isStable && len(apart) == 0:
+		caption = "No point was at or near a tier's capacity: the same as the figure with every point. " + caption
+	case isStable:
+		caption = "Y axis fitted to the points. " + caption
+	case g.anyUnstable:
+		caption += " Ringed: unstable (a tier's offered load shown above 1)."
+	}
+	if a := ApartCaption(apart, g.legend, metric); a != "" {
+		caption = a + " " + caption
+	}
+	return caption
+}
+
+// shares is the figure of where each policy sends its tasks.
+func (g sweepFigs) shares(sums []results.Summary, present []string) SweepFigure {
+	caption, note := SharesCaption, SharesNote(present)
+	if note != "" {
+		caption += " " + strings.ToUpper(note[:1]) + note[1:] + "."
+	}
+	legend := g.legend
+	return SweepFigure{File: "shares", Title: "Where each policy sends its tasks vs " + g.name, Caption: caption, Note: note,
+		opts: FigureOptions{XLabel: g.xlabel, LogX: g.logX},
+		draw: func(dir Folder, file, format string, o FigureOptions) error {
+			return PlotShares(dir, file, format, sums, legend, present, o)
+		}}
 }
 
 // AtCriticalLoad reports whether a summary's point is at or near a tier's

@@ -6,6 +6,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/offload-sim/offload/internal/results"
 	"github.com/offload-sim/offload/internal/scenario"
 )
 
@@ -75,7 +76,7 @@ func MetricLabel(metric string) string {
 		"tasks": "measured tasks", "mean_latency_s": "mean latency (s)", "p50_latency_s": "median latency (s)",
 		"p95_latency_s": "P95 latency (s)", "p99_latency_s": "P99 latency (s)", "max_latency_s": "largest latency (s)",
 		"mean_wait_s": "mean wait (s)", "mean_large_s": "mean latency of large tasks (s)", "p95_large_s": "P95 latency of large tasks (s)",
-		"mape": "MAPE (%)", "decision_ns": "decision cost (ns)", "mae_wait_s": "MAE of the wait (s)",
+		results.ColMAPE: "MAPE (%)", "decision_ns": "decision cost (ns)", "mae_wait_s": "MAE of the wait (s)",
 	}
 	if l, ok := known[metric]; ok {
 		return l

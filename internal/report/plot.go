@@ -239,22 +239,7 @@ type legendEntry struct {
 // plot builds the gonum plot and the legend entries for the series.
 func (f figure) plot() (*plot.Plot, []legendEntry, error) {
 	sc := textScale(f.Width)
-	p := plot.New()
-	p.Title.Text = f.Title
-	p.Title.TextStyle.Font.Size = pt(13, sc)
-	p.X.Label.Text, p.Y.Label.Text = f.XLabel, f.YLabel
-	for _, a := range []*plot.Axis{&p.X, &p.Y} {
-		a.Label.TextStyle.Font.Size = pt(12, sc)
-		a.Tick.Label.Font.Size = pt(10, sc)
-		a.Tick.Marker = linearTicks{}
-	}
-	if t := f.xTicks(); t != nil {
-		p.X.Tick.Marker = t
-	}
-	grid := plotter.NewGrid()
-	grid.Vertical.Color, grid.Horizontal.Color = color.Gray{Y: 225}, color.Gray{Y: 225}
-	p.Add(grid)
-
+	p := f.newPlot(sc)
 	ss, xm, symX, err := f.xSeries()
 	if err != nil {
 		return nil, nil, err
@@ -272,12 +257,45 @@ func (f figure) plot() (*plot.Plot, []legendEntry, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	ss, entries, err := f.addAll(p, ss, xm, farLabels, sc)
+	if err != nil {
+		return nil, nil, err
+	}
+	f.setX(p, ss, xm, symX)
+	f.setY(p, floor)
+	return p, entries, nil
+}
+
+// newPlot is an empty plot with the figure's title, axis labels and grid.
+func (f figure) newPlot(sc float64) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = f.Title
+	p.Title.TextStyle.Font.Size = pt(13, sc)
+	p.X.Label.Text, p.Y.Label.Text = f.XLabel, f.YLabel
+	for _, a := range []*plot.Axis{&p.X, &p.Y} {
+		a.Label.TextStyle.Font.Size = pt(12, sc)
+		a.Tick.Label.Font.Size = pt(10, sc)
+		a.Tick.Marker = linearTicks{}
+	}
+	if t := f.xTicks(); t != nil {
+		p.X.Tick.Marker = t
+	}
+	grid := plotter.NewGrid()
+	grid.Vertical.Color, grid.Horizontal.Color = color.Gray{Y: 225}, color.Gray{Y: 225}
+	p.Add(grid)
+
+	return p
+}
+
+// addAll adds the series (and the bursts' shading, the zero line, the
+// set-apart labels) to p and returns the series as drawn and the legend.
+func (f figure) addAll(p *plot.Plot, ss []series, xm axisMap, farLabels *plotter.Labels, sc float64) ([]series, []legendEntry, error) {
 	var entries []legendEntry
 	st := styler{legend: f.Legend}
 	anyUnstable := false
 	if len(f.Shade) > 0 {
 		addShade(p, f.Shade)
-		entries = append(entries, legendEntry{"burst", []plot.Thumbnailer{shadeThumb()}})
+		entries = append(entries, legendEntry{burstLegend, []plot.Thumbnailer{shadeThumb()}})
 	}
 	if f.MarkEvery == 0 && len(f.XLabels) == 0 {
 		ss = dodge(ss, xm)
@@ -320,6 +338,11 @@ func (f figure) plot() (*plot.Plot, []legendEntry, error) {
 		ring.GlyphStyle.Radius = pt(7, sc)
 		entries = append(entries, legendEntry{"unstable (a tier's load > 1)", []plot.Thumbnailer{ring}})
 	}
+	return ss, entries, nil
+}
+
+// setX sets the x axis: log (or symlog) with a margin, or columns.
+func (f figure) setX(p *plot.Plot, ss []series, xm axisMap, symX float64) {
 	if f.LogX {
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for _, s := range ss {
@@ -345,6 +368,10 @@ func (f figure) plot() (*plot.Plot, []legendEntry, error) {
 		// stay off the frame.
 		p.X.Min, p.X.Max = -0.5, float64(n)-0.5
 	}
+}
+
+// setY sets the y axis: log from floor, symlog, or linear from zero.
+func (f figure) setY(p *plot.Plot, floor float64) {
 	// Headroom above the highest bar keeps its marker off the frame.
 	switch {
 	case f.LogY:
@@ -378,7 +405,6 @@ func (f figure) plot() (*plot.Plot, []legendEntry, error) {
 		}
 		p.Y.Max += 0.04 * (p.Y.Max - p.Y.Min)
 	}
-	return p, entries, nil
 }
 
 // minorDecades is how many decades the Y axis may span and keep its
@@ -632,3 +658,6 @@ func drawLegend(c draw.Canvas, entries []legendEntry, note string) {
 	}
 	c.FillText(captionStyle(s), vg.Point{X: c.Min.X, Y: c.Min.Y + pt(2, s)}, note)
 }
+
+// burstLegend is the legend entry of the shaded bursts.
+const burstLegend = "burst"

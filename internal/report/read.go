@@ -100,11 +100,46 @@ func ReadSummary(r io.Reader) ([]results.Summary, error) {
 	if err != nil {
 		return nil, err
 	}
+	precise := hasPrecision(header)
+	if precise {
+		header = header[:len(header)-2]
+	}
 	cols, err := summaryColumns(header)
 	if err != nil {
 		return nil, fmt.Errorf("summary.csv: %w", err)
 	}
-	return readRecords(cr, "summary.csv", func(rec []string) (results.Summary, error) { return parseSummary(rec, cols) })
+	return readRecords(cr, "summary.csv", func(rec []string) (results.Summary, error) {
+		if !precise {
+			return parseSummary(rec, cols)
+		}
+		s, err := parseSummary(rec[:len(rec)-2], cols)
+		if err != nil {
+			return s, err
+		}
+		return s, parsePrecision(&s, rec[len(rec)-2:])
+	})
+}
+
+// hasPrecision reports whether a summary.csv header ends with the
+// precision columns of a run until precise.
+func hasPrecision(h []string) bool {
+	return len(h) >= 2 && h[len(h)-2] == ColPrecision && h[len(h)-1] == ColPrecisionMet
+}
+
+// parsePrecision reads the precision and precision_met cells into s.
+func parsePrecision(s *results.Summary, rec []string) error {
+	s.Precise = true
+	var err error
+	if s.Precision, err = parseFloat(ColPrecision, rec[0]); err != nil {
+		return err
+	}
+	switch m := rec[1]; m {
+	case "0", "1":
+		s.PrecisionMet = m == "1"
+	default:
+		return fmt.Errorf("%s: %q is not 0 or 1", ColPrecisionMet, m)
+	}
+	return nil
 }
 
 // SummaryMetrics reads a summary.csv's header alone and returns its
@@ -113,6 +148,9 @@ func SummaryMetrics(r io.Reader) ([]string, error) {
 	header, err := readHeader(csv.NewReader(r), "summary.csv")
 	if err != nil {
 		return nil, err
+	}
+	if hasPrecision(header) {
+		header = header[:len(header)-2]
 	}
 	cols, err := summaryColumns(header)
 	if err != nil {

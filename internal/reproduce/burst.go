@@ -17,12 +17,12 @@ import (
 // burstName is the burst experiment's command, embedded scenario and folder.
 const burstName = "burst"
 
-// BurstWindow is the burst experiment's window in reproduce, s.
-const BurstWindow = 5.0
+// burstWindow is the burst experiment's window in reproduce, s.
+const burstWindow = 5.0
 
-// BurstSpec is the burst experiment: time series through repeated bursts,
+// burstSpec is the burst experiment: time series through repeated bursts,
 // and per burst the peak and the recovery (docs/design.md §4).
-func BurstSpec() runner.Spec {
+func burstSpec() runner.Spec {
 	return runner.Spec{Name: burstName, Embedded: burstName,
 		Short: "Latency and cloud share through repeated load bursts",
 		Long: `Run every policy through the bursts of the embedded burst scenario (or -f
@@ -44,7 +44,7 @@ recovery time), and plots with the bursts shaded.`,
 // burstStep is burst in a reproduction: claim 4. It keeps its run length
 // at --scale ci, since it runs in duration mode.
 func burstStep() step {
-	return step{spec: BurstSpec(), embedded: burstName, durationMode: true, section: true}
+	return step{spec: burstSpec(), embedded: burstName, durationMode: true, section: true}
 }
 
 // maxWindows bounds a run's series, whose memory grows with the window count.
@@ -79,8 +79,8 @@ func burstReps(plan *experiment.Plan, outs []experiment.Outcome, width float64) 
 	cloud := analysis.FirstCloud(plan)
 	var reps []claims.BurstRep
 	for _, out := range outs {
-		var before, during, rec results.MeanAcc
-		for k, st := range results.BurstStats(out.Series, width, bursts, horizon, cloud) {
+		var before, during, rec analysis.MeanAcc
+		for k, st := range analysis.BurstStats(out.Series, width, bursts, horizon, cloud) {
 			before.Add(st.CloudBefore)
 			during.Add(st.CloudDuring)
 			r := st.Recovery
@@ -113,12 +113,12 @@ func burstClaim(plan *experiment.Plan, outs []experiment.Outcome) claims.Claim {
 		}
 		static = append(static, s.Policy)
 	}
-	res := fmt.Sprintf("Recovery time is measured in windows of %g s: a recovery is known to within one window, so differences under %g s are below the resolution.", BurstWindow, BurstWindow)
+	res := fmt.Sprintf("Recovery time is measured in windows of %g s: a recovery is known to within one window, so differences under %g s are below the resolution.", burstWindow, burstWindow)
 	if len(static) > 0 {
 		res += " Hybrid is compared with every static policy that is stable at the base load: " + strings.Join(static, ", ") + "."
 	}
 	notes = append([]string{res}, notes...)
-	return claims.Bursts(burstReps(plan, outs, BurstWindow), static, notes)
+	return claims.Bursts(burstReps(plan, outs, burstWindow), static, notes)
 }
 
 // staticPolicies are the policies whose routing ignores the system's state

@@ -22,7 +22,7 @@ func staleSection(got map[string]*runner.Result) string {
 	if !ok || r == nil {
 		return ""
 	}
-	return "\n" + StaleReport(r.Plan, runner.OutcomeRuns(r.Outcomes))
+	return "\n" + staleReport(r.Plan, runner.OutcomeRuns(r.Outcomes))
 }
 
 // judgeClaims judges claims 1–5 on the experiments' results, by spec name;

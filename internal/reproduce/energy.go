@@ -9,10 +9,10 @@ import (
 // energyName is the energy experiment's command and embedded scenario.
 const energyName = "energy"
 
-// EnergySpec is the energy experiment (docs/design.md §4.9): the
+// energySpec is the energy experiment (docs/design.md §4.9): the
 // energy-aware hybrid's weight swept, every point's mean latency against
 // its energy per task, beside the other policies' single points.
-func EnergySpec() runner.Spec {
+func energySpec() runner.Spec {
 	return runner.Spec{Name: energyName, Embedded: energyName,
 		Short: "The latency–energy front of the energy-aware hybrid against every policy",
 		Long: `Run every policy on a continuum with power models and per-bit transfer costs

@@ -10,9 +10,9 @@ import (
 // mapeName is the mape experiment's command, embedded scenario and folder.
 const mapeName = "mape"
 
-// MAPESpec is the mape experiment: one router decides, and the estimator
+// mapeSpec is the mape experiment: one router decides, and the estimator
 // policies' predictors run in shadow on its decisions (docs/design.md §4).
-func MAPESpec() runner.Spec {
+func mapeSpec() runner.Spec {
 	return runner.Spec{Name: mapeName, Embedded: mapeName,
 		Short: "Prediction error of the three estimators against the arrival rate",
 		Long: `Route with one policy (--router, default hybrid) and run the hybrid,
@@ -35,5 +35,5 @@ absolute error of the wait), mape_summary.csv and mape.png.`,
 
 // mapeStep is mape in a reproduction: claim 3, hybrid routing.
 func mapeStep() step {
-	return step{spec: MAPESpec(), embedded: mapeName, extra: []string{"policies=[" + policies.NameHybrid + "]"}, section: true}
+	return step{spec: mapeSpec(), embedded: mapeName, extra: []string{"policies=[" + policies.NameHybrid + "]"}, section: true}
 }

@@ -37,8 +37,8 @@ func Scales() map[string][]string {
 // ciTasks shortens the task-count experiments at --scale ci.
 func ciTasks() []string { return []string{"tasks=50000", "warmup=5000"} }
 
-// ErrClaimFailed is --strict's runtime failure.
-var ErrClaimFailed = errors.New("a claim FAILed (--strict)")
+// errClaimFailed is --strict's runtime failure.
+var errClaimFailed = errors.New("a claim FAILed (--strict)")
 
 // Options are reproduce's own settings.
 type Options struct {
@@ -178,7 +178,7 @@ func plans(ro Options, sets []string, opts runner.Options) ([]sub, error) {
 		if err != nil {
 			return nil, runner.BadInput(fmt.Errorf("%s: %w", st.spec.Name, err))
 		}
-		subs = append(subs, sub{spec: st.spec, plan: plan, args: runner.Args{Router: policies.NameHybrid, Window: BurstWindow}, time: st.timed})
+		subs = append(subs, sub{spec: st.spec, plan: plan, args: runner.Args{Router: policies.NameHybrid, Window: burstWindow}, time: st.timed})
 	}
 	for _, sub := range subs {
 		if err := runner.CheckMemory(sub.plan, opts.Workers, opts.MaxMemory); err != nil {
@@ -276,7 +276,7 @@ func finish(ctx context.Context, d *store.Dir, m *runner.Manifest, got map[strin
 	}
 	fmt.Fprintln(opts.Out, "wrote", filepath.Join(opts.Dir, analysis.ReportFile))
 	if failed && ro.Strict {
-		return cs, ErrClaimFailed
+		return cs, errClaimFailed
 	}
 	return cs, nil
 }

@@ -7,7 +7,7 @@ import (
 
 // Specs are the experiments with a command of their own, in help order.
 func Specs() []runner.Spec {
-	return []runner.Spec{RunSpec(), sweepLoadSpec(), edgeCapacitySpec(), MAPESpec(), BurstSpec(), StalenessSpec(), traceAzureSpec(), EnergySpec()}
+	return []runner.Spec{runSpec(), sweepLoadSpec(), edgeCapacitySpec(), mapeSpec(), burstSpec(), stalenessSpec(), traceAzureSpec(), energySpec()}
 }
 
 // specNamed finds the Spec a shard's manifest names: a command's, or one of

@@ -20,9 +20,9 @@ const (
 	explorationName = "exploration"
 )
 
-// RunSpec is `offload run`: a scenario under its policies, its sweep
+// runSpec is `offload run`: a scenario under its policies, its sweep
 // expanded if it has one.
-func RunSpec() runner.Spec {
+func runSpec() runner.Spec {
 	s := sweepSpec(runName, "Run a scenario under its policies",
 		`Run a scenario (the embedded default, or -f FILE) under each of its policies
 and replicates, expanding its sweep if it has one. Writes runs.csv,
@@ -68,7 +68,7 @@ func edgeCapacityStep() step {
 // decisionStep is claim 5's evidence: hybrid alone on the default
 // scenario, its decisions timed.
 func decisionStep() step {
-	return step{spec: sweepSpec(decisionName, "", "", ""), embedded: RunSpec().Embedded,
+	return step{spec: sweepSpec(decisionName, "", "", ""), embedded: runSpec().Embedded,
 		extra: []string{"policies=[" + policies.NameHybrid + "]"}, timed: true, section: true}
 }
 

@@ -26,6 +26,14 @@ type Summary struct {
 	// bound, so the cell's latencies depend on the run length and are not
 	// a steady state.
 	Unstable bool
+
+	// Precise marks a summary of a run until precise (--precision): its
+	// Precision is the relative half-width the cell's rule reached for
+	// this policy, PrecisionMet whether the whole cell met the target
+	// (summary.csv's precision and precision_met, present only then).
+	Precise      bool
+	Precision    float64
+	PrecisionMet bool
 }
 
 // TierUnstable reports whether the tier of util_ column j is one the

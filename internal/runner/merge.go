@@ -21,9 +21,9 @@ import (
 	"github.com/offload-sim/offload/internal/store"
 )
 
-// ArrayScript is the Slurm job-array script (deploy/slurm) that merge's
+// arrayScript is the Slurm job-array script (deploy/slurm) that merge's
 // message names when shards are missing, so that the user reruns just them.
-const ArrayScript = "deploy/slurm/offload-array.sbatch"
+const arrayScript = "deploy/slurm/offload-array.sbatch"
 
 // Shard is one shard folder as merge reads it.
 type Shard struct {
@@ -211,6 +211,50 @@ func PrepareMerge(ctx context.Context, all []Shard, spec Spec) (*MergeJob, error
 	if err != nil {
 		return nil, err
 	}
+	plan, err := mergedPlan(ctx, sds, spec)
+	if err != nil {
+		return nil, err
+	}
+	jobs := plan.Jobs()
+	outs := make([]experiment.Outcome, len(jobs))
+	for _, s := range sds {
+		if err := readShardRuns(ctx, s, plan, jobs, side, outs); err != nil {
+			return nil, err
+		}
+	}
+	return &MergeJob{spec: spec, plan: plan, args: first.info.Args, side: side, outs: outs, shards: sds, all: all}, nil
+}
+
+// mergedPlan rebuilds the plan of the shards sds from their scenario.yaml,
+// which must be the same in all, with the data it replays, and checks it
+// against the first shard's manifest.
+func mergedPlan(ctx context.Context, sds []Shard, spec Spec) (*experiment.Plan, error) {
+	first := sds[0]
+	sc, err := mergedScenario(ctx, sds)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := experiment.NewPlan(first.m.Experiment, sc)
+	if err != nil {
+		return nil, BadInputf("merge: %s: %w", first.dir, err)
+	}
+	if spec.Prepare != nil {
+		if err := spec.Prepare(plan, first.info.Args); err != nil {
+			return nil, BadInputf("merge: %s: %w", first.dir, err)
+		}
+	}
+	plan.TimeDecisions = first.m.TimeDecisions
+	if n := len(plan.Jobs()); n != first.info.PlanRuns {
+		return nil, BadInputf("merge: the scenario of %s expands to %d runs, its manifest says %d", first.dir, n, first.info.PlanRuns)
+	}
+	return plan, nil
+}
+
+// mergedScenario reads the shards' scenario.yaml, the same bytes in each,
+// attaches the data it replays, and checks its hash against the first
+// shard's manifest.
+func mergedScenario(ctx context.Context, sds []Shard) (*scenario.Scenario, error) {
+	first := sds[0]
 	resolved, err := ReadResult(ctx, filepath.Join(first.dir, "scenario.yaml"))
 	if err != nil {
 		return nil, BadInputf("merge: %s: %w", first.dir, err)
@@ -235,60 +279,59 @@ func PrepareMerge(ctx context.Context, all []Shard, spec Spec) (*MergeJob, error
 	if h := sc.Hash(); h != first.m.ScenarioHash {
 		return nil, BadInputf("merge: %s: scenario.yaml (with the data it replays) has sha256 %.12s…, its manifest says %.12s…", first.dir, h, first.m.ScenarioHash)
 	}
-	plan, err := experiment.NewPlan(first.m.Experiment, sc)
+	return sc, nil
+}
+
+// readShardRuns reads shard s's runs (and its sidecar's extras) into outs,
+// by job index, checking that it holds exactly its runs of the plan.
+func readShardRuns(ctx context.Context, s Shard, plan *experiment.Plan, jobs []experiment.Job, side *Sidecar, outs []experiment.Outcome) error {
+	want := s.shard().Jobs(len(jobs))
+	if !slices.Equal(s.info.Indices, want) {
+		return BadInputf("merge: %s: its manifest lists runs %v, not shard %s's runs of this plan %v", s.dir, s.info.Indices, s.shard(), want)
+	}
+	got, err := shardOutcomes(ctx, s, plan, side)
 	if err != nil {
-		return nil, BadInputf("merge: %s: %w", first.dir, err)
+		return err
 	}
-	if spec.Prepare != nil {
-		if err := spec.Prepare(plan, first.info.Args); err != nil {
-			return nil, BadInputf("merge: %s: %w", first.dir, err)
+	for _, i := range want {
+		o, ok := got[jobKey(plan, jobs[i])]
+		if !ok {
+			j := jobs[i]
+			return BadInputf("merge: %s: runs.csv lacks run %d (%s, policy %s, replicate %d) of shard %s", s.dir, i, plan.Cells[j.Cell].Param+"="+strconv.FormatFloat(plan.Cells[j.Cell].Value, 'g', -1, 64), j.Policy, j.Seed, s.shard())
 		}
+		outs[i] = o
 	}
-	plan.TimeDecisions = first.m.TimeDecisions
-	jobs := plan.Jobs()
-	if len(jobs) != first.info.PlanRuns {
-		return nil, BadInputf("merge: the scenario of %s expands to %d runs, its manifest says %d", first.dir, len(jobs), first.info.PlanRuns)
+	if len(got) != len(want) {
+		return BadInputf("merge: %s: runs.csv holds %d runs, shard %s has %d: it holds runs of other shards", s.dir, len(got), s.shard(), len(want))
 	}
-	outs := make([]experiment.Outcome, len(jobs))
-	for _, s := range sds {
-		want := s.shard().Jobs(len(jobs))
-		if !slices.Equal(s.info.Indices, want) {
-			return nil, BadInputf("merge: %s: its manifest lists runs %v, not shard %s's runs of this plan %v", s.dir, s.info.Indices, s.shard(), want)
+	return nil
+}
+
+// shardOutcomes reads a shard's runs.csv and sidecar into outcomes by run;
+// a run twice, or without its extras, is bad input.
+func shardOutcomes(ctx context.Context, s Shard, plan *experiment.Plan, side *Sidecar) (map[RunKey]experiment.Outcome, error) {
+	runs, extras, err := readRunFiles(folderReader(ctx, s.dir), plan, side)
+	if err != nil {
+		return nil, BadInputf("merge: %w", err)
+	}
+	got := map[RunKey]experiment.Outcome{}
+	for _, r := range runs {
+		k := keyOfRun(r)
+		if _, dup := got[k]; dup {
+			return nil, BadInputf("merge: %s: runs.csv has the run %s, policy %s, replicate %d twice", s.dir, cellText(r.Param, r.Value), r.Policy, r.Seed)
 		}
-		runs, extras, err := readRunFiles(folderReader(ctx, s.dir), plan, side)
-		if err != nil {
-			return nil, BadInputf("merge: %w", err)
-		}
-		got := map[RunKey]experiment.Outcome{}
-		for _, r := range runs {
-			k := KeyOfRun(r)
-			if _, dup := got[k]; dup {
-				return nil, BadInputf("merge: %s: runs.csv has the run %s, policy %s, replicate %d twice", s.dir, cellText(r.Param, r.Value), r.Policy, r.Seed)
-			}
-			o := experiment.Outcome{Run: r}
-			if side != nil {
-				x, ok := extras[k]
-				if !ok {
-					return nil, BadInputf("merge: %s: the run %s, policy %s, replicate %d is in runs.csv but not (whole) in %s",
-						s.dir, cellText(r.Param, r.Value), r.Policy, r.Seed, strings.Join(side.Files, ", "))
-				}
-				o.Shadows, o.Series = x.Shadows, x.Series
-			}
-			got[k] = o
-		}
-		for _, i := range want {
-			o, ok := got[jobKey(plan, jobs[i])]
+		o := experiment.Outcome{Run: r}
+		if side != nil {
+			x, ok := extras[k]
 			if !ok {
-				j := jobs[i]
-				return nil, BadInputf("merge: %s: runs.csv lacks run %d (%s, policy %s, replicate %d) of shard %s", s.dir, i, plan.Cells[j.Cell].Param+"="+strconv.FormatFloat(plan.Cells[j.Cell].Value, 'g', -1, 64), j.Policy, j.Seed, s.shard())
+				return nil, BadInputf("merge: %s: the run %s, policy %s, replicate %d is in runs.csv but not (whole) in %s",
+					s.dir, cellText(r.Param, r.Value), r.Policy, r.Seed, strings.Join(side.Files, ", "))
 			}
-			outs[i] = o
+			o.Shadows, o.Series = x.Shadows, x.Series
 		}
-		if len(got) != len(want) {
-			return nil, BadInputf("merge: %s: runs.csv holds %d runs, shard %s has %d: it holds runs of other shards", s.dir, len(got), s.shard(), len(want))
-		}
+		got[k] = o
 	}
-	return &MergeJob{spec: spec, plan: plan, args: first.info.Args, side: side, outs: outs, shards: sds, all: all}, nil
+	return got, nil
 }
 
 // cellText names a cell in messages.
@@ -405,7 +448,7 @@ func rerunLine(missing []int, K int, s Shard) string {
 	if abs, err := filepath.Abs(s.dir); err == nil && shardFolder.MatchString(filepath.Base(abs)) {
 		out = filepath.Dir(abs)
 	}
-	args := []string{"sbatch", "--array=" + arrayList(missing), "--export=ALL,OFFLOAD_SHARDS=" + strconv.Itoa(K), ArrayScript, out}
+	args := []string{"sbatch", "--array=" + arrayList(missing), "--export=ALL,OFFLOAD_SHARDS=" + strconv.Itoa(K), arrayScript, out}
 	cmd := s.m.Command
 	if len(cmd) > 0 {
 		cmd = cmd[1:] // the binary

@@ -32,6 +32,10 @@ type Options struct {
 	// MaxMemory bounds the memory the runs may need at once, bytes (0: no
 	// bound); a plan over it is refused before anything is written.
 	MaxMemory float64
+	// Precision, if set, runs until precise (--precision): each cell's
+	// replicates grow from max(seeds, 10) until the rule stops it; the
+	// scenario's seeds are then the minimum, not the count.
+	Precision *Precision
 	// Memo, if set, holds the runs of the experiments run before with the
 	// same options (reproduce): a job whose run it has is taken from it,
 	// and the plan's runs are added to it.
@@ -80,6 +84,9 @@ func execute(ctx context.Context, o *Options, d *store.Dir, spec Spec, a Args, p
 	if !sh.Whole() {
 		m.Extra = shardExtra(spec, a, sh, len(jobs))
 	}
+	if o.Precision != nil {
+		m.Extra = map[string]any{extraPrecision: o.Precision.record()}
+	}
 	// The manifest first: while the folder's manifest names another
 	// scenario, the store refuses every other write.
 	if err := d.WriteManifest(*m); err != nil {
@@ -88,40 +95,22 @@ func execute(ctx context.Context, o *Options, d *store.Dir, spec Spec, a Args, p
 	if err := writeScenario(d, plan); err != nil {
 		return nil, err
 	}
-	opt := experiment.Options{Workers: o.Workers,
-		Have: func(i int) bool { _, ok := have[key(i)]; return ok }}
-	if !sh.Whole() {
-		opt.Only = sh.Holds
+	opt, finish := runOptions(o, d, plan, mine, have, key)
+	defer finish()
+	var out []experiment.Outcome
+	var runErr error
+	if o.Precision != nil {
+		out, runErr = executePrecise(ctx, plan, o.Precision, opt, have, o.Progress)
+		jobs = plan.Jobs()
+		mine = len(jobs)
+		m.Runs = mine
+	} else {
+		out, runErr = plan.Execute(ctx, opt)
 	}
-	if o.Progress != nil {
-		update, finish := o.Progress(plan.Name, mine)
-		defer finish()
-		opt.Progress = update
-	}
-	if o.Trace {
-		opt.Trace = traceSink(d, plan)
-	}
-	if RunsPrograms(plan) {
-		opt.PolicyLog = PolicyLogs(d, plan)
-	}
-	if o.Memo != nil && !o.Trace { // a taken run would have no per-task trace
-		opt.Reuse = func(j experiment.Job) (experiment.Outcome, bool) { return o.Memo.Lookup(plan, j) }
-	}
-	out, runErr := plan.Execute(ctx, opt)
 	if o.Memo != nil {
 		o.Memo.Add(plan, out)
 	}
-	var done []experiment.Outcome
-	for i := range out {
-		if !sh.Holds(i) {
-			continue // another shard's, even if a --resume found it here
-		}
-		if r, ok := have[key(i)]; ok {
-			done = append(done, r)
-		} else if out[i].Policy != "" {
-			done = append(done, out[i])
-		}
-	}
+	done := kept(out, have, key, sh)
 	if err := writeRunFiles(d, plan, side, done); err != nil {
 		return nil, err
 	}
@@ -140,6 +129,51 @@ func execute(ctx context.Context, o *Options, d *store.Dir, spec Spec, a Args, p
 		return nil, runErr
 	}
 	return done, nil
+}
+
+// runOptions are the experiment options of a run into d: the runs
+// already in have are skipped, and only the shard's (mine of them) are
+// run; finish ends the progress display.
+func runOptions(o *Options, d *store.Dir, plan *experiment.Plan, mine int, have map[RunKey]experiment.Outcome, key func(int) RunKey) (experiment.Options, func()) {
+	sh := o.Shard
+	opt := experiment.Options{Workers: o.Workers,
+		Have: func(i int) bool { _, ok := have[key(i)]; return ok }}
+	if !sh.Whole() {
+		opt.Only = sh.Holds
+	}
+	finish := func() {}
+	if o.Progress != nil && o.Precision == nil { // a precise run shows a bar per look
+		var update func(done, total int)
+		update, finish = o.Progress(plan.Name, mine)
+		opt.Progress = update
+	}
+	if o.Trace {
+		opt.Trace = traceSink(d, plan)
+	}
+	if RunsPrograms(plan) {
+		opt.PolicyLog = PolicyLogs(d, plan)
+	}
+	if o.Memo != nil && !o.Trace { // a taken run would have no per-task trace
+		opt.Reuse = func(j experiment.Job) (experiment.Outcome, bool) { return o.Memo.Lookup(plan, j) }
+	}
+	return opt, finish
+}
+
+// kept are the shard's outcomes in job order: those a --resume found on
+// disk, and those that finished now.
+func kept(out []experiment.Outcome, have map[RunKey]experiment.Outcome, key func(int) RunKey, sh experiment.Shard) []experiment.Outcome {
+	var done []experiment.Outcome
+	for i := range out {
+		if !sh.Holds(i) {
+			continue // another shard's, even if a --resume found it here
+		}
+		if r, ok := have[key(i)]; ok {
+			done = append(done, r)
+		} else if out[i].Policy != "" {
+			done = append(done, out[i])
+		}
+	}
+	return done
 }
 
 // writeScenario writes the resolved scenario, whose hash is the folder's.
@@ -178,8 +212,8 @@ type RunKey struct {
 	seed   int
 }
 
-// KeyOfRun is the RunKey of a runs.csv row.
-func KeyOfRun(r results.Run) RunKey {
+// keyOfRun is the RunKey of a runs.csv row.
+func keyOfRun(r results.Run) RunKey {
 	return NewRunKey(r.Param, r.Value, r.Policy, r.Seed)
 }
 
@@ -198,7 +232,7 @@ func readHave(src Reader, plan *experiment.Plan, side *Sidecar) (map[RunKey]expe
 		return nil, BadInputf("--resume: %w", err)
 	}
 	for _, r := range runs {
-		k := KeyOfRun(r)
+		k := keyOfRun(r)
 		out := experiment.Outcome{Run: r}
 		if side != nil {
 			x, ok := extras[k]
@@ -248,9 +282,15 @@ func NoteWritten(w io.Writer, paths ...string) {
 	}
 }
 
-// WriteSummary writes summary.csv for the runs and returns the summaries.
-func WriteSummary(d *store.Dir, cols []results.Column, runs []results.Run) ([]results.Summary, error) {
+// WriteSummary writes summary.csv for the runs and returns the summaries;
+// for a run until precise, with the precision each cell reached, and the
+// cells that hit the cap noted on o.Err.
+func WriteSummary(d *store.Dir, plan *experiment.Plan, o *Options, runs []results.Run) ([]results.Summary, error) {
+	cols := plan.Columns()
 	sums := results.Summarize(runs)
+	if o.Precision != nil {
+		noteCapped(o.Err, plan, o.Precision, precisionOf(plan, o.Precision, runs, sums))
+	}
 	err := d.WriteFile("summary.csv", func(w io.Writer) error { return report.WriteSummary(w, cols, sums) })
 	return sums, err
 }

@@ -44,7 +44,7 @@ func TestArrayList(t *testing.T) {
 
 // TestArrayScriptExists: merge's rerun line names a script that is there.
 func TestArrayScriptExists(t *testing.T) {
-	if _, err := os.Stat(filepath.Join("..", "..", filepath.FromSlash(ArrayScript))); err != nil {
+	if _, err := os.Stat(filepath.Join("..", "..", filepath.FromSlash(arrayScript))); err != nil {
 		t.Error(err)
 	}
 }

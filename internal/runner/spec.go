@@ -39,6 +39,10 @@ type Spec struct {
 	// summary.csv, scenario.yaml and the sidecar's files: Plots are figure
 	// stems, written in Options.Format.
 	Files, Plots []string
+	// FixedSeeds: the outputs read every cell's replicates as the
+	// scenario's seeds, so --precision, which varies them by cell, is
+	// refused.
+	FixedSeeds bool
 }
 
 // Args are an experiment's own flags (those beyond Options).
@@ -95,6 +99,9 @@ func Run(ctx context.Context, spec Spec, plan *experiment.Plan, a Args, opts Opt
 		}
 	}
 	plan.TimeDecisions = opts.TimeDecisions
+	if err := checkPrecision(spec, opts); err != nil {
+		return nil, err
+	}
 	if err := CheckMemory(plan, opts.Workers, opts.MaxMemory); err != nil {
 		return nil, err
 	}
@@ -102,7 +109,7 @@ func Run(ctx context.Context, spec Spec, plan *experiment.Plan, a Args, opts Opt
 		return nil, err
 	}
 	if opts.Err != nil {
-		for _, w := range PlanWarnings(plan, opts.Workers, opts.Shard) {
+		for _, w := range planWarnings(plan, opts.Workers, opts.Shard) {
 			fmt.Fprintln(opts.Err, "offload: warning:", w)
 		}
 	}

@@ -7,7 +7,7 @@ import (
 	"github.com/offload-sim/offload/internal/experiment"
 )
 
-// Thresholds of PlanWarnings.
+// Thresholds of planWarnings.
 const (
 	// secondsPerTask is a task's simulation cost for the estimate: above
 	// BenchmarkEngine's cost a task with a cheap policy, for hybrid's
@@ -25,11 +25,11 @@ const (
 	minMeasured = 1000
 )
 
-// PlanWarnings says, before anything runs, whether plan will take very long
+// planWarnings says, before anything runs, whether plan will take very long
 // on workers parallel runs (shard: this machine's part of it) or whose runs
 // are too short to mean anything. It warns; the caller decides whether and
 // where to say it (the library does not print).
-func PlanWarnings(plan *experiment.Plan, workers int, shard experiment.Shard) []string {
+func planWarnings(plan *experiment.Plan, workers int, shard experiment.Shard) []string {
 	sc := plan.Scenario
 	est := sc.Estimate()
 	var ws []string

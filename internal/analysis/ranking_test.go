@@ -1,0 +1,62 @@
+package analysis
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/offload-sim/offload/internal/results"
+)
+
+// TestRankCells: per cell, the policies are paired by replicate, tested
+// with Holm's adjustment and ranked on the significant differences only;
+// the files say which differences are significant.
+func TestRankCells(t *testing.T) {
+	cols := []results.Column{{Name: results.ColMeanLatency}}
+	var runs []results.Run
+	for _, v := range []float64{1, 2} {
+		for k, pol := range []struct {
+			name  string
+			shift float64
+		}{{"a", 0}, {"b", 1}, {"c", 0.001}} {
+			for s := range 10 {
+				// A common component per replicate (common random numbers)
+				// far larger than the shifts, and a small own noise.
+				x := float64(s*s%7) + pol.shift + 0.01*float64((s*(3+2*k))%5)
+				runs = append(runs, results.Run{Experiment: "e", Param: "p", Value: v, Policy: pol.name, Seed: s, Cols: cols, Values: []float64{x}})
+			}
+		}
+	}
+	cs := rankCells(runs, results.ColMeanLatency)
+	if len(cs) != 2 {
+		t.Fatalf("%d cells, want 2", len(cs))
+	}
+	for _, c := range cs {
+		if c.Replicates != 10 || len(c.Pairs) != 3 {
+			t.Fatalf("cell %v: %d replicates, %d pairs", c.Value, c.Replicates, len(c.Pairs))
+		}
+		// b is 1 above both others in every pair: significant; a against
+		// c differs by 0.001 against a noise of 0.01: not.
+		if c.Rank[0] != 1 || c.Rank[2] != 1 || c.Rank[1] != 2 {
+			t.Errorf("cell %v: ranks %v, want a 1, b 2, c 1", c.Value, c.Rank)
+		}
+		for _, pr := range c.Pairs {
+			if pr.PHolm < pr.P {
+				t.Errorf("pair %d-%d: Holm %v below raw %v", pr.A, pr.B, pr.PHolm, pr.P)
+			}
+		}
+	}
+	var rank, pairs bytes.Buffer
+	if err := writeRanking(&rank, cs); err != nil {
+		t.Fatal(err)
+	}
+	if err := writePairs(&pairs, cs); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(rank.String(), "e,p,1,a,10,") || !strings.Contains(rank.String(), ",1,b\n") {
+		t.Errorf("ranking:\n%s", rank.String())
+	}
+	if !strings.Contains(pairs.String(), "e,p,1,a,b,10,-0.98") {
+		t.Errorf("pairs:\n%s", pairs.String())
+	}
+}
