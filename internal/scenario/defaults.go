@@ -1,6 +1,10 @@
 package scenario
 
-import "math"
+import (
+	"math"
+
+	"github.com/offload-sim/offload/internal/schema"
+)
 
 // The defaults Default fills in, named so that the docs, the CLI and the
 // tests quote one source. Tasks, Duration, Tiers and Arrivals.Rate have none:
@@ -59,7 +63,7 @@ func (s *Scenario) Clone() *Scenario {
 	c.Tiers = cloneSlice(s.Tiers)
 	cloneDynamics(&c)
 	cloneClasses(&c)
-	c.Policies = clonePolicies(s.Policies)
+	c.Policies = schema.CloneEntries(s.Policies)
 	if s.Observation != nil {
 		o := *s.Observation
 		if o.Delay != nil {
