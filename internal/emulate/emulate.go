@@ -73,6 +73,9 @@ func Run(ctx context.Context, plan *experiment.Plan, eo Options, opts runner.Opt
 	if err != nil {
 		return runner.BadInput(err)
 	}
+	if err := simulatorOnly(cfg); err != nil {
+		return runner.BadInput(err)
+	}
 	if err := checkBalancers(&eo, plan); err != nil {
 		return err
 	}
@@ -304,7 +307,8 @@ func (e *emulation) startTiers() (urls []string, stop func(), err error) {
 			urls = append(urls, u)
 			continue
 		}
-		s, err := testbed.NewServer(testbed.ServerConfig{Name: t.Name, Index: i, Servers: t.Servers, Speed: t.Speed, TimeScale: e.eo.TimeScale})
+		s, err := testbed.NewServer(testbed.ServerConfig{Name: t.Name, Index: i, Servers: t.Servers, Speed: t.Speed, TimeScale: e.eo.TimeScale,
+			QueueLimit: queueLimit(&e.cfg.Tiers[i])})
 		if err != nil {
 			stop()
 			return nil, nil, err

@@ -61,14 +61,15 @@ type Outcomes struct {
 	Wasted float64
 }
 
-// Dynamic reports whether the run uses capacities that change, timeouts
-// or retries: only then does it keep the outcome account.
+// Dynamic reports whether the run uses capacities that change, timeouts,
+// retries, finite buffers or a discipline other than FCFS: only then does
+// it keep the outcome account, and take reach's slower path.
 func (c *Config) Dynamic() bool {
-	if c.Timeout > 0 || c.Retries > 0 {
+	if c.Timeout > 0 || c.Retries > 0 || len(c.Classes) > 0 || c.Patience.Mean() > 0 {
 		return true
 	}
 	for i := range c.Tiers {
-		if c.Tiers[i].Capacity.Dynamic() {
+		if t := &c.Tiers[i]; t.Capacity.Dynamic() || t.Buffer > 0 || t.Discipline != FCFS {
 			return true
 		}
 	}

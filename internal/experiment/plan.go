@@ -123,7 +123,8 @@ func (p *Plan) Columns() []results.Column { return results.RunColumns(p.Layout()
 // breakdown and energy models. Sweeps cannot vary them, so every cell shares it.
 func (p *Plan) Layout() results.Layout {
 	return results.Layout{Tiers: p.Tiers(), SLO: p.Scenario.SLO.Latency, Breakdown: p.Scenario.Breakdown, Energy: p.Scenario.HasEnergy(), Sketch: p.sketch,
-		Dynamic: p.Scenario.HasDynamics(), WarmupAuto: p.Scenario.Warmup.Auto()}
+		Dynamic: p.Scenario.HasDynamics(), WarmupAuto: p.Scenario.Warmup.Auto(), Buffer: p.Scenario.HasBuffers(),
+		Patience: p.Scenario.HasPatience(), Classes: p.Scenario.ClassNames()}
 }
 
 // measured hands a run's raw measurements to the metrics schema. The
@@ -509,7 +510,8 @@ func (p *Plan) outcome(j Job, cfg *engine.Config, res *engine.Result, r *jobRun)
 	m := measured(cfg, res)
 	m.WarmupTasks = cfg.Warmup // read only under warmup: auto, where the run chose it
 	measuredEnergy(m, cfg, res, p.Layout().Energy)
-	measuredOutcomes(m, res, p.Layout().Dynamic)
+	measuredOutcomes(m, res, p.Layout())
+	measuredClasses(m, res)
 	if len(r.clocks) > 0 {
 		m.DecisionNs = meanNs(r.clocks)
 	}

@@ -49,6 +49,9 @@ var layoutConditions = map[string]string{
 	"Energy":     "when a tier models energy (`power`, `tx_energy`, `rx_energy`)",
 	"Dynamic":    "when a tier has `episodes`, `slowdowns` or `failures`, or the scenario a `timeout`, `retries` or `cancel_on_timeout`",
 	"WarmupAuto": "with `warmup: auto`",
+	"Buffer":     "when a tier has a `buffer`",
+	"Patience":   "when the scenario or a class has a `patience`",
+	"Classes":    "with `classes`, three per class",
 }
 
 // The example layout of the reference: the default continuum's tiers and
@@ -58,8 +61,15 @@ var (
 	exampleSLO   = []float64{0.05, 0.1}
 )
 
-// tierPattern stands for a tier's name in a column pattern.
-const tierPattern = "<tier>"
+// tierPattern stands for a tier's name in a column pattern, classPattern
+// for a class's.
+const (
+	tierPattern  = "<tier>"
+	classPattern = "<class>"
+)
+
+// exampleClasses are the example layout's task classes.
+var exampleClasses = []string{"interactive", "batch"}
 
 // ColumnRef is one row of the column reference: a column, or a pattern of
 // columns (share_<tier>) with its names in the example layout.
@@ -90,7 +100,7 @@ func ColumnReference() ([]ColumnRef, error) {
 	pattern := full
 	pattern.Tiers = []string{tierPattern}
 	example := full
-	example.Tiers = exampleTiers
+	example.Tiers, example.Classes = exampleTiers, exampleClasses
 	exNames := results.Names(results.RunColumns(example))
 	matched := make([]bool, len(exNames))
 	for _, c := range results.RunColumns(pattern) {
@@ -103,7 +113,7 @@ func ColumnReference() ([]ColumnRef, error) {
 			continue // the second SLO threshold's columns: the pattern is there
 		}
 		if strings.Contains(ref.Name, "<") {
-			re := regexp.MustCompile("^" + strings.NewReplacer(tierPattern, "("+strings.Join(exampleTiers, "|")+")", "<ms>", `[0-9.]+`).Replace(regexp.QuoteMeta(ref.Name)) + "$")
+			re := regexp.MustCompile("^" + strings.NewReplacer(tierPattern, "("+strings.Join(exampleTiers, "|")+")", classPattern, "("+strings.Join(exampleClasses, "|")+")", "<ms>", `[0-9.]+`).Replace(regexp.QuoteMeta(ref.Name)) + "$")
 			for i, n := range exNames {
 				if re.MatchString(n) {
 					ref.Examples = append(ref.Examples, n)
@@ -173,6 +183,8 @@ func fullLayout() (results.Layout, map[string]string, error) {
 		switch f.Name {
 		case "SLO":
 			one.SLO, full.SLO = exampleSLO, exampleSLO
+		case "Classes":
+			one.Classes, full.Classes = []string{classPattern}, []string{classPattern}
 		default:
 			if f.Type.Kind() != reflect.Bool {
 				return full, nil, fmt.Errorf("results.Layout.%s: the column reference knows bool parts and SLO only", f.Name)

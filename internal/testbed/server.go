@@ -30,7 +30,7 @@ type ServerConfig struct {
 	Name       string
 	Servers    int     // c: tasks in service at once, ≥ 1
 	Speed      float64 // work units per model second of one server, > 0
-	QueueLimit int     // tasks that may wait beyond the c in service; ≤ 0: DefaultQueueLimit
+	QueueLimit int     // tasks that may wait beyond the c in service; 0: DefaultQueueLimit; < 0: none may wait
 	TimeScale  float64 // wall seconds per model second, > 0
 	// MaxService refuses (400) a task whose wall-clock service would exceed
 	// it; 0: DefaultMaxService.
@@ -81,8 +81,11 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	if cfg.Index < 0 || cfg.Index >= MaxDelays {
 		return nil, fmt.Errorf("tier %s: index %d: must be in [0, %d)", cfg.Name, cfg.Index, MaxDelays)
 	}
-	if cfg.QueueLimit <= 0 {
+	switch {
+	case cfg.QueueLimit == 0:
 		cfg.QueueLimit = DefaultQueueLimit
+	case cfg.QueueLimit < 0: // a buffer of c: every task waiting beyond the servers is refused
+		cfg.QueueLimit = 0
 	}
 	if cfg.MaxService <= 0 {
 		cfg.MaxService = DefaultMaxService
