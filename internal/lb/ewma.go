@@ -1,4 +1,4 @@
-package policies
+package lb
 
 import (
 	"math"
@@ -49,10 +49,11 @@ type ewma struct {
 	rng     *rand.Rand
 }
 
-func ewmaBuilder(peak bool) func(b Build) (dispatch.Policy, error) {
-	return func(b Build) (dispatch.Policy, error) {
-		return newEWMA(len(b.Tiers), peak, b.Options.Float("decay", 10), b.Options.Float("default_rtt", 0), b.Rand), nil
-	}
+// NewEWMA returns the (peak, if peak) EWMA balancer over n tiers, of decay
+// time tau (s); defaultRTT > 0 starts every cost there (tower's rule), 0
+// starts it at 0 (Finagle's).
+func NewEWMA(n int, peak bool, tau, defaultRTT float64, rng *rand.Rand) dispatch.Policy {
+	return newEWMA(n, peak, tau, defaultRTT, rng)
 }
 
 // newEWMA returns the (peak, if peak) EWMA balancer over n tiers, of decay

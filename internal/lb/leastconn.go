@@ -1,4 +1,4 @@
-package policies
+package lb
 
 import (
 	"github.com/offload-sim/offload/internal/dispatch"
@@ -32,13 +32,9 @@ type leastConn struct {
 	stamp  int64
 }
 
-func buildLeastConn(b Build) (dispatch.Policy, error) {
-	w, err := tierWeights(b, "equal")
-	if err != nil {
-		return nil, err
-	}
-	return newLeastConn(w), nil
-}
+// NewLeastConn returns HAProxy's leastconn over tiers of these integer
+// weights (> 0).
+func NewLeastConn(w []int) dispatch.Policy { return newLeastConn(w) }
 
 // newLeastConn returns HAProxy's leastconn over tiers of these weights
 // (> 0), every tier idle, ties first to tier 0.

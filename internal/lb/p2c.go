@@ -1,4 +1,4 @@
-package policies
+package lb
 
 import (
 	"math"
@@ -56,27 +56,33 @@ type p2c struct {
 	rng      *rand.Rand
 }
 
-// The draws option's values.
+const maxRedraws = 20 // nginx's tries for a second, distinct peer
+
+// Draws is how p2c draws its d tiers.
+type Draws int
+
 const (
-	drawsWeights  = "weights"
-	drawsHAProxy  = "haproxy"
-	drawsDistinct = "distinct"
-	maxRedraws    = 20 // nginx's tries for a second, distinct peer
+	// DrawWeights draws each tier in proportion to its weight, the draws
+	// independent (Envoy, gRPC).
+	DrawWeights Draws = iota
+	// DrawHAProxy draws each tier with the chance HAProxy's hash ring
+	// gives it (balancer.HAProxyRandomShares).
+	DrawHAProxy
+	// DrawDistinct draws the d tiers distinct, as nginx's random two.
+	DrawDistinct
 )
 
-func buildP2C(b Build) (dispatch.Policy, error) {
-	w, err := tierWeights(b, "equal")
-	if err != nil {
-		return nil, err
-	}
-	p := newP2C(w, b.Options.Int("choices", 2), b.Rand)
-	switch b.Options.String("draws", drawsWeights) {
-	case drawsHAProxy:
-		p.prob, p.alias = aliasTable(balancer.HAProxyRandomShares(w))
-	case drawsDistinct:
+// NewP2C returns the power of d choices on a balancer's own counts over
+// tiers of these integer weights (> 0), drawing as draws says from rng.
+func NewP2C(w []int, d int, draws Draws, rng *rand.Rand) dispatch.Policy {
+	p := newP2C(w, d, rng)
+	switch draws {
+	case DrawHAProxy:
+		p.prob, p.alias = AliasTable(balancer.HAProxyRandomShares(w))
+	case DrawDistinct:
 		p.distinct, p.drawn = true, make([]int, 0, p.d)
 	}
-	return p, nil
+	return p
 }
 
 // newP2C returns the power of d choices on a balancer's own counts over
@@ -93,7 +99,7 @@ func newP2C(w []int, d int, rng *rand.Rand) *p2c {
 		for i, x := range w {
 			q[i] = float64(x) / total
 		}
-		p.prob, p.alias = aliasTable(q)
+		p.prob, p.alias = AliasTable(q)
 	}
 	return p
 }
@@ -120,6 +126,16 @@ func (p *p2c) fewer(a, b int) bool {
 		return p.active[a] < p.active[b]
 	}
 	return int64(p.active[a])*p.w[b] < int64(p.active[b])*p.w[a]
+}
+
+// allEqual reports whether every weight is the same.
+func allEqual(w []int) bool {
+	for _, x := range w {
+		if x != w[0] {
+			return false
+		}
+	}
+	return true
 }
 
 // Blind implements dispatch.Blind: the counts are the balancer's own.
@@ -178,12 +194,11 @@ type leastRequest struct {
 	order  int64
 }
 
-func buildLeastRequest(b Build) (dispatch.Policy, error) {
-	w, err := tierWeights(b, "equal")
-	if err != nil {
-		return nil, err
-	}
-	return newLeastRequest(w, b.Options.Int("choices", 2), b.Options.Float("bias", 1), b.Rand), nil
+// NewLeastRequest returns Envoy's least-request balancer over tiers of
+// these integer weights (> 0): P2C of d choices when they are equal, else
+// the EDF schedule with this active_request_bias.
+func NewLeastRequest(w []int, d int, bias float64, rng *rand.Rand) dispatch.Policy {
+	return newLeastRequest(w, d, bias, rng)
 }
 
 // newLeastRequest returns Envoy's least-request balancer over tiers of
