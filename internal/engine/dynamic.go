@@ -153,7 +153,11 @@ func (s *sim) reachDynamic(slot int32) {
 		}
 	}
 	if s.listen {
-		s.tell(x, ts.scen, wait, finish-start, latency)
+		attempt := latency
+		if a.tries > 0 {
+			attempt = finish - a.sent
+		}
+		s.tell(x, ts.scen, wait, finish-start, latency, attempt)
 	}
 	s.freeSlots = append(s.freeSlots, slot)
 }
@@ -164,6 +168,16 @@ func (s *sim) reachDynamic(slot int32) {
 func (s *sim) attemptFailed(slot int32, t float64, why failure) {
 	x := &s.slots[slot]
 	a := &s.dyn.side[slot]
+	if t < math.Inf(1) && s.devs[x.dev].feedback != nil {
+		// Its policy learns of it then, before any retry of it: an error
+		// before the timeout is the refusal's, anything later the timeout.
+		out := dispatch.Failed
+		if t >= a.sent+s.dyn.timeout {
+			out = dispatch.TimedOut
+		}
+		s.scheduleEnd(x.dev, dispatch.Completion{Task: x.id, Tier: int(x.vtier), Now: t, Latency: t - a.sent,
+			Delay: x.delay, Outcome: out})
+	}
 	if t < math.Inf(1) && int(a.tries) < s.dyn.retries {
 		if a.tries == 0 && x.measured {
 			s.res.Out.Retried++
@@ -229,6 +243,11 @@ func (s *sim) resend(e *event) error {
 	}
 	if i == failed && len(dv.phys) > 1 {
 		i = (i + 1) % len(dv.phys)
+		if fb := dv.feedback; fb != nil { // its counts follow the task
+			c := &s.fb.moved
+			*c = dispatch.Completion{Task: x.id, Tier: i, Now: t, From: failed, Outcome: dispatch.Moved}
+			fb.Done(c)
+		}
 	}
 	p := dv.phys[i]
 	a.sent = t

@@ -71,9 +71,13 @@ func (p *leastConn) Decide(*dispatch.View) dispatch.Decision {
 	return dispatch.Decision{Tier: i}
 }
 
-// Done implements dispatch.Feedback: the task no longer counts.
+// Done implements dispatch.Feedback: the task no longer counts, whatever
+// its outcome (HAProxy's count falls when the stream leaves the server, on
+// a response, an error or a timeout alike).
 func (p *leastConn) Done(c *dispatch.Completion) {
-	p.active.done(c.Tier)
+	if p.active.end(c) {
+		p.heap.set(c.From, p.key(c.From), p.next())
+	}
 	p.heap.set(c.Tier, p.key(c.Tier), p.next())
 }
 

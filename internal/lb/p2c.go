@@ -28,6 +28,19 @@ func (o outstanding) done(i int) {
 	}
 }
 
+// end applies an attempt's end to the counts: it no longer counts at its
+// tier; or, Moved, it counts at its tier rather than the one chosen. It
+// reports whether the attempt moved.
+func (o outstanding) end(c *dispatch.Completion) bool {
+	if c.Outcome == dispatch.Moved {
+		o.done(c.From)
+		o[c.Tier]++
+		return true
+	}
+	o.done(c.Tier)
+	return false
+}
+
 // p2c draws d tiers at random and sends the task to the one where this
 // balancer has the fewest requests outstanding: Envoy's LEAST_REQUEST with
 // equal weights (LeastRequestLoadBalancer::unweightedHostPick), gRPC's
@@ -166,8 +179,10 @@ func (p *p2c) Decide(*dispatch.View) dispatch.Decision {
 	return dispatch.Decision{Tier: best}
 }
 
-// Done implements dispatch.Feedback.
-func (p *p2c) Done(c *dispatch.Completion) { p.active.done(c.Tier) }
+// Done implements dispatch.Feedback: the attempt no longer counts,
+// whatever its outcome (Envoy's active requests fall at a reply, an error
+// or a timeout alike).
+func (p *p2c) Done(c *dispatch.Completion) { p.active.end(c) }
 
 // leastRequest is Envoy's LEAST_REQUEST load balancer
 // (source/extensions/load_balancing_policies/least_request). With all
@@ -254,5 +269,5 @@ func (p *leastRequest) Done(c *dispatch.Completion) {
 		p.p2c.Done(c)
 		return
 	}
-	p.active.done(c.Tier)
+	p.active.end(c)
 }

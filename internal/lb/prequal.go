@@ -198,10 +198,17 @@ func (p *prequal) Decide(v *dispatch.View) dispatch.Decision {
 	return dispatch.Decision{Tier: tier}
 }
 
-// Done implements dispatch.Feedback: the task's server-side latency joins
-// its tier's record.
+// Done implements dispatch.Feedback: a completed task's server-side
+// latency joins its tier's record. A failed or timed-out attempt adds
+// nothing: Prequal's latency estimate is the server's own, over the
+// queries it answered recently, and a server that is down answers
+// none; its probes' RIF comes from the tier itself. A moved attempt keeps
+// its entry, read at the tier chosen.
 func (p *prequal) Done(c *dispatch.Completion) {
-	if rif, ok := p.sent.take(c.Task); ok {
+	if c.Outcome == dispatch.Moved {
+		return
+	}
+	if rif, ok := p.sent.take(c.Task); ok && c.Outcome == dispatch.Completed {
 		p.rec[c.Tier].add(rif, c.Wait+c.Service, c.Now)
 	}
 }
