@@ -110,26 +110,7 @@ func (s *sim) reachDynamic(slot int32) {
 		held = start < deadline // else removed from the queue before it started
 	}
 	if held {
-		ts.free.Take(leave)
-		if ts.kw {
-			ts.n++
-			if start > x.reach {
-				ts.waits.Queued(x.reach)
-				ts.waits.Add(start)
-			} else {
-				ts.until = min(ts.until, leave)
-			}
-			ts.last = max(ts.last, leave)
-		} else {
-			s.keep(ts, x.reach, leave)
-		}
-		if s.track {
-			s.touched(p, ts)
-		}
-		if s.measuring && x.reach >= s.t0 {
-			ts.reached++
-			ts.sojourn += leave - x.reach
-		}
+		s.hold(p, ts, x.reach, start, leave)
 	}
 	switch {
 	case lost:
@@ -160,6 +141,32 @@ func (s *sim) reachDynamic(slot int32) {
 		s.tell(x, ts.scen, wait, finish-start, latency, attempt)
 	}
 	s.freeSlots = append(s.freeSlots, slot)
+}
+
+// hold takes a server of tier p from start until leave for a task that
+// reached it at reach, and counts it as reach would: the workload vector
+// and the tier's count, the tracked view, the measured sojourn.
+func (s *sim) hold(p int, ts *tierState, reach, start, leave float64) {
+	ts.free.Take(leave)
+	if ts.kw {
+		ts.n++
+		if start > reach {
+			ts.waits.Queued(reach)
+			ts.waits.Add(start)
+		} else {
+			ts.until = min(ts.until, leave)
+		}
+		ts.last = max(ts.last, leave)
+	} else {
+		s.keep(ts, reach, leave)
+	}
+	if s.track {
+		s.touched(p, ts)
+	}
+	if s.measuring && reach >= s.t0 {
+		ts.reached++
+		ts.sojourn += leave - reach
+	}
 }
 
 // attemptFailed ends the attempt of the task in slot, which its
