@@ -3,7 +3,6 @@ package report
 import (
 	"cmp"
 	"fmt"
-	"io"
 	"math"
 	"slices"
 	"strconv"
@@ -11,20 +10,6 @@ import (
 
 	"github.com/offload-sim/offload/internal/results"
 )
-
-// CompareHeader is the header of compare_<metric>.csv: one row per (cell,
-// policy), the paired difference policy − baseline and its 95% half-width.
-var CompareHeader = []string{"experiment", "param", "value", "policy", "baseline", "metric", "pairs",
-	"policy_mean", "baseline_mean", "diff", "diff_ci95", "verdict", "unstable"}
-
-// WriteCompare writes the differences under CompareHeader.
-func WriteCompare(w io.Writer, ds []results.Difference) error {
-	return writeTable(w, CompareHeader, len(ds), func(i int) []string {
-		d := ds[i]
-		return []string{d.Experiment, d.Param, formatFloat(d.Value), d.Policy, d.Baseline, d.Metric, strconv.Itoa(d.Pairs),
-			formatFloat(d.PolicyMean), formatFloat(d.BaselineMean), formatFloat(d.Diff), formatFloat(d.CI95), d.Verdict(), formatBool(d.Unstable)}
-	})
-}
 
 // DiffCaption is the note of a difference plot: what its marks mean.
 const DiffCaption = "Points: mean paired per-replicate difference, policy − baseline; bars: its 95% Student-t interval; " +
