@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/offload-sim/offload/internal/axis"
 	"github.com/offload-sim/offload/internal/results"
 )
 
@@ -90,7 +91,7 @@ func DiffNote(ds []results.Difference, legend Legend) string {
 // difference plot of ds takes, or 0 for a linear one: symmetric log when
 // the largest |difference| (with its interval) is more than 10 times the
 // median |difference|, where a linear axis would flatten the typical
-// difference onto the zero line; the half-width is symLogLinear's.
+// difference onto the zero line; the half-width is axis.SymLogLinear's.
 func DiffSymLog(ds []results.Difference) float64 {
 	var ys []float64
 	hi := 0.0
@@ -104,8 +105,8 @@ func DiffSymLog(ds []results.Difference) float64 {
 			hi = math.Max(hi, math.Abs(d.Diff)+ci)
 		}
 	}
-	c := symLogLinear(ys)
-	if c == 0 || hi <= 10*2*c { // symLogLinear is about half the median
+	c := axis.SymLogLinear(ys)
+	if c == 0 || hi <= 10*2*c { // axis.SymLogLinear is about half the median
 		return 0
 	}
 	return c

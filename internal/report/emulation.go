@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/offload-sim/offload/internal/axis"
 	"github.com/offload-sim/offload/internal/results"
 )
 
@@ -85,7 +86,7 @@ func PlotComparison(dir Folder, file, format string, cs []results.Comparison, le
 		pl.X.Min, pl.X.Max, pl.Y.Min, pl.Y.Max = lo, hi, lo, hi
 		if logAxes {
 			pl.X.Scale, pl.Y.Scale = plot.LogScale{}, plot.LogScale{}
-			pl.X.Tick.Marker, pl.Y.Tick.Marker = logTicks{}, logTicks{}
+			pl.X.Tick.Marker, pl.Y.Tick.Marker = axis.LogTicks{}, axis.LogTicks{}
 		}
 		panels[k] = pl
 	}
