@@ -3,7 +3,7 @@ package cmd
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/offload-sim/offload/internal/runner"
+	"github.com/offload-sim/offload/internal/experiment"
 )
 
 // precisionFlags are --precision, --max-seeds and --precision-on: run each
@@ -24,13 +24,13 @@ func (f *precisionFlags) register(c *cobra.Command, offers bool) {
 		return
 	}
 	fl.Float64Var(&f.target, "precision", 0, "add replicates to each cell until every policy's 95% half-width is at most this fraction `R` of its estimate (e.g. 0.01; --seeds, at least 10, before the first test)")
-	fl.IntVar(&f.maxSeeds, "max-seeds", runner.DefaultMaxSeeds, "with --precision: the most replicates a cell may take (`N`)")
+	fl.IntVar(&f.maxSeeds, "max-seeds", experiment.DefaultMaxSeeds, "with --precision: the most replicates a cell may take (`N`)")
 	fl.StringVar(&f.on, "precision-on", "mean", "with --precision: the `statistic` made precise: mean (latency), p95 or p99 (the median over replicates of the run's percentile, with an order-statistics interval)")
 }
 
 // precision returns the rule of the flags for a plan of seeds replicates,
 // nil without --precision; its errors are bad input naming the flag.
-func (f *precisionFlags) precision(seeds int) (*runner.Precision, error) {
+func (f *precisionFlags) precision(seeds int) (*experiment.Precision, error) {
 	if !f.given("precision") {
 		for _, name := range []string{"max-seeds", "precision-on"} {
 			if f.given(name) {
@@ -39,7 +39,7 @@ func (f *precisionFlags) precision(seeds int) (*runner.Precision, error) {
 		}
 		return nil, nil
 	}
-	p, err := runner.NewPrecision(f.target, seeds, f.maxSeeds, f.on)
+	p, err := experiment.NewPrecision(f.target, seeds, f.maxSeeds, f.on)
 	if err != nil {
 		return nil, badInput(err)
 	}

@@ -86,7 +86,7 @@ func Compare(ctx context.Context, o CompareOptions) ([]results.Difference, error
 	}
 	written := []string{filepath.Join(target, csvName)}
 	ranks := rankCells(runs, o.Metric)
-	if err := d.WriteFile(rankName, func(w io.Writer) error { return writeRanking(w, ranks) }); err != nil {
+	if err := d.WriteFile(rankName, func(w io.Writer) error { return writeRanking(w, ranks, o.Metric) }); err != nil {
 		return nil, err
 	}
 	if err := d.WriteFile(pairsName, func(w io.Writer) error { return writePairs(w, ranks) }); err != nil {

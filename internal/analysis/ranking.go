@@ -16,11 +16,13 @@ import (
 
 // cellRanking is one cell's policies tested pair by pair on their common
 // replicates, with Holm's adjustment over all the cell's pairs, and ranked
-// on the significant differences (lower is better).
+// on the significant differences, in the metric's direction
+// (results.DirectionOf: lower first where neither way is better).
 type cellRanking struct {
 	Experiment, Param string
 	Value             float64
 	Policies          []string // in the runs' order
+	Neutral           bool     // neither way is better: ranks order, better_than stays empty
 	stats.Comparison
 }
 
@@ -60,7 +62,12 @@ func rankCells(runs []results.Run, metric string) []cellRanking {
 		for _, r := range group {
 			values[slices.Index(c.Policies, r.Policy)][r.Seed] = r.Get(metric)
 		}
-		c.Comparison = stats.Compare(values, stats.Lower)
+		better := stats.Lower
+		if results.DirectionOf(metric) == results.HigherBetter {
+			better = stats.Higher
+		}
+		c.Comparison = stats.Compare(values, better)
+		c.Neutral = results.DirectionOf(metric) == results.NoBetter
 		out = append(out, c)
 	}
 	return out
@@ -75,17 +82,21 @@ var (
 
 // writeRanking writes each cell's policies with their rank and the
 // policies each is significantly better than (space-separated).
-func writeRanking(w io.Writer, cs []cellRanking) error {
+func writeRanking(w io.Writer, cs []cellRanking, metric string) error {
+	sign := 1.0 // a − b < 0 is a better
+	if results.DirectionOf(metric) == results.HigherBetter {
+		sign = -1
+	}
 	var rows [][]string
 	for _, c := range cs {
 		for p, pol := range c.Policies {
 			var better []string
 			for _, pr := range c.Pairs {
 				switch {
-				case !pr.Significant:
-				case pr.A == p && pr.Center < 0:
+				case !pr.Significant || c.Neutral:
+				case pr.A == p && sign*pr.Center < 0:
 					better = append(better, c.Policies[pr.B])
-				case pr.B == p && pr.Center > 0:
+				case pr.B == p && sign*pr.Center > 0:
 					better = append(better, c.Policies[pr.A])
 				}
 			}
@@ -115,7 +126,9 @@ func writePairs(w io.Writer, cs []cellRanking) error {
 // many of its pairs differ significantly after Holm's adjustment.
 func printRanking(w io.Writer, cs []cellRanking, metric string) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "\nranking on %s, lower is better: paired t tests, Holm-adjusted over each cell's pairs, significant at 5%%\n", metric)
+	way := map[results.Direction]string{results.LowerBetter: "lower is better", results.HigherBetter: "higher is better",
+		results.NoBetter: "neither way is better, ranked lowest first"}[results.DirectionOf(metric)]
+	fmt.Fprintf(tw, "\nranking on %s, %s: paired t tests, Holm-adjusted over each cell's pairs, significant at 5%%\n", metric, way)
 	for _, c := range cs {
 		cell := "run"
 		if c.Param != "" {

@@ -47,7 +47,7 @@ func TestRankCells(t *testing.T) {
 		}
 	}
 	var rank, pairs bytes.Buffer
-	if err := writeRanking(&rank, cs); err != nil {
+	if err := writeRanking(&rank, cs, results.ColMeanLatency); err != nil {
 		t.Fatal(err)
 	}
 	if err := writePairs(&pairs, cs); err != nil {
@@ -58,5 +58,36 @@ func TestRankCells(t *testing.T) {
 	}
 	if !strings.Contains(pairs.String(), "e,p,1,a,b,10,-0.98") {
 		t.Errorf("pairs:\n%s", pairs.String())
+	}
+}
+
+// TestRankDirection: goodput ranks the higher first and says b is better
+// than a; a share ranks in order but calls no policy better.
+func TestRankDirection(t *testing.T) {
+	for _, tc := range []struct {
+		metric  string
+		rankB   int
+		betterB string
+	}{{results.ColGoodput, 1, "a"}, {results.ShareCol("edge"), 2, ""}, {results.ColMeanLatency, 2, ""}} {
+		cols := []results.Column{{Name: tc.metric}}
+		var runs []results.Run
+		for k, pol := range []string{"a", "b"} {
+			for s := range 10 {
+				x := float64(s*s%7) + float64(k) + 0.01*float64((s*(3+2*k))%5)
+				runs = append(runs, results.Run{Experiment: "e", Policy: pol, Seed: s, Cols: cols, Values: []float64{x}})
+			}
+		}
+		cs := rankCells(runs, tc.metric)
+		if got := cs[0].Rank[1]; got != tc.rankB {
+			t.Errorf("%s: b ranks %d, want %d", tc.metric, got, tc.rankB)
+		}
+		var buf bytes.Buffer
+		if err := writeRanking(&buf, cs, tc.metric); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+		if got := lines[2][strings.LastIndex(lines[2], ",")+1:]; got != tc.betterB {
+			t.Errorf("%s: b better than %q, want %q\n%s", tc.metric, got, tc.betterB, buf.String())
+		}
 	}
 }

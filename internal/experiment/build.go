@@ -44,7 +44,7 @@ func Config(sc *scenario.Scenario) (*engine.Config, error) {
 		Large:      large,
 		Trace:      tr,
 		Tasks:      sc.Tasks,
-		Warmup:     sc.Warmup,
+		Warmup:     sc.Warmup.Fixed(), // auto: each run's own (runJob)
 		Duration:   sc.Duration,
 		WarmupTime: sc.WarmupTime,
 		Arrivals:   workload.Schedule{Rate: sc.Arrivals.Rate},

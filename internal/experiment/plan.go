@@ -123,7 +123,7 @@ func (p *Plan) Columns() []results.Column { return results.RunColumns(p.Layout()
 // breakdown and energy models. Sweeps cannot vary them, so every cell shares it.
 func (p *Plan) Layout() results.Layout {
 	return results.Layout{Tiers: p.Tiers(), SLO: p.Scenario.SLO.Latency, Breakdown: p.Scenario.Breakdown, Energy: p.Scenario.HasEnergy(), Sketch: p.sketch,
-		Dynamic: p.Scenario.HasDynamics()}
+		Dynamic: p.Scenario.HasDynamics(), WarmupAuto: p.Scenario.Warmup.Auto()}
 }
 
 // measured hands a run's raw measurements to the metrics schema. The
@@ -402,18 +402,26 @@ func (p *Plan) cellName(c int) string {
 	return fmt.Sprintf("%s=%g", cell.Param, cell.Value)
 }
 
-// runJob runs one job and condenses its result; tapes, if set, replay its
-// replicate's tasks (one per device).
-func (p *Plan) runJob(ctx context.Context, j Job, opt Options, tapes []*workload.Tape) (Outcome, error) {
+// runOnce runs one job and condenses its result; tapes, if set, replay its
+// replicate's tasks (one per device). warm, if positive, is the run's own
+// warm-up, taken from its tasks (warmup: auto); first, if set, is the only
+// listener of a first pass, whose outcome is not kept.
+func (p *Plan) runOnce(ctx context.Context, j Job, opt Options, tapes []*workload.Tape, warm int, first func(*engine.TaskRecord)) (Outcome, error) {
 	var progs Programs
 	defer progs.End(ctx, nil) // an early return's programs end too
 	cfg := *p.configs[j.Cell] // a copy: OnTask and Shadows are per run
+	if warm > 0 {
+		cfg.Warmup, cfg.Tasks = warm, cfg.Tasks-warm
+	}
 	r := &jobRun{}
 	devs, err := p.devices(ctx, j, &cfg, opt, tapes, &progs, r)
 	if err != nil {
 		return Outcome{}, err
 	}
 	var sinks []func(*engine.TaskRecord)
+	if first != nil {
+		sinks = append(sinks, first)
+	}
 	if p.SeriesWidth > 0 {
 		r.coll = &collector{}
 		sinks = append(sinks, r.coll.add)
@@ -436,7 +444,7 @@ func (p *Plan) runJob(ctx context.Context, j Job, opt Options, tapes []*workload
 			err = cerr
 		}
 	}
-	if err != nil {
+	if err != nil || first != nil {
 		return Outcome{}, err
 	}
 	return p.outcome(j, &cfg, res, r), nil
@@ -499,6 +507,7 @@ func (p *Plan) devices(ctx context.Context, j Job, cfg *engine.Config, opt Optio
 // estimators' errors, its series.
 func (p *Plan) outcome(j Job, cfg *engine.Config, res *engine.Result, r *jobRun) Outcome {
 	m := measured(cfg, res)
+	m.WarmupTasks = cfg.Warmup // read only under warmup: auto, where the run chose it
 	measuredEnergy(m, cfg, res, p.Layout().Energy)
 	measuredOutcomes(m, res, p.Layout().Dynamic)
 	if len(r.clocks) > 0 {

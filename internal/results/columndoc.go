@@ -41,11 +41,12 @@ type colDoc struct{ unit, doc string }
 // of Layout missing here fails WriteColumnReference, so that a new kind of
 // optional column cannot go undocumented.
 var layoutConditions = map[string]string{
-	"SLO":       "with `slo:` thresholds, two per threshold",
-	"Breakdown": "with `breakdown: true`, one per tier",
-	"Sketch":    "when a run of the plan may measure more than the exact limit",
-	"Energy":    "when a tier models energy (`power`, `tx_energy`, `rx_energy`)",
-	"Dynamic":   "when a tier has `episodes`, `slowdowns` or `failures`, or the scenario a `timeout`, `retries` or `cancel_on_timeout`",
+	"SLO":        "with `slo:` thresholds, two per threshold",
+	"Breakdown":  "with `breakdown: true`, one per tier",
+	"Sketch":     "when a run of the plan may measure more than the exact limit",
+	"Energy":     "when a tier models energy (`power`, `tx_energy`, `rx_energy`)",
+	"Dynamic":    "when a tier has `episodes`, `slowdowns` or `failures`, or the scenario a `timeout`, `retries` or `cancel_on_timeout`",
+	"WarmupAuto": "with `warmup: auto`",
 }
 
 // The example layout of the reference: the default continuum's tiers and

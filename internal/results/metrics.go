@@ -120,7 +120,12 @@ type Layout struct {
 	// Dynamic adds lost_share, timeout_share, retry_share and goodput (a
 	// scenario with slow-downs, failures, timeouts or retries).
 	Dynamic bool
+	// WarmupAuto adds warmup_tasks, each run's own warm-up (warmup: auto).
+	WarmupAuto bool
 }
+
+// ColWarmupTasks is a run's own warm-up under warmup: auto.
+const ColWarmupTasks = "warmup_tasks"
 
 // ColSketched says whether a run's percentiles came from the sketch.
 const ColSketched = "quantiles_sketched"
@@ -188,6 +193,11 @@ func RunColumns(l Layout) []Column {
 	if l.Dynamic {
 		cols = append(cols, outcomeColumns()...)
 	}
+	if l.WarmupAuto {
+		cols = append(cols, Column{Name: ColWarmupTasks, Int: true,
+			Doc: "the unmeasured tasks that arrived first, chosen by the run from its own output by MSER-5 (warmup: auto); near half of tasks, the run is too short to show its steady state",
+			Get: func(m *Measured) float64 { return float64(m.WarmupTasks) }})
+	}
 	return cols
 }
 
@@ -230,6 +240,8 @@ type Measured struct {
 	// Outcomes is how the measured tasks ended (the outcome columns); nil
 	// leaves them missing.
 	Outcomes *Outcomes
+	// WarmupTasks is the warm-up the run chose (Layout.WarmupAuto).
+	WarmupTasks int
 }
 
 // Row reads every column from m, in order. It sorts m's latency samples.

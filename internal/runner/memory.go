@@ -31,7 +31,7 @@ func CheckMemory(plan *experiment.Plan, workers int, limit float64) error {
 	sc := plan.Scenario
 	driver := fmt.Sprintf("duration %g s at arrivals.rate %g tasks/s", sc.Duration+sc.WarmupTime, sc.Arrivals.Rate)
 	if sc.MeasuredByTasks() {
-		driver = fmt.Sprintf("tasks %d (+ warmup %d)", sc.Tasks, sc.Warmup)
+		driver = fmt.Sprintf("tasks %d (+ warmup %v)", sc.Tasks, sc.Warmup)
 	}
 	return BadInputf("the plan needs about %s of memory (%s: %.3g arrivals per run, %s per run, %g runs at once with -j %d), over the %s allowed (--max-memory); lower the run length, the servers or -j",
 		bytesText(need), driver, est.ArrivalsPerRun, bytesText(perRun), parallel, workers, bytesText(limit))

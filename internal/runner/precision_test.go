@@ -24,7 +24,7 @@ func precisionRun(t *testing.T, dir string, target float64, workers int, resume 
 	if err != nil {
 		t.Fatal(err)
 	}
-	prec, err := NewPrecision(target, sc.Seeds, 60, "mean")
+	prec, err := experiment.NewPrecision(target, sc.Seeds, 60, "mean")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func TestPrecisionRun(t *testing.T) {
 // advance, and an experiment with FixedSeeds reads every cell's
 // replicates as the seeds.
 func TestPrecisionRefusals(t *testing.T) {
-	prec, err := NewPrecision(0.05, 3, 20, "p95")
+	prec, err := experiment.NewPrecision(0.05, 3, 20, "p95")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,8 +122,8 @@ func TestPrecisionRefusals(t *testing.T) {
 		on   string
 		flag string
 	}{{0, 20, "mean", "--precision"}, {1, 20, "mean", "--precision"}, {-0.1, 20, "mean", "--precision"}, {0.1, 1, "mean", "--max-seeds"}, {0.1, 20, "p50", "--precision-on"}} {
-		if _, err := NewPrecision(bad.r, 3, bad.max, bad.on); err == nil || !strings.Contains(err.Error(), bad.flag) {
-			t.Errorf("NewPrecision(%v, 3, %d, %q): %v, want an error naming %s", bad.r, bad.max, bad.on, err, bad.flag)
+		if _, err := experiment.NewPrecision(bad.r, 3, bad.max, bad.on); err == nil || !strings.Contains(err.Error(), bad.flag) {
+			t.Errorf("experiment.NewPrecision(%v, 3, %d, %q): %v, want an error naming %s", bad.r, bad.max, bad.on, err, bad.flag)
 		}
 	}
 }

@@ -39,7 +39,7 @@ type Options struct {
 	// Precision, if set, runs until precise (--precision): each cell's
 	// replicates grow from max(seeds, 10) until the rule stops it; the
 	// scenario's seeds are then the minimum, not the count.
-	Precision *Precision
+	Precision *experiment.Precision
 	// Memo, if set, holds the runs of the experiments run before with the
 	// same options (reproduce): a job whose run it has is taken from it,
 	// and the plan's runs are added to it.
@@ -89,7 +89,7 @@ func execute(ctx context.Context, o *Options, d *store.Dir, spec Spec, a Args, p
 		m.Extra = shardExtra(spec, a, sh, len(jobs))
 	}
 	if o.Precision != nil {
-		m.Extra = map[string]any{extraPrecision: o.Precision.record()}
+		m.Extra = map[string]any{extraPrecision: recordOf(o.Precision)}
 	}
 	// The manifest first: while the folder's manifest names another
 	// scenario, the store refuses every other write.
@@ -104,7 +104,8 @@ func execute(ctx context.Context, o *Options, d *store.Dir, spec Spec, a Args, p
 	var out []experiment.Outcome
 	var runErr error
 	if o.Precision != nil {
-		out, runErr = executePrecise(ctx, plan, o.Precision, opt, have, o.Progress)
+		had := func(j experiment.Job) (experiment.Outcome, bool) { r, ok := have[jobKey(plan, j)]; return r, ok }
+		out, runErr = plan.ExecutePrecise(ctx, o.Precision, opt, had, o.Progress)
 		jobs = plan.Jobs()
 		mine = len(jobs)
 		m.Runs = mine
@@ -293,7 +294,9 @@ func WriteSummary(d *store.Dir, plan *experiment.Plan, o *Options, runs []result
 	cols := plan.Columns()
 	sums := results.Summarize(runs)
 	if o.Precision != nil {
-		noteCapped(o.Err, plan, o.Precision, precisionOf(plan, o.Precision, runs, sums))
+		if note := plan.PrecisionOf(o.Precision, runs, sums); note != "" && o.Err != nil {
+			fmt.Fprintf(o.Err, "offload: warning: %s\n", note)
+		}
 	}
 	err := d.WriteFile("summary.csv", func(w io.Writer) error { return results.WriteSummary(w, cols, sums) })
 	return sums, err

@@ -92,8 +92,8 @@ func outOfBounds(s *scenario.Scenario) string {
 	switch {
 	case !in(float64(s.Seeds), 1, scenario.MaxSeeds):
 		return fmt.Sprintf("seeds %d", s.Seeds)
-	case s.Tasks < 0 || s.Warmup < 0 || s.Tasks+s.Warmup > scenario.MaxTasks:
-		return fmt.Sprintf("tasks %d + warmup %d", s.Tasks, s.Warmup)
+	case s.Tasks < 0 || (s.Warmup < 0 && !s.Warmup.Auto()) || s.Tasks+s.Warmup.Fixed() > scenario.MaxTasks:
+		return fmt.Sprintf("tasks %d + warmup %v", s.Tasks, s.Warmup)
 	case !in(s.Duration+s.WarmupTime, 0, scenario.MaxSpan):
 		return fmt.Sprintf("duration %v + warmup_time %v", s.Duration, s.WarmupTime)
 	case !in(s.Arrivals.Rate, scenario.MinRate, scenario.MaxRate):

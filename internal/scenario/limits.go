@@ -163,14 +163,14 @@ func (s *Scenario) span() float64 {
 		return s.Duration + s.WarmupTime
 	}
 	lo, _ := s.factorRange()
-	return float64(s.Tasks+s.Warmup) / (s.Arrivals.Rate * lo)
+	return float64(s.Tasks+s.Warmup.Fixed()) / (s.Arrivals.Rate * lo)
 }
 
 // arrivalBound is the arrivals one run expects (an upper bound in duration
 // mode) and how many of them are measured.
 func (s *Scenario) arrivalBound() (arrivals, measured float64) {
 	if s.MeasuredByTasks() {
-		return float64(s.Tasks) + float64(max(s.Warmup, 0)), float64(s.Tasks)
+		return float64(s.Tasks) + float64(s.Warmup.Fixed()), float64(s.Tasks)
 	}
 	_, hi := s.factorRange()
 	peak := s.Arrivals.Rate * hi

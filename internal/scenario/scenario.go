@@ -19,8 +19,9 @@ type Scenario struct {
 	Tasks int `yaml:"tasks,omitempty" label:"measured tasks"`
 	// Duration is the measured span of arrivals, in seconds, after WarmupTime.
 	Duration float64 `yaml:"duration,omitempty" label:"measured duration" unit:"s"`
-	// Warmup is the number of unmeasured tasks that arrive first (tasks mode).
-	Warmup int `yaml:"warmup" label:"warmup tasks"`
+	// Warmup is the number of unmeasured tasks that arrive first (tasks
+	// mode), or auto: each run's own, chosen from its output by MSER-5.
+	Warmup WarmupTasks `yaml:"warmup" label:"warmup tasks"`
 	// WarmupTime is the unmeasured span of arrivals, in seconds (duration mode).
 	WarmupTime float64 `yaml:"warmup_time,omitempty" label:"warmup time" unit:"s"`
 	// Arrivals is the arrival process.

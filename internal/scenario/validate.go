@@ -75,10 +75,10 @@ func (c *checker) runBounds() {
 	switch {
 	case s.Tasks > MaxTasks:
 		c.Add(path("tasks"), "%d is out of range: tasks + warmup must be ≤ %d per run", s.Tasks, MaxTasks)
-	case s.Warmup > MaxTasks:
+	case int(s.Warmup) > MaxTasks:
 		c.Add(path("warmup"), "%d is out of range: tasks + warmup must be ≤ %d per run", s.Warmup, MaxTasks)
-	case s.Warmup > 0 && s.Tasks+s.Warmup > MaxTasks:
-		c.Add(path("tasks"), "%d + warmup %d = %d is out of range: tasks + warmup must be ≤ %d per run", s.Tasks, s.Warmup, s.Tasks+s.Warmup, MaxTasks)
+	case s.Warmup > 0 && s.Tasks+int(s.Warmup) > MaxTasks:
+		c.Add(path("tasks"), "%d + warmup %d = %d is out of range: tasks + warmup must be ≤ %d per run", s.Tasks, s.Warmup, s.Tasks+int(s.Warmup), MaxTasks)
 	}
 	switch {
 	case s.Duration > MaxSpan:
@@ -100,10 +100,10 @@ func (c *checker) runMode() {
 	case s.Tasks == 0 && s.Duration == 0 && s.Trace == nil: // a trace's rows give the tasks
 		c.Add(nil, "neither tasks nor duration is given: give exactly one of tasks (measured tasks) and duration (seconds)")
 	}
-	c.Integer(path("warmup"), s.Warmup, s.Warmup >= 0, "must be ≥ 0 (unmeasured tasks)")
+	c.Integer(path("warmup"), int(s.Warmup), s.Warmup >= 0 || s.Warmup.Auto(), "must be ≥ 0 (unmeasured tasks) or auto")
 	c.Num(path("warmup_time"), s.WarmupTime, s.WarmupTime >= 0, "must be ≥ 0 (seconds)")
-	if s.Duration > 0 && s.Tasks == 0 && s.Warmup > 0 {
-		c.Add(path("warmup"), "%d is not allowed in duration mode: a duration run warms up for warmup_time seconds", s.Warmup)
+	if s.Duration > 0 && s.Tasks == 0 && (s.Warmup > 0 || s.Warmup.Auto()) {
+		c.Add(path("warmup"), "%v is not allowed in duration mode: a duration run warms up for warmup_time seconds", s.Warmup)
 	}
 	if s.Tasks > 0 && s.Duration == 0 && s.WarmupTime > 0 {
 		c.Add(path("warmup_time"), "%s is not allowed in tasks mode: a tasks run warms up for warmup tasks", fmtNum(s.WarmupTime))
