@@ -412,7 +412,11 @@ func (s *sim) leave(ev *event) {
 		}
 	}
 	if s.listen {
-		s.tell(x, ts.scen, wait, service, latency)
+		attempt := latency // the attempt's own time, from its last send
+		if s.dyn != nil && int(slot) < len(s.dyn.side) && s.dyn.side[slot].tries > 0 {
+			attempt = ev.t - s.dyn.side[slot].sent
+		}
+		s.tell(x, ts.scen, wait, service, latency, attempt)
 	}
 	s.freeSlots = append(s.freeSlots, slot)
 }

@@ -308,3 +308,44 @@ const (
 	keySlowdowns = "slowdowns"
 	keyFailures  = "failures"
 )
+
+// Schedule is one physical tier's capacity over time, the same pieces
+// from the same streams as a run's (tier p of a run of this episode
+// seed), for a server of the testbed to follow what the simulator
+// simulates. Times are model seconds from the run's start. It keeps every
+// piece it has generated and is not safe for concurrent use.
+type Schedule struct{ tl *timeline }
+
+// NewSchedule is tier p's schedule of capacity c under the episode seed
+// of a run (Config.EpisodeSeed).
+func NewSchedule(c *Capacity, seed [2]uint64, p int) *Schedule {
+	return &Schedule{tl: newTimeline(c, seed, p)}
+}
+
+// Down reports whether the tier is down at t ≥ 0.
+func (s *Schedule) Down(t float64) bool { return s.tl.down(max(t, 0)) }
+
+// Finish is when work seconds of service at the tier's own speed, started
+// at start, end as the simulator drains them; or the instant the tier
+// goes down first, and lost.
+func (s *Schedule) Finish(start, work float64) (float64, bool) {
+	return s.tl.finish(max(start, 0), work)
+}
+
+// NextDown is the first instant in [t, until) at which the tier is down,
+// or +Inf if there is none.
+func (s *Schedule) NextDown(t, until float64) float64 {
+	tl := s.tl
+	t = max(t, 0)
+	for k := tl.find(t); ; k++ {
+		if tl.rate[k] == 0 {
+			return max(tl.at[k], t)
+		}
+		if !(tl.pieceEnd(k) < until) {
+			return math.Inf(1)
+		}
+		if k+1 == len(tl.at) {
+			tl.extend()
+		}
+	}
+}

@@ -926,7 +926,7 @@ func (s *sim) reach(slot int32) {
 		ts.sojourn += wait + service
 	}
 	if s.listen { // the record is built only for a listener
-		s.tell(x, ts.scen, wait, service, latency)
+		s.tell(x, ts.scen, wait, service, latency, latency)
 	}
 	s.freeSlots = append(s.freeSlots, slot)
 }
@@ -964,8 +964,9 @@ func (s *sim) keep(ts *tierState, reach, finish float64) {
 }
 
 // tell builds the record of the task x, which ran at scenario tier scen,
-// for its listeners: cfg.OnTask and its device's feedback.
-func (s *sim) tell(x *transit, scen int, wait, service, latency float64) {
+// for its listeners: cfg.OnTask and its device's feedback, which is told
+// the latency of its last attempt (a retried task's is shorter).
+func (s *sim) tell(x *transit, scen int, wait, service, latency, attempt float64) {
 	fb := s.devs[x.dev].feedback != nil
 	rec := &s.rec // reused: a local would escape through OnTask
 	*rec = TaskRecord{ID: x.id, Device: int(x.dev), Arrival: x.arrival, Size: x.size, Tier: scen, Delay: x.delay,
@@ -974,7 +975,7 @@ func (s *sim) tell(x *transit, scen int, wait, service, latency float64) {
 		s.cfg.OnTask(rec)
 	}
 	if fb {
-		s.scheduleDone(x.dev, rec, x.vtier)
+		s.scheduleDone(x.dev, rec, x.vtier, attempt)
 	}
 }
 
