@@ -53,7 +53,7 @@ func (c *Config) validateClasses() []error {
 	if len(c.Classes) > 0 && math.Abs(sum-1) > 1e-9 {
 		errs = append(errs, fmt.Errorf("classes' shares sum to %v: need 1", sum))
 	}
-	if c.patient() && c.eventDriven() {
+	if c.patient() && c.EventDriven() {
 		for i := range c.Tiers {
 			if d := c.Tiers[i].Discipline; d != FCFS {
 				errs = append(errs, fmt.Errorf("tier %d (%s): discipline %s with patience: only fcfs tiers take it", i, c.Tiers[i].Name, d))

@@ -65,15 +65,15 @@ func (c *Config) validateDisciplines() []error {
 			errs = append(errs, fmt.Errorf("tier %d (%s): preemptive with discipline %s: only priority takes it", i, t.Name, t.Discipline))
 		}
 	}
-	if c.Timeout > 0 && c.eventDriven() {
+	if c.Timeout > 0 && c.EventDriven() {
 		errs = append(errs, fmt.Errorf("timeout %v with a ps, srpt or priority tier: only fcfs tiers take timeouts", c.Timeout))
 	}
 	return errs
 }
 
-// eventDriven reports whether a tier of c has a discipline whose
-// departures are events.
-func (c *Config) eventDriven() bool {
+// EventDriven reports whether a tier of c has a discipline whose
+// departures are events (PS, SRPT, priority).
+func (c *Config) EventDriven() bool {
 	for i := range c.Tiers {
 		if c.Tiers[i].Discipline != FCFS {
 			return true

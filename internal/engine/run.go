@@ -243,7 +243,7 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 	unread := s.fresh
 	for d := range devs {
 		caps[d] = dispatch.CapabilitiesOf(devs[d].Policy)
-		if caps[d].Clairvoyant && cfg.eventDriven() {
+		if caps[d].Clairvoyant && cfg.EventDriven() {
 			return nil, fmt.Errorf("engine: a clairvoyant policy replays FCFS queues: it cannot run with a ps, srpt or priority tier")
 		}
 		unread = unread && !s.countsView(&caps[d], devs[d].Shadows) && !s.samples(&caps[d], devs[d].Shadows)

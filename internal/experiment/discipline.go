@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/offload-sim/offload/internal/dispatch"
 	"github.com/offload-sim/offload/internal/engine"
 	"github.com/offload-sim/offload/internal/results"
 	"github.com/offload-sim/offload/internal/scenario"
@@ -69,6 +70,16 @@ func tierModel(cfg *engine.Config) {
 			t.Cs2 = 1
 		}
 	}
+}
+
+// clairvoyantFCFS refuses a clairvoyant policy (it reads the engine's
+// replay of FCFS queues) in a run with an event-driven tier, before any
+// run starts.
+func clairvoyantFCFS(cfg *engine.Config, pol dispatch.Policy, label string) error {
+	if dispatch.CapabilitiesOf(pol).Clairvoyant && cfg.EventDriven() {
+		return fmt.Errorf("policy %s: a clairvoyant policy replays FCFS queues: it cannot run with a ps, srpt or priority tier", label)
+	}
+	return nil
 }
 
 // optLaw is d's law, the zero Dist when d is nil.

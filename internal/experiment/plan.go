@@ -105,7 +105,11 @@ func NewPlan(name string, sc *scenario.Scenario) (*Plan, error) {
 		for _, e := range entries(c.Scenario) {
 			// Build each policy once now, so that a bad option or an
 			// edge-first without an edge tier fails before any run starts.
-			if _, err := policies.Make(e, PolicyBuild(c.Scenario, cfg, 0, 0)); err != nil {
+			pol, err := policies.Make(e, PolicyBuild(c.Scenario, cfg, 0, 0))
+			if err != nil {
+				return nil, err
+			}
+			if err := clairvoyantFCFS(cfg, pol, e.Label); err != nil {
 				return nil, err
 			}
 		}
