@@ -134,55 +134,86 @@ func (p *Policy) Start(ctx context.Context, env Env) error {
 	}
 	p.env = env
 	p.stderr = &head{w: env.Stderr}
-	var files []*os.File // every end made, closed on failure
-	fail := func(what string, err error) error {
-		for _, f := range files {
-			f.Close()
-		}
-		return p.fail(&Error{Task: -1, Msg: fmt.Sprintf("%s: %v", what, err)})
-	}
-	// The program's ends of its pipes block, as programs expect (os/exec
-	// hands them over in blocking mode); offload's ends of stdin and stderr
-	// are the runtime poller's.
-	inR, inW, err := os.Pipe()
+	ends, err := newPipes()
 	if err != nil {
-		return fail("could not make a pipe", err)
+		return p.fail(&Error{Task: -1, Msg: "could not make a pipe: " + err.Error()})
 	}
-	files = append(files, inR, inW)
-	outR, outW, wake, err := answerPipe()
-	if err != nil {
-		return fail("could not make a pipe", err)
+	if err := p.spawn(ends, env.Dir); err != nil {
+		ends.close()
+		return p.fail(&Error{Task: -1, Msg: fmt.Sprintf("the program %q did not start: %v", p.cfg.Command, err)})
 	}
-	files = append(files, outR, outW)
-	errR, errW, err := os.Pipe()
-	if err != nil {
-		return fail("could not make a pipe", err)
-	}
-	files = append(files, errR, errW)
-	cmd := exec.Command(p.cfg.Command[0], p.cfg.Command[1:]...)
-	cmd.Dir = env.Dir
-	// All three are files, so that os/exec copies nothing and Wait waits
-	// for the process alone (not for a child holding its stderr).
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	ownGroup(cmd)
-	if err := cmd.Start(); err != nil {
-		return fail(fmt.Sprintf("the program %q did not start", p.cfg.Command), err)
-	}
-	inR.Close()
-	outW.Close()
-	errW.Close()
-	p.cmd, p.in, p.out, p.wakeOut, p.errPipe = cmd, inW, outR, wake, errR
-	p.r = bufio.NewReaderSize(outR, MaxLine)
-	p.waited = make(chan struct{})
-	p.copied = make(chan struct{})
-	go func() {
-		_, _ = io.Copy(p.stderr, errR) // ends at end of file, or when Close cuts it
-		close(p.copied)
-	}()
 	p.watchdog = time.AfterFunc(time.Hour, p.expire)
 	p.watchdog.Stop()
 	p.watch = context.AfterFunc(ctx, p.interrupt)
-	if p.buf, err = appendStart(p.buf[:0], p.cfg.Tiers, p.cfg.Seed, env.Run, env.Observation); err != nil {
+	return p.handshake()
+}
+
+// pipes are both ends of the program's stdin, stdout and stderr, and
+// what wakes a blocked read of its stdout.
+type pipes struct {
+	inR, inW, outR, outW, errR, errW *os.File
+	wake                             func()
+}
+
+// newPipes makes the program's pipes. The program's ends block, as
+// programs expect (os/exec hands them over in blocking mode); offload's
+// ends of stdin and stderr are the runtime poller's.
+func newPipes() (*pipes, error) {
+	e := &pipes{}
+	var err error
+	if e.inR, e.inW, err = os.Pipe(); err != nil {
+		return nil, err
+	}
+	if e.outR, e.outW, e.wake, err = answerPipe(); err != nil {
+		e.close()
+		return nil, err
+	}
+	if e.errR, e.errW, err = os.Pipe(); err != nil {
+		e.close()
+		return nil, err
+	}
+	return e, nil
+}
+
+// close closes every end made.
+func (e *pipes) close() {
+	for _, f := range []*os.File{e.inR, e.inW, e.outR, e.outW, e.errR, e.errW} {
+		if f != nil {
+			f.Close()
+		}
+	}
+}
+
+// spawn starts the program in dir on the pipes, in its own process group,
+// and copies its stderr.
+func (p *Policy) spawn(e *pipes, dir string) error {
+	cmd := exec.Command(p.cfg.Command[0], p.cfg.Command[1:]...)
+	cmd.Dir = dir
+	// All three are files, so that os/exec copies nothing and Wait waits
+	// for the process alone (not for a child holding its stderr).
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = e.inR, e.outW, e.errW
+	ownGroup(cmd)
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	e.inR.Close()
+	e.outW.Close()
+	e.errW.Close()
+	p.cmd, p.in, p.out, p.wakeOut, p.errPipe = cmd, e.inW, e.outR, e.wake, e.errR
+	p.r = bufio.NewReaderSize(e.outR, MaxLine)
+	p.waited = make(chan struct{})
+	p.copied = make(chan struct{})
+	go func() {
+		_, _ = io.Copy(p.stderr, e.errR) // ends at end of file, or when Close cuts it
+		close(p.copied)
+	}()
+	return nil
+}
+
+// handshake sends the start message and reads the program's answer.
+func (p *Policy) handshake() error {
+	var err error
+	if p.buf, err = appendStart(p.buf[:0], p.cfg.Tiers, p.cfg.Seed, p.env.Run, p.env.Observation); err != nil {
 		return p.fail(&Error{Task: -1, Msg: "start message: " + err.Error()})
 	}
 	line, err := p.roundTrip(-1, "start")

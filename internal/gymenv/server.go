@@ -202,10 +202,16 @@ func (sv *Server) write() {
 	}
 	b = append(b, sv.term...)
 	b = appendPad(b, n)
+	sv.out = appendPad(sv.appendDone(b), m)
+}
+
+// appendDone lays out the completions of the batch frame: each env's
+// count, then every completion's task, latency and measured flag.
+func (sv *Server) appendDone(b []byte) []byte {
 	for _, e := range sv.envs {
 		b = binary.LittleEndian.AppendUint32(b, uint32(len(e.Done())))
 	}
-	b = appendPad(b, 4*n)
+	b = appendPad(b, 4*len(sv.envs))
 	for _, e := range sv.envs {
 		for _, r := range e.Done() {
 			b = binary.LittleEndian.AppendUint64(b, uint64(r.Task))
@@ -225,5 +231,5 @@ func (sv *Server) write() {
 			}
 		}
 	}
-	sv.out = appendPad(b, m)
+	return b
 }

@@ -71,35 +71,10 @@ func unkey(k uint64) uint64 { return k ^ (^uint64(int64(k)>>63) | signBit) }
 func radixSort(xs []float64) (passes int, ok bool) {
 	n := len(xs)
 	var count [digits][buckets]uint32
-	for _, x := range xs {
-		u := math.Float64bits(x)
-		if u&^signBit > expBits || u == signBit {
-			return 0, false
-		}
-		k := key(u)
-		count[0][k&(buckets-1)]++
-		count[1][k>>(1*digitBits)&(buckets-1)]++
-		count[2][k>>(2*digitBits)&(buckets-1)]++
-		count[3][k>>(3*digitBits)&(buckets-1)]++
-		count[4][k>>(4*digitBits)&(buckets-1)]++
-		count[5][k>>(5*digitBits)&(buckets-1)]++
+	if !countDigits(xs, &count) {
+		return 0, false
 	}
-	k0 := key(math.Float64bits(xs[0]))
-	var pass [digits]uint
-	p := 0
-	for d := range digits {
-		shift := uint(d * digitBits)
-		c := &count[d]
-		if c[k0>>shift&(buckets-1)] == uint32(n) {
-			continue // every value has this digit: the pass would not move one
-		}
-		var sum uint32
-		for b, m := range c {
-			c[b], sum = sum, sum+m
-		}
-		pass[p] = uint(d)
-		p++
-	}
+	pass, p := plan(&count, key(math.Float64bits(xs[0])), n)
 	if p == 0 {
 		return 0, true // one value throughout
 	}
@@ -123,6 +98,45 @@ func radixSort(xs []float64) (passes int, ok bool) {
 		}
 	}
 	return p, true
+}
+
+// countDigits counts every digit's values over the keys of xs; false for
+// input holding a NaN or a −0.
+func countDigits(xs []float64, count *[digits][buckets]uint32) bool {
+	for _, x := range xs {
+		u := math.Float64bits(x)
+		if u&^signBit > expBits || u == signBit {
+			return false
+		}
+		k := key(u)
+		count[0][k&(buckets-1)]++
+		count[1][k>>(1*digitBits)&(buckets-1)]++
+		count[2][k>>(2*digitBits)&(buckets-1)]++
+		count[3][k>>(3*digitBits)&(buckets-1)]++
+		count[4][k>>(4*digitBits)&(buckets-1)]++
+		count[5][k>>(5*digitBits)&(buckets-1)]++
+	}
+	return true
+}
+
+// plan lists the digits a pass must sort on (the first p of pass), those
+// on which the n keys differ (k0 is one of them), and turns their counts
+// into each bucket's offset.
+func plan(count *[digits][buckets]uint32, k0 uint64, n int) (pass [digits]uint, p int) {
+	for d := range digits {
+		shift := uint(d * digitBits)
+		c := &count[d]
+		if c[k0>>shift&(buckets-1)] == uint32(n) {
+			continue // every value has this digit: the pass would not move one
+		}
+		var sum uint32
+		for b, m := range c {
+			c[b], sum = sum, sum+m
+		}
+		pass[p] = uint(d)
+		p++
+	}
+	return pass, p
 }
 
 // scatterIn is scatter from the floats themselves: it keys each on the way.

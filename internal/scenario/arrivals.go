@@ -111,8 +111,7 @@ func (c *checker) process() {
 			c.Add(at("law"), "%q is not allowed: renewal needs a law, one of %s", a.Law, strings.Join(lawNames(), ", "))
 		}
 		if c.Num(at("cv"), a.CV, a.CV > 0, "renewal needs cv > 0 (the inter-arrival coefficient of variation; cv 1 with law gamma is Poisson)") {
-			c.Lower(at("cv"), a.CV, MinProcessCV, "")
-			c.Upper(at("cv"), a.CV, MaxProcessCV, "")
+			c.Within(at("cv"), a.CV, MinProcessCV, MaxProcessCV, "")
 		}
 	case "mmpp":
 		takes["rates"], takes["sojourn"] = true, true
@@ -121,8 +120,7 @@ func (c *checker) process() {
 		takes["amplitude"], takes["period"] = true, true
 		c.Num(at("amplitude"), a.Amplitude, a.Amplitude >= 0 && a.Amplitude < 1, "must be in [0, 1) (the rate's relative swing)")
 		if c.Num(at("period"), a.Period, a.Period > 0, "diurnal needs period > 0 (s)") {
-			c.Lower(at("period"), a.Period, MinBurstTime, " s")
-			c.Upper(at("period"), a.Period, MaxSpan, " s")
+			c.Within(at("period"), a.Period, MinBurstTime, MaxSpan, " s")
 		}
 	}
 	given := map[string]bool{"law": a.Law != "", "cv": a.CV != 0, "rates": a.Rates != nil, "sojourn": a.Sojourn != nil,
@@ -159,8 +157,7 @@ func (c *checker) mmpp(a Arrivals) {
 	for i, m := range a.Sojourn {
 		seg := at("sojourn", string(rune('0'+i)))
 		okS = c.Num(seg, m, m > 0, "must be > 0 (s)") && okS
-		c.Lower(seg, m, MinBurstTime, " s")
-		c.Upper(seg, m, MaxSpan, " s")
+		c.Within(seg, m, MinBurstTime, MaxSpan, " s")
 	}
 	if okR && okS {
 		c.mmppRate(a)
@@ -204,8 +201,7 @@ func (c *checker) arrivals() {
 	if a.Process != "mmpp" || a.Rate != 0 {
 		c.Num(path("arrivals", "rate"), a.Rate, a.Rate > 0, "must be > 0 (tasks/s)")
 	}
-	c.Lower(path("arrivals", "rate"), a.Rate, MinRate, " tasks/s")
-	c.Upper(path("arrivals", "rate"), a.Rate, MaxRate, " tasks/s")
+	c.Within(path("arrivals", "rate"), a.Rate, MinRate, MaxRate, " tasks/s")
 	if !c.Count(path("arrivals", "bursts"), len(a.Bursts), MaxBursts, "bursts") {
 		return
 	}
@@ -219,11 +215,9 @@ func (c *checker) arrivals() {
 		if c.Num(at("length"), b.Length, b.Length > 0, "must be > 0 (s)") && b.Every > 0 && finite(b.Every) && b.Length > b.Every {
 			c.Add(at("length"), "%s is not allowed: must be ≤ every (%s s), or bursts would overlap themselves", fmtNum(b.Length), fmtNum(b.Every))
 		}
-		c.Lower(at("length"), b.Length, MinBurstTime, " s")
-		c.Upper(at("length"), b.Length, MaxSpan, " s")
+		c.Within(at("length"), b.Length, MinBurstTime, MaxSpan, " s")
 		c.Num(at("factor"), b.Factor, b.Factor > 0, "must be > 0 (it multiplies the rate)")
-		c.Lower(at("factor"), b.Factor, MinBurstFactor, "")
-		c.Upper(at("factor"), b.Factor, MaxBurstFactor, "")
+		c.Within(at("factor"), b.Factor, MinBurstFactor, MaxBurstFactor, "")
 		c.Integer(at("count"), b.Count, b.Count >= 0, "must be ≥ 0 (0 = unbounded)")
 		if b.Every == 0 && b.Count > 1 {
 			c.Add(at("count"), "%d is not allowed: a burst with every 0 happens once (count 0 or 1)", b.Count)

@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -50,14 +49,7 @@ func (s *Scenario) AttachData(which string, values []float64) error {
 	if which == "reply" {
 		d = &s.Workload.Reply
 	}
-	if d.Dist != "empirical" {
-		return Errors{{Field: "workload." + which, Msg: fmt.Sprintf("dist %q: only an empirical law takes values from a file", d.Dist)}}
-	}
-	if len(values) == 0 {
-		return Errors{{Field: "workload." + which + ".file", Msg: "no values: an empirical law needs at least one"}}
-	}
-	d.values = &attached{xs: values, digest: digest(values)}
-	return s.Validate()
+	return s.attach("workload."+which, d.Dist, &d.values, values)
 }
 
 // The bounds of data laws and links.
@@ -92,8 +84,7 @@ func (c *checker) data() {
 		if !c.Num(at, b, b > 0, "must be > 0 (bit/s), or leave it out for no limit") {
 			continue
 		}
-		c.Lower(at, b, MinBandwidth, " bit/s")
-		c.Upper(at, b, MaxBandwidth, " bit/s")
+		c.Within(at, b, MinBandwidth, MaxBandwidth, " bit/s")
 		switch {
 		case t.Kind == "local":
 			c.Add(at, "%s is not allowed: a local tier runs on the device, with no link to send data over", fmtNum(b))
@@ -145,8 +136,7 @@ func (c *checker) dataEmpirical(at func(string) []string, d Data) {
 		c.Add(at("file"), `"" is not allowed: empirical needs the CSV whose column gives the bits, relative to the scenario file`)
 	}
 	if d.Mean != 0 && c.Num(at("mean"), d.Mean, d.Mean > 0, "must be > 0 (bits: the values are scaled to this mean), or leave it out for the column's own") {
-		c.Lower(at("mean"), d.Mean, MinData, " bits")
-		c.Upper(at("mean"), d.Mean, MaxData, " bits")
+		c.Within(at("mean"), d.Mean, MinData, MaxData, " bits")
 	}
 	for _, f := range []struct {
 		name string
@@ -180,8 +170,7 @@ func (c *checker) dataBounded(at func(string) []string, d Data) {
 // and only the parameters its family takes.
 func (c *checker) dataParametric(at func(string) []string, d Data) {
 	c.Num(at("mean"), d.Mean, d.Mean > 0, "must be > 0 (bits)")
-	c.Lower(at("mean"), d.Mean, MinData, " bits")
-	c.Upper(at("mean"), d.Mean, MaxData, " bits")
+	c.Within(at("mean"), d.Mean, MinData, MaxData, " bits")
 	for _, f := range []struct {
 		name string
 		x    float64

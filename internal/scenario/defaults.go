@@ -1,6 +1,10 @@
 package scenario
 
-import "math"
+import (
+	"math"
+
+	"github.com/offload-sim/offload/internal/schema"
+)
 
 // The defaults Default fills in, named so that the docs, the CLI and the
 // tests quote one source. Tasks, Duration, Tiers and Arrivals.Rate have none:
@@ -58,7 +62,7 @@ func (s *Scenario) Clone() *Scenario {
 	c.Arrivals.Sojourn = cloneSlice(s.Arrivals.Sojourn)
 	c.Tiers = cloneSlice(s.Tiers)
 	cloneDynamics(&c)
-	c.Policies = clonePolicies(s.Policies)
+	c.Policies = schema.CloneEntries(s.Policies)
 	if s.Observation != nil {
 		o := *s.Observation
 		if o.Delay != nil {

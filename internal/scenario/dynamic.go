@@ -89,8 +89,7 @@ func (c *checker) dynamics() {
 				c.Add(ep("speed"), "%s is not allowed with down: true: a down tier serves nothing", fmtNum(e.Speed))
 			case !e.Down:
 				c.Num(ep("speed"), e.Speed, e.Speed > 0, "must be > 0 (a multiplier of the tier's speed), or give down: true")
-				c.Lower(ep("speed"), e.Speed, MinSpeed/MaxSpeed, "")
-				c.Upper(ep("speed"), e.Speed, MaxSpeed/MinSpeed, "")
+				c.Within(ep("speed"), e.Speed, MinSpeed/MaxSpeed, MaxSpeed/MinSpeed, "")
 			}
 			if k > 0 && e.Start < t.Episodes[k-1].End {
 				c.Add(ep("start"), "%s is not allowed: episodes must be in time order and must not overlap (episode %d ends at %s s)", fmtNum(e.Start), k-1, fmtNum(t.Episodes[k-1].End))
@@ -122,8 +121,7 @@ func (c *checker) recurring(at []string, r *Recurring, slow bool) {
 			continue
 		}
 		if c.Num(in("mean"), d.Mean, d.Mean > 0, "must be > 0 (s): a law of mean 0 would make episodes without end or without gaps") {
-			c.Lower(in("mean"), d.Mean, 1e-6, " s")
-			c.Upper(in("mean"), d.Mean, MaxSpan, " s")
+			c.Within(in("mean"), d.Mean, 1e-6, MaxSpan, " s")
 		}
 		switch d.Dist {
 		case "pareto":
@@ -146,8 +144,7 @@ func (c *checker) recurring(at []string, r *Recurring, slow bool) {
 	switch {
 	case slow:
 		c.Num(sub(at, "speed"), r.Speed, r.Speed > 0, "must be > 0 (a multiplier of the tier's speed)")
-		c.Lower(sub(at, "speed"), r.Speed, MinSpeed/MaxSpeed, "")
-		c.Upper(sub(at, "speed"), r.Speed, MaxSpeed/MinSpeed, "")
+		c.Within(sub(at, "speed"), r.Speed, MinSpeed/MaxSpeed, MaxSpeed/MinSpeed, "")
 	case r.Speed != 0:
 		c.Add(sub(at, "speed"), "%s is not allowed: a failure serves nothing", fmtNum(r.Speed))
 	}

@@ -57,7 +57,7 @@ func TestEveryNumberHasItsWords(t *testing.T) {
 		for ty.Kind() == reflect.Pointer || ty.Kind() == reflect.Slice {
 			ty = ty.Elem()
 		}
-		if ty.Kind() != reflect.Struct || seen[ty] || ty == policyEntryType {
+		if ty.Kind() != reflect.Struct || seen[ty] || ty == reflect.TypeFor[PolicyEntry]() {
 			return
 		}
 		seen[ty] = true

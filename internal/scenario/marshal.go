@@ -1,12 +1,11 @@
 package scenario
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 
-	"gopkg.in/yaml.v3"
+	"github.com/offload-sim/offload/internal/schema"
 )
 
 // Marshal returns the fully resolved scenario as YAML: every default written
@@ -16,16 +15,11 @@ import (
 // optional (duration in tasks mode, a tier's absent delay, no sweep) are left
 // out.
 func (s *Scenario) Marshal() ([]byte, error) {
-	var b bytes.Buffer
-	enc := yaml.NewEncoder(&b)
-	enc.SetIndent(2)
-	if err := enc.Encode(s); err != nil {
+	b, err := schema.Encode(s)
+	if err != nil {
 		return nil, fmt.Errorf("marshal scenario: %w", err)
 	}
-	if err := enc.Close(); err != nil {
-		return nil, fmt.Errorf("marshal scenario: %w", err)
-	}
-	return b.Bytes(), nil
+	return b, nil
 }
 
 // Hash is the hex SHA-256 of Marshal's bytes, followed by the digests of

@@ -1,11 +1,8 @@
 package scenario
 
 import (
-	"errors"
 	"fmt"
-	"reflect"
 	"strconv"
-	"strings"
 
 	"github.com/offload-sim/offload/internal/schema"
 	"gopkg.in/yaml.v3"
@@ -47,83 +44,22 @@ func Parse(filename string, data []byte, sets []string, pols Policies) (*Scenari
 	}
 	if loc.Child(root, "policies") == nil {
 		// Not a null or an empty list, which say "none" and are refused.
-		s.Policies = entries(pols.Defaults())
+		s.Policies = schema.Entries(pols.Defaults())
 	}
 	if s.Trace != nil && loc.Locate(root, path("workload", "size")) == nil {
 		s.Workload.Size = Dist{} // the default law does not apply: the trace gives the sizes
 	}
-	errs, setSegs := s.applySets(sets, errs)
+	errs, setSegs := schema.ApplySets(sets, errs, s.set)
 	s.resolveObservation()
 	s.resolveProcess(false)
 	if verr := s.Validate(); verr != nil {
-		p := placer{file: filename, root: root, loc: loc, bad: bad, sets: setSegs}
-		for _, e := range verr.(Errors) {
-			if p.place(e) {
-				errs = append(errs, e)
-			}
-		}
+		p := schema.Placer{File: filename, Root: root, Loc: loc, Bad: bad, Sets: setSegs}
+		errs = p.PlaceAll(errs, verr.(Errors))
 	}
 	if len(errs) > 0 {
 		return nil, errs
 	}
 	return &s, nil
-}
-
-// applySets applies the --set overrides in order, adding their errors to
-// errs; it returns the canonical paths they wrote.
-func (s *Scenario) applySets(sets []string, errs Errors) (Errors, [][]string) {
-	var setSegs [][]string
-	for _, kv := range sets {
-		p, value, ok := strings.Cut(kv, "=")
-		if !ok {
-			errs = append(errs, &FieldError{Field: "--set " + kv, Msg: "want path=value"})
-			continue
-		}
-		segs, ferr := s.set(strings.TrimSpace(p), value)
-		if ferr != nil { // from the command line, so no file name
-			ferr.Field = "--set " + ferr.Field
-			errs = append(errs, ferr)
-			continue
-		}
-		setSegs = append(setSegs, segs)
-	}
-	return errs, setSegs
-}
-
-// placer gives a semantic error the place it is about: the --set that
-// wrote the value, or the file's line and column.
-type placer struct {
-	file string
-	root *yaml.Node
-	loc  *schema.Locator
-	bad  schema.PathSet // values the decoding already reported
-	sets [][]string     // paths the overrides wrote
-}
-
-// place locates e; false when a decode error already explains its value.
-func (p placer) place(e *FieldError) bool {
-	if p.bad.AnyPrefix(e.Path) || (e.At != nil && p.bad.AnyPrefix(e.At)) {
-		return false
-	}
-	if len(e.Path) > 0 && overridden(e.Path, p.sets) {
-		// The value came from --set: blame the flag, not a file that does
-		// not hold it.
-		e.Field = "--set " + e.Field
-		return true
-	}
-	if len(e.Path) > 0 {
-		n := p.loc.Locate(p.root, e.At)
-		if e.At == nil || n == nil {
-			n = p.loc.Locate(p.root, e.Path)
-		}
-		if n != nil {
-			e.Line, e.Column = n.Line, n.Column
-		} else {
-			e.Msg += "; the file does not set it"
-		}
-	}
-	e.File = p.file
-	return true
 }
 
 // decode checks the document with a walker, then decodes the checked tree
@@ -141,31 +77,12 @@ func decode(data []byte, s *Scenario, loc *schema.Locator) (root *yaml.Node, err
 	if root.Kind != yaml.MappingNode {
 		return nil, Errors{{Line: root.Line, Column: root.Column, Msg: schema.NodeKind(root) + " is not allowed: a scenario is a mapping (name, seed, tasks, tiers, ...)"}}, nil
 	}
-	w := schema.NewWalker(scenarioSchema, root, tierNamer(tierNames(root, loc)))
-	w.Walk(root, reflect.TypeFor[Scenario](), nil)
-	if len(w.Errs) == 0 {
-		// The tree already parsed, not the bytes again: the walk has done
-		// what KnownFields would (and more), and a second parse was half
-		// the time of a large file. yaml.v3 still has the last word on
-		// the values: whatever the walk misses surfaces here.
-		if err := root.Decode(s); err != nil {
-			return nil, schema.YAMLErrors(err), nil
-		}
-	} else if w.Exhausted() {
-		// An alias bomb: decoding would expand it again, and checking
-		// what it holds would report the same values over and over.
-		return nil, w.Errs, nil
-	} else {
-		// Decode what can be decoded, so that the checks still run on the
-		// rest; a TypeError means yaml.v3 skipped only the bad values.
-		w.Prune()
-		var te *yaml.TypeError
-		if err := root.Decode(s); err != nil && !errors.As(err, &te) {
-			return nil, w.Errs, nil
-		}
+	errs, bad, ok := scenarioSchema.DecodeTree(root, s, tierNamer(tierNames(root, loc)))
+	if !ok {
+		return nil, errs, nil
 	}
 	restateSize(&s.Workload.Size, loc.Locate(root, path("workload", "size")))
-	return root, w.Errs, schema.NewPathSet(w.Bad)
+	return root, errs, bad
 }
 
 // tierNames reads tier names straight from the tree, so that decode errors
@@ -177,15 +94,4 @@ func tierNames(root *yaml.Node, l *schema.Locator) func(int) string {
 		}
 		return ""
 	}
-}
-
-// overridden reports whether an override wrote this field, a part of it or
-// a field containing it, in which case the file's line would mislead.
-func overridden(segs []string, sets [][]string) bool {
-	for _, s := range sets {
-		if schema.HasPrefix(segs, s) || schema.HasPrefix(s, segs) {
-			return true
-		}
-	}
-	return false
 }

@@ -9,24 +9,9 @@ import (
 	"github.com/offload-sim/offload/internal/schema"
 )
 
-// PolicyEntry is one item of `policies:`: a policy, the label its rows carry, and its options.
-//
-// In YAML an entry is either a plain name (`hybrid`) or a mapping
-// (`{name: hybrid, as: hybrid-eps0, epsilon: 0}`) in which every key besides
-// name and as is an option.
-type PolicyEntry struct {
-	Name    string         // registry name, e.g. "hybrid"
-	As      string         // label; "" means Name. [a-z0-9_-]+, unique across entries
-	Options map[string]any // option name → value as decoded from YAML (int, float64, string, bool, []any, map[string]any); nil when none
-}
-
-// Label is the name the entry's rows carry: As, or Name when As is empty.
-func (e PolicyEntry) Label() string {
-	if e.As != "" {
-		return e.As
-	}
-	return e.Name
-}
+// PolicyEntry is one item of `policies:`: a policy, the label its rows
+// carry, and its options (schema.Entry has its YAML shape).
+type PolicyEntry = schema.Entry
 
 // Policies is what a scenario knows of the dispatch policies. The policies package implements it, so scenario stays a leaf.
 type Policies interface {
@@ -51,26 +36,6 @@ func (s *Scenario) Labels() []string {
 		labels[i] = e.Label()
 	}
 	return labels
-}
-
-// entries turns a list of names into plain entries (no label, no options).
-func entries(names []string) []PolicyEntry {
-	es := make([]PolicyEntry, len(names))
-	for i, n := range names {
-		es[i] = PolicyEntry{Name: n}
-	}
-	return es
-}
-
-func clonePolicies(es []PolicyEntry) []PolicyEntry {
-	if es == nil {
-		return nil
-	}
-	c := make([]PolicyEntry, len(es))
-	for i, e := range es {
-		c[i] = PolicyEntry{Name: e.Name, As: e.As, Options: schema.CloneMap(e.Options)}
-	}
-	return c
 }
 
 // SelectPolicies makes the policies those named, in the order given

@@ -4,65 +4,21 @@ import (
 	"reflect"
 
 	"github.com/offload-sim/offload/internal/schema"
-	"gopkg.in/yaml.v3"
 )
 
 // The scenario's schema beyond its Go types: a policy entry and a list of
 // SLO thresholds have YAML shapes of their own, tiers and policy entries
 // are addressed by name in --set paths, and a tier's name stands beside its
 // index in messages.
-var (
-	// policyEntryType is intercepted by the walker and by describe: an
-	// entry's YAML shape is not its Go shape.
-	policyEntryType = reflect.TypeFor[PolicyEntry]()
-	// thresholdsType is intercepted by the walker: a scalar is one threshold.
-	thresholdsType = reflect.TypeFor[Thresholds]()
-
-	scenarioSchema = &schema.Schema{
-		Custom: []schema.Custom{{
-			Type:        policyEntryType,
-			Shape:       entryShape,
-			ListShape:   "a list of policies (each " + entryShape + ")",
-			Walk:        walkEntry,
-			Field:       entryField,
-			PathExample: "policies.hybrid.epsilon",
-			Noun:        "policy",
-			KeysLike:    reflect.TypeFor[Estimator](),
-		}, {
-			Type:  thresholdsType,
-			Shape: "a number or a list of numbers",
-			Walk:  walkThresholds,
-		}, {
-			Type:  warmupType,
-			Shape: warmupShape,
-			Walk:  walkWarmup,
-		}},
-		IndexPath: "tiers[1].servers",
-		NamePath:  "tiers.edge.servers",
-		Names:     listNames,
-	}
-)
-
-// walkThresholds checks a scalar as one threshold; a list is walked as
-// any list of numbers.
-func walkThresholds(w *schema.Walker, n *yaml.Node, segs []string) bool {
-	if n.Kind != yaml.ScalarNode || schema.IsNull(n) {
-		return false
-	}
-	w.Scalar(n, reflect.TypeFor[float64](), segs)
-	return true
-}
-
-// entryField is a policy entry's field a --set path names below it: name
-// and as; any other key is an option.
-func entryField(v reflect.Value, key string) (reflect.Value, bool) {
-	switch key {
-	case "name":
-		return v.Field(0), true
-	case "as":
-		return v.Field(1), true
-	}
-	return reflect.Value{}, false
+var scenarioSchema = &schema.Schema{
+	Custom: []schema.Custom{
+		schema.EntryCustom("policy", "policies.hybrid.epsilon", reflect.TypeFor[Estimator]()),
+		schema.NumbersCustom(),
+		{Type: warmupType, Shape: warmupShape, Walk: walkWarmup},
+	},
+	IndexPath: "tiers[1].servers",
+	NamePath:  "tiers.edge.servers",
+	Names:     listNames,
 }
 
 // listNames names the items of tiers (by name) and policies (by label)

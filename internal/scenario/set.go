@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"fmt"
 	"reflect"
 	"strings"
 
@@ -122,36 +121,5 @@ func resolve(s *Scenario, p string) (schema.Target, *FieldError) {
 
 // setOption writes val (nil: remove) at an option path.
 func setOption(t schema.Target, val any) *FieldError {
-	e := t.Holder.Addr().Interface().(*PolicyEntry)
-	if e.Options == nil {
-		if val == nil {
-			return nil
-		}
-		e.Options = map[string]any{}
-	}
-	m := e.Options
-	for i, k := range t.Keys[:len(t.Keys)-1] {
-		next, ok := m[k].(map[string]any)
-		if !ok {
-			if old, there := m[k]; there && old != nil {
-				return &FieldError{Msg: fmt.Sprintf("option %s is %v, not a mapping: it has no %q", strings.Join(t.Keys[:i+1], "."), old, t.Keys[i+1])}
-			}
-			if val == nil {
-				return nil
-			}
-			next = map[string]any{}
-			m[k] = next
-		}
-		m = next
-	}
-	last := t.Keys[len(t.Keys)-1]
-	if val == nil {
-		delete(m, last)
-		if len(e.Options) == 0 {
-			e.Options = nil // "none" is nil, so that the entry marshals as a name
-		}
-		return nil
-	}
-	m[last] = val
-	return nil
+	return t.Holder.Addr().Interface().(*PolicyEntry).SetOption(t.Keys, val)
 }

@@ -5,8 +5,6 @@ import (
 	"strconv"
 
 	"github.com/offload-sim/offload/internal/schema"
-
-	"gopkg.in/yaml.v3"
 )
 
 // MaxSLOs bounds the SLO thresholds (each adds two runs.csv columns), and
@@ -29,25 +27,7 @@ type SLO struct {
 // Thresholds are latency thresholds in seconds. A file may write one as a
 // number (latency: 0.1) or several as a list (latency: [0.05, 0.1]); the
 // resolved scenario writes a list.
-type Thresholds []float64
-
-// UnmarshalYAML accepts a number or a list of numbers.
-func (t *Thresholds) UnmarshalYAML(n *yaml.Node) error {
-	if n.Kind == yaml.ScalarNode && !schema.IsNull(n) {
-		var x float64
-		if err := n.Decode(&x); err != nil {
-			return err
-		}
-		*t = Thresholds{x}
-		return nil
-	}
-	var xs []float64
-	if err := n.Decode(&xs); err != nil {
-		return err
-	}
-	*t = xs
-	return nil
-}
+type Thresholds = schema.Numbers
 
 // slo checks the thresholds: finite, in (0, MaxSLOLatency], at most
 // MaxSLOs, none twice (two equal thresholds would name the same columns).

@@ -1,12 +1,10 @@
 package scenario
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
 	"fmt"
-	"math"
 	"slices"
+
+	"github.com/offload-sim/offload/internal/schema"
 )
 
 // Trace replays a recorded workload (docs/design.md §5) in place of
@@ -62,7 +60,7 @@ func (s *Scenario) AttachTrace(arrivals, sizes []float64) error {
 	if len(arrivals) != len(sizes) || len(arrivals) < 2 {
 		return Errors{{Field: "trace.file", Msg: fmt.Sprintf("%d arrivals and %d sizes: need as many of each, at least 2", len(arrivals), len(sizes))}}
 	}
-	s.Trace.rows = &traceRows{arrivals: arrivals, sizes: sizes, digest: digest(arrivals, sizes)}
+	s.Trace.rows = &traceRows{arrivals: arrivals, sizes: sizes, digest: schema.Digest(arrivals, sizes)}
 	if s.Tasks == 0 && s.Duration == 0 && s.Warmup.Fixed() < len(arrivals) {
 		s.Tasks = len(arrivals) - s.Warmup.Fixed()
 	}
@@ -127,21 +125,4 @@ func (c *checker) traceRows(t *Trace) {
 			c.Add(path("duration"), "%s + warmup_time %s = %s s is out of range: the trace %s spans %s s (at trace.rate %s)", fmtNum(s.Duration), fmtNum(s.WarmupTime), fmtNum(s.Duration+s.WarmupTime), t.File, fmtNum(span), fmtNum(t.Rate))
 		}
 	}
-}
-
-// digest is the hex SHA-256 of the float64s' bits, column after column:
-// what Hash adds for data attached from files, so that a folder of runs
-// is not resumed or merged against a file whose contents changed.
-func digest(cols ...[]float64) string {
-	h := sha256.New()
-	var b [8]byte
-	for _, c := range cols {
-		binary.LittleEndian.PutUint64(b[:], uint64(len(c)))
-		h.Write(b[:])
-		for _, x := range c {
-			binary.LittleEndian.PutUint64(b[:], math.Float64bits(x))
-			h.Write(b[:])
-		}
-	}
-	return hex.EncodeToString(h.Sum(nil))
 }

@@ -81,8 +81,7 @@ func (c *checker) workload() {
 		c.empirical(d, at)
 	default:
 		c.Num(at("mean"), d.Mean, d.Mean > 0, "must be > 0 (work units)")
-		c.Lower(at("mean"), d.Mean, MinMean, " work units")
-		c.Upper(at("mean"), d.Mean, MaxMean, " work units")
+		c.Within(at("mean"), d.Mean, MinMean, MaxMean, " work units")
 		c.noBounds(d, at, known)
 	}
 	switch {
@@ -136,8 +135,7 @@ func (c *checker) empirical(d Dist, at func(string) []string) {
 	}
 	if d.Mean != 0 {
 		c.Num(at("mean"), d.Mean, d.Mean > 0, "must be > 0 (work units: the values are scaled to this mean), or leave it out for the column's own")
-		c.Lower(at("mean"), d.Mean, MinMean, " work units")
-		c.Upper(at("mean"), d.Mean, MaxMean, " work units")
+		c.Within(at("mean"), d.Mean, MinMean, MaxMean, " work units")
 	}
 	c.noBounds(d, at, true)
 }
@@ -218,13 +216,19 @@ func restateSize(d *Dist, size *yaml.Node) {
 // (read by the caller from workload.size.file: this package reads no file)
 // and validates again.
 func (s *Scenario) AttachSizes(values []float64) error {
-	if s.Workload.Size.Dist != "empirical" {
-		return Errors{{Field: "workload.size", Msg: fmt.Sprintf("dist %q: only an empirical law takes values from a file", s.Workload.Size.Dist)}}
+	return s.attach("workload.size", s.Workload.Size.Dist, &s.Workload.Size.values, values)
+}
+
+// attach gives the empirical law at field (of family dist) the values of
+// its column, and validates again.
+func (s *Scenario) attach(field, dist string, to **attached, values []float64) error {
+	if dist != "empirical" {
+		return Errors{{Field: field, Msg: fmt.Sprintf("dist %q: only an empirical law takes values from a file", dist)}}
 	}
 	if len(values) == 0 {
-		return Errors{{Field: "workload.size.file", Msg: "no values: an empirical law needs at least one"}}
+		return Errors{{Field: field + ".file", Msg: "no values: an empirical law needs at least one"}}
 	}
-	s.Workload.Size.values = &attached{xs: values, digest: digest(values)}
+	*to = &attached{xs: values, digest: schema.Digest(values)}
 	return s.Validate()
 }
 

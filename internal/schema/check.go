@@ -59,6 +59,13 @@ func (c *Checker) Lower(segs []string, x, limit float64, unit string) {
 	}
 }
 
+// Within is Lower then Upper: lo ≤ x ≤ hi for an x > 0, each bound
+// reported in its own words.
+func (c *Checker) Within(segs []string, x, lo, hi float64, unit string) {
+	c.Lower(segs, x, lo, unit)
+	c.Upper(segs, x, hi, unit)
+}
+
 // Count checks the length of a list.
 func (c *Checker) Count(segs []string, n, limit int, what string) bool {
 	if n > limit {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -93,4 +94,51 @@ func tabHint(errs Errors, data []byte) Errors {
 		e.Msg = "tabs are not allowed in YAML indentation; use spaces (" + e.Msg + ")"
 	}
 	return errs
+}
+
+// DecodeTree checks the mapping root against out's type (out is a
+// pointer) with a walker, then decodes it into out with yaml.v3, which
+// still has the last word on the values: whatever the walk misses
+// surfaces there. Every problem of the walk is reported in one pass; what
+// can be decoded is, so that a caller's checks still run on the rest. ok
+// is false when nothing is left to check (the decoding failed, or an
+// alias bomb); bad lists the fields whose value could not be decoded.
+func (s *Schema) DecodeTree(root *yaml.Node, out any, name Namer) (errs Errors, bad PathSet, ok bool) {
+	w := NewWalker(s, root, name)
+	w.Walk(root, reflect.TypeOf(out).Elem(), nil)
+	if len(w.Errs) == 0 {
+		// The tree already parsed, not the bytes again: the walk has done
+		// what KnownFields would (and more), and a second parse was half
+		// the time of a large file.
+		if err := root.Decode(out); err != nil {
+			return YAMLErrors(err), nil, false
+		}
+		return w.Errs, NewPathSet(w.Bad), true
+	}
+	if w.Exhausted() {
+		// An alias bomb: decoding would expand it again, and checking
+		// what it holds would report the same values over and over.
+		return w.Errs, nil, false
+	}
+	// A TypeError means yaml.v3 skipped only the bad values.
+	w.Prune()
+	var te *yaml.TypeError
+	if err := root.Decode(out); err != nil && !errors.As(err, &te) {
+		return w.Errs, nil, false
+	}
+	return w.Errs, NewPathSet(w.Bad), true
+}
+
+// Encode writes v as YAML with a two-space indent.
+func Encode(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }

@@ -208,17 +208,7 @@ func removeDirs(created []string) {
 // rules of Open.
 func (d *Dir) inspect(writes []string) error {
 	o := d.opts
-	var notOurs error // why a manifest.json here is not offload's
-	b, err := ReadRegular(filepath.Join(d.path, ManifestName), maxManifest)
-	switch {
-	case err == nil:
-		if d.old, notOurs = parseManifest(b); notOurs == nil {
-			d.hasOld = true
-		}
-	case errors.Is(err, fs.ErrNotExist):
-	default:
-		notOurs = err
-	}
+	notOurs := d.readOld()
 	if err := d.loadOwned(); err != nil {
 		return err
 	}
@@ -233,22 +223,7 @@ func (d *Dir) inspect(writes []string) error {
 		return &Refusal{Kind: ForeignFiles, Dir: d.path, Hash: o.Hash, Files: foreign, More: more, Cause: notOurs}
 	}
 	if d.hasOld {
-		if d.old.ScenarioHash == o.Hash {
-			return nil
-		}
-		old := d.old
-		old.Files = slices.Clone(old.Files)
-		switch {
-		case o.Resume && o.Extends != "" && d.old.ScenarioHash == o.Extends:
-			d.needManifest = true
-			return nil
-		case o.Resume:
-			return &Refusal{Kind: ResumeMismatch, Dir: d.path, Old: &old, Hash: o.Hash}
-		case !o.Force:
-			return &Refusal{Kind: OtherScenario, Dir: d.path, Old: &old, Hash: o.Hash}
-		}
-		d.needManifest = true
-		return nil
+		return d.reuse()
 	}
 	if o.Force {
 		return nil
@@ -258,6 +233,44 @@ func (d *Dir) inspect(writes []string) error {
 	} else if len(others) > 0 {
 		return &Refusal{Kind: NotOffload, Dir: d.path, Hash: o.Hash, Files: others, More: more}
 	}
+	return nil
+}
+
+// readOld reads the folder's manifest, if there is one of offload's, into
+// d.old; it returns why a manifest.json there is not offload's.
+func (d *Dir) readOld() (notOurs error) {
+	b, err := ReadRegular(filepath.Join(d.path, ManifestName), maxManifest)
+	switch {
+	case err == nil:
+		if d.old, notOurs = parseManifest(b); notOurs == nil {
+			d.hasOld = true
+		}
+	case errors.Is(err, fs.ErrNotExist):
+	default:
+		notOurs = err
+	}
+	return notOurs
+}
+
+// reuse applies Open's rules to a folder that holds offload's manifest:
+// the same scenario, one it extends on resume, or another only with Force.
+func (d *Dir) reuse() error {
+	o := d.opts
+	if d.old.ScenarioHash == o.Hash {
+		return nil
+	}
+	old := d.old
+	old.Files = slices.Clone(old.Files)
+	switch {
+	case o.Resume && o.Extends != "" && d.old.ScenarioHash == o.Extends:
+		d.needManifest = true
+		return nil
+	case o.Resume:
+		return &Refusal{Kind: ResumeMismatch, Dir: d.path, Old: &old, Hash: o.Hash}
+	case !o.Force:
+		return &Refusal{Kind: OtherScenario, Dir: d.path, Old: &old, Hash: o.Hash}
+	}
+	d.needManifest = true
 	return nil
 }
 
@@ -327,26 +340,32 @@ func (d *Dir) inTheWay(writes []string) (names []string, more int) {
 			add(sub)
 			continue
 		}
-		_ = filepath.WalkDir(d.full(sub), func(p string, e fs.DirEntry, err error) error {
-			if err != nil {
-				add(w) // unreadable: not known to be offload's alone
-				return fs.SkipAll
-			}
-			if e.IsDir() || isDebris(e) {
-				return nil
-			}
-			rel, rerr := filepath.Rel(d.path, p)
-			if rerr != nil {
-				return rerr
-			}
-			if rel = filepath.ToSlash(rel); !d.owned[rel] && !add(rel) {
-				return fs.SkipAll
-			}
-			return nil
-		})
+		d.foreignIn(w, add)
 	}
 	slices.Sort(names)
 	return names, more
+}
+
+// foreignIn hands add every file in folder w ("name/") that offload did
+// not write, or w itself if it cannot be read; it stops when add says so.
+func (d *Dir) foreignIn(w string, add func(string) bool) {
+	_ = filepath.WalkDir(d.full(strings.TrimSuffix(w, "/")), func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			add(w) // unreadable: not known to be offload's alone
+			return fs.SkipAll
+		}
+		if e.IsDir() || isDebris(e) {
+			return nil
+		}
+		rel, rerr := filepath.Rel(d.path, p)
+		if rerr != nil {
+			return rerr
+		}
+		if rel = filepath.ToSlash(rel); !d.owned[rel] && !add(rel) {
+			return fs.SkipAll
+		}
+		return nil
+	})
 }
 
 // unowned lists the folder's top-level entries that are not offload's: not

@@ -246,19 +246,7 @@ func (c *client) dispatch(k int, t float64, due time.Time, measured bool) error 
 		return nil
 	}
 	c.mu.Lock()
-	c.view.Now = t
-	if cfg.Workload.Data != nil {
-		c.view.Data = cfg.Workload.Data()
-	}
-	for i := range c.view.States {
-		n, s := c.n[i], cfg.Tiers[i].Servers
-		if c.down[i] { // saturated, so that no policy reading the view picks it
-			n = s + DownQueued
-			c.res.Health[i].WhileDown++
-		}
-		c.view.States[i].Queued, c.view.States[i].Busy = max(0, n-s), min(n, s)
-	}
-	c.view.Task = k // the id its completion carries (dispatch.Feedback)
+	c.fillView(k, t)
 	if c.orc != nil {
 		c.orc.set(t, size, c.delay)
 	}
@@ -290,10 +278,45 @@ func (c *client) dispatch(k int, t float64, due time.Time, measured bool) error 
 	return nil
 }
 
+// fillView sets the view task k at time t is decided on (c.mu held).
+func (c *client) fillView(k int, t float64) {
+	cfg := c.cfg
+	c.view.Now = t
+	if cfg.Workload.Data != nil {
+		c.view.Data = cfg.Workload.Data()
+	}
+	for i := range c.view.States {
+		n, s := c.n[i], cfg.Tiers[i].Servers
+		if c.down[i] { // saturated, so that no policy reading the view picks it
+			n = s + DownQueued
+			c.res.Health[i].WhileDown++
+		}
+		c.view.States[i].Queued, c.view.States[i].Busy = max(0, n-s), min(n, s)
+	}
+	c.view.Task = k // the id its completion carries (dispatch.Feedback)
+}
+
 // send runs once the task's delay is over: the task reaches its tier.
 func (c *client) send(f *flight) {
 	defer c.wg.Done()
+	if !c.admit(f) {
+		return
+	}
+	ctx, cancel := c.ctx, context.CancelFunc(func() {})
+	if c.cfg.Timeout > 0 {
+		ctx, cancel = context.WithTimeout(c.ctx, c.cfg.Timeout)
+	}
+	rep := c.cfg.Transport.Send(ctx, max(f.tier, 0), Task{ID: f.id, Size: f.size, Delays: f.delays})
+	cancel()
+	c.answered(f, rep, time.Since(f.due))
+}
+
+// admit accounts for the task's arrival at its tier and reports whether
+// it is to be sent: not after an interruption, nor when the client
+// refuses it itself (its tier down, too many requests in flight).
+func (c *client) admit(f *flight) bool {
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	if f.tier >= 0 {
 		c.view.States[f.tier].InTransit--
 	}
@@ -302,8 +325,7 @@ func (c *client) send(f *flight) {
 	}
 	if c.ctx.Err() != nil { // interrupted during the delay: never sent
 		c.res.unsent(f)
-		c.mu.Unlock()
-		return
+		return false
 	}
 	c.res.Sent++
 	// The client's own refusals: accounted as failed requests, and no socket
@@ -317,24 +339,18 @@ func (c *client) send(f *flight) {
 	}
 	if refused != nil {
 		c.failed(f, Reply{Outcome: Failed, Err: refused})
-		c.mu.Unlock()
-		return
+		return false
 	}
 	if f.tier >= 0 {
 		c.n[f.tier]++
 	}
 	c.inflight++
 	c.res.PeakInFlight = max(c.res.PeakInFlight, c.inflight)
-	c.mu.Unlock()
+	return true
+}
 
-	ctx, cancel := c.ctx, context.CancelFunc(func() {})
-	if c.cfg.Timeout > 0 {
-		ctx, cancel = context.WithTimeout(c.ctx, c.cfg.Timeout)
-	}
-	rep := c.cfg.Transport.Send(ctx, max(f.tier, 0), Task{ID: f.id, Size: f.size, Delays: f.delays})
-	cancel()
-	latency := time.Since(f.due)
-
+// answered accounts for the tier's reply to a sent task.
+func (c *client) answered(f *flight, rep Reply, latency time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if f.tier >= 0 {

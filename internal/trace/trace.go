@@ -110,39 +110,52 @@ func Convert(r io.Reader, w io.Writer, o Options) (Stats, error) {
 	if err != nil {
 		return Stats{}, err
 	}
-	var rows []row
-	var st Stats
-	switch o.From {
-	case "azure-llm":
-		rows, err = readAzure(r, o)
-	case "swf":
-		rows, st.Skipped, err = readSWF(r, o)
-	case "csv":
-		rows, err = readCSV(r, o)
-	default:
-		return Stats{}, fmt.Errorf("--from %q: allowed: %s", o.From, strings.Join(Formats(), ", "))
-	}
+	rows, skipped, err := readFormat(r, o)
 	if err != nil {
 		return Stats{}, err
 	}
 	if len(rows) == 0 {
 		return Stats{}, &Error{File: o.File, Msg: "no rows to convert"}
 	}
-	cw := csv.NewWriter(w) // quotes a kept field that needs it
-	rec := append([]string{"arrival_s", "size"}, o.Keep...)
-	if err := cw.Write(rec); err != nil {
+	if err := writeRows(w, rows, o.Keep); err != nil {
 		return Stats{}, err
+	}
+	return Stats{Rows: len(rows), Skipped: skipped}, nil
+}
+
+// writeRows writes rows in the tool's format, times from the first row's,
+// with the kept columns after arrival_s and size.
+func writeRows(w io.Writer, rows []row, keep []string) error {
+	cw := csv.NewWriter(w) // quotes a kept field that needs it
+	rec := append([]string{"arrival_s", "size"}, keep...)
+	if err := cw.Write(rec); err != nil {
+		return err
 	}
 	t0 := rows[0].t
 	for _, x := range rows {
 		rec = append(rec[:0], strconv.FormatFloat(x.t-t0, 'f', -1, 64), strconv.FormatFloat(x.size, 'f', -1, 64))
 		if err := cw.Write(append(rec, x.raw...)); err != nil {
-			return Stats{}, err
+			return err
 		}
 	}
 	cw.Flush()
-	st.Rows = len(rows)
-	return st, cw.Error()
+	return cw.Error()
+}
+
+// readFormat reads the rows of an input of format o.From, and how many
+// it skipped.
+func readFormat(r io.Reader, o Options) (rows []row, skipped int, err error) {
+	switch o.From {
+	case "azure-llm":
+		rows, err = readAzure(r, o)
+	case "swf":
+		return readSWF(r, o)
+	case "csv":
+		rows, err = readCSV(r, o)
+	default:
+		err = fmt.Errorf("--from %q: allowed: %s", o.From, strings.Join(Formats(), ", "))
+	}
+	return rows, 0, err
 }
 
 // checkKeep refuses kept columns that would clash with the format's own.
@@ -396,61 +409,60 @@ func readAzure(r io.Reader, o Options) ([]row, error) {
 	var rows []row
 	var t0 time.Time
 	err = records(cr, o, func(rec []string, line int) error {
-		for k, n := range []string{"TIMESTAMP", "ContextTokens", "GeneratedTokens"} {
-			if idx[k] >= len(rec) {
-				return &Error{File: o.File, Line: line, Column: n, Msg: "missing field"}
-			}
-		}
-		ts, err := time.Parse(azureLayout, strings.TrimSpace(rec[idx[0]]))
-		if err != nil {
-			return &Error{File: o.File, Line: line, Column: "TIMESTAMP", Msg: fmt.Sprintf("%q is not a datetime like 2023-11-16 18:17:03.9799600", rec[idx[0]])}
-		}
-		ctx, err := number(rec[idx[1]], o, line, "ContextTokens")
-		if err != nil {
-			return err
-		}
-		gen, err := number(rec[idx[2]], o, line, "GeneratedTokens")
+		ts, rw, err := azureRow(rec, idx, pick, o, line)
 		if err != nil {
 			return err
 		}
 		if len(rows) == 0 {
 			t0 = ts
 		}
-		size := ctx + gen
-		switch pick {
-		case "context":
-			size = ctx
-		case "generated":
-			size = gen
-		}
-		raw, err := kept(rec, idx[3:], o, line)
-		if err != nil {
-			return err
-		}
 		// Seconds from the first row, through an exact integer duration, so
 		// that 100 ns steps survive the conversion.
-		rows = append(rows, row{t: ts.Sub(t0).Seconds(), size: size, raw: raw})
-		if err := sorted(rows, o, line, "TIMESTAMP"); err != nil {
-			return err
-		}
-		return nil
+		rw.t = ts.Sub(t0).Seconds()
+		rows = append(rows, rw)
+		return sorted(rows, o, line, "TIMESTAMP")
 	})
 	return rows, err
+}
+
+// azureRow reads one request of the Azure trace: its time, and a row of
+// its size (tokens of the part pick names) and kept fields.
+func azureRow(rec []string, idx []int, pick string, o Options, line int) (time.Time, row, error) {
+	for k, n := range []string{"TIMESTAMP", "ContextTokens", "GeneratedTokens"} {
+		if idx[k] >= len(rec) {
+			return time.Time{}, row{}, &Error{File: o.File, Line: line, Column: n, Msg: "missing field"}
+		}
+	}
+	ts, err := time.Parse(azureLayout, strings.TrimSpace(rec[idx[0]]))
+	if err != nil {
+		return time.Time{}, row{}, &Error{File: o.File, Line: line, Column: "TIMESTAMP", Msg: fmt.Sprintf("%q is not a datetime like 2023-11-16 18:17:03.9799600", rec[idx[0]])}
+	}
+	ctx, err := number(rec[idx[1]], o, line, "ContextTokens")
+	if err != nil {
+		return time.Time{}, row{}, err
+	}
+	gen, err := number(rec[idx[2]], o, line, "GeneratedTokens")
+	if err != nil {
+		return time.Time{}, row{}, err
+	}
+	size := ctx + gen
+	switch pick {
+	case "context":
+		size = ctx
+	case "generated":
+		size = gen
+	}
+	raw, err := kept(rec, idx[3:], o, line)
+	return ts, row{size: size, raw: raw}, err
 }
 
 func readCSV(r io.Reader, o Options) ([]row, error) {
 	if o.Arrival == "" || o.Size == "" {
 		return nil, errors.New("csv needs --arrival COL and --size COL")
 	}
-	scale := 1.0
-	switch o.TimeUnit {
-	case "", "s":
-	case "ms":
-		scale = 1e-3
-	case "us":
-		scale = 1e-6
-	default:
-		return nil, fmt.Errorf("--time-unit %q: allowed: s, ms, us", o.TimeUnit)
+	scale, err := timeScale(o.TimeUnit)
+	if err != nil {
+		return nil, err
 	}
 	cr := newCSV(r)
 	idx, err := header(cr, o, append([]string{o.Arrival, o.Size}, o.Keep...)...)
@@ -477,12 +489,22 @@ func readCSV(r io.Reader, o Options) ([]row, error) {
 			return err
 		}
 		rows = append(rows, row{t: t * scale, size: size, raw: raw})
-		if err := sorted(rows, o, line, o.Arrival); err != nil {
-			return err
-		}
-		return nil
+		return sorted(rows, o, line, o.Arrival)
 	})
 	return rows, err
+}
+
+// timeScale is the seconds of one unit of --time-unit.
+func timeScale(unit string) (float64, error) {
+	switch unit {
+	case "", "s":
+		return 1, nil
+	case "ms":
+		return 1e-3, nil
+	case "us":
+		return 1e-6, nil
+	}
+	return 0, fmt.Errorf("--time-unit %q: allowed: s, ms, us", unit)
 }
 
 // readSWF reads a Standard Workload Format log: ';' lines are comments,
@@ -490,18 +512,9 @@ func readCSV(r io.Reader, o Options) ([]row, error) {
 // run time (the archive's −1 for unknown, or 0) or with missing fields
 // cannot be replayed and are skipped, and counted.
 func readSWF(r io.Reader, o Options) (rows []row, skipped int, err error) {
-	pick := o.Size
-	if pick == "" {
-		pick = "runtime"
-	}
-	if pick != "runtime" && pick != "work" {
-		return nil, 0, fmt.Errorf("--size %q: allowed for swf: runtime, work", pick)
-	}
-	keep := make([]int, len(o.Keep))
-	for k, n := range o.Keep {
-		if keep[k] = slices.Index(SWFFields(), n); keep[k] < 0 {
-			return nil, 0, fmt.Errorf("--keep %s: %q is not an SWF field (allowed: %s)", strings.Join(o.Keep, ","), n, strings.Join(SWFFields(), ", "))
-		}
+	pick, keep, err := swfOptions(o)
+	if err != nil {
+		return nil, 0, err
 	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), MaxLine+1) // a longer line fails in Decompress's reader first
@@ -512,48 +525,17 @@ func readSWF(r io.Reader, o Options) (rows []row, skipped int, err error) {
 		if s == "" || strings.HasPrefix(s, ";") {
 			continue
 		}
-		f := strings.Fields(s)
-		if len(f) < 5 {
+		rw, ok, err := swfRow(strings.Fields(s), pick, keep, o, line)
+		switch {
+		case err != nil:
+			return nil, 0, err
+		case !ok:
 			skipped++
 			continue
-		}
-		submit, err := parseDecimal(f[1])
-		if err != nil || math.IsNaN(submit) || math.IsInf(submit, 0) {
-			return nil, 0, &Error{File: o.File, Line: line, Column: "2 (submit time)", Msg: fmt.Sprintf("%q is not a finite number (allowed: decimal numbers such as 1000, 0.25 or 2.5e-3)", f[1])}
-		}
-		run, err := parseDecimal(f[3])
-		if err != nil || math.IsNaN(run) || math.IsInf(run, 0) {
-			return nil, 0, &Error{File: o.File, Line: line, Column: "4 (run time)", Msg: fmt.Sprintf("%q is not a finite number (allowed: decimal numbers such as 1000, 0.25 or 2.5e-3)", f[3])}
-		}
-		if submit < 0 || run <= 0 {
-			skipped++
-			continue
-		}
-		size := run
-		if pick == "work" {
-			p, err := parseDecimal(f[4])
-			if err != nil || !(p > 0) || math.IsInf(p, 0) {
-				skipped++
-				continue
-			}
-			size = run * p
-		}
-		var raw []string
-		for _, i := range keep {
-			if i >= len(f) {
-				raw = nil
-				break
-			}
-			raw = append(raw, f[i])
-		}
-		if len(raw) < len(keep) { // a kept field is missing: as any missing field
-			skipped++
-			continue
-		}
-		if len(rows) == MaxRows {
+		case len(rows) == MaxRows:
 			return nil, 0, tooManyRows(o, line)
 		}
-		rows = append(rows, row{t: submit, size: size, raw: raw})
+		rows = append(rows, rw)
 		if err := sorted(rows, o, line, "2 (submit time)"); err != nil {
 			return nil, 0, err
 		}
@@ -566,6 +548,66 @@ func readSWF(r io.Reader, o Options) (rows []row, skipped int, err error) {
 		return nil, 0, &Error{File: o.File, Line: line + 1, Msg: err.Error()}
 	}
 	return rows, skipped, nil
+}
+
+// swfOptions checks the options an SWF log takes: the size (runtime or
+// work) and the kept fields, by their index in a line.
+func swfOptions(o Options) (pick string, keep []int, err error) {
+	pick = o.Size
+	if pick == "" {
+		pick = "runtime"
+	}
+	if pick != "runtime" && pick != "work" {
+		return "", nil, fmt.Errorf("--size %q: allowed for swf: runtime, work", pick)
+	}
+	keep = make([]int, len(o.Keep))
+	for k, n := range o.Keep {
+		if keep[k] = slices.Index(SWFFields(), n); keep[k] < 0 {
+			return "", nil, fmt.Errorf("--keep %s: %q is not an SWF field (allowed: %s)", strings.Join(o.Keep, ","), n, strings.Join(SWFFields(), ", "))
+		}
+	}
+	return pick, keep, nil
+}
+
+// swfRow reads one job's fields f: ok false for a job that cannot be
+// replayed (missing fields, no positive run time, no processors for work).
+func swfRow(f []string, pick string, keep []int, o Options, line int) (rw row, ok bool, err error) {
+	if len(f) < 5 {
+		return row{}, false, nil
+	}
+	submit, err := swfNumber(f[1], "2 (submit time)", o, line)
+	if err != nil {
+		return row{}, false, err
+	}
+	run, err := swfNumber(f[3], "4 (run time)", o, line)
+	if err != nil || submit < 0 || run <= 0 {
+		return row{}, false, err
+	}
+	size := run
+	if pick == "work" {
+		p, err := parseDecimal(f[4])
+		if err != nil || !(p > 0) || math.IsInf(p, 0) {
+			return row{}, false, nil
+		}
+		size = run * p
+	}
+	var raw []string
+	for _, i := range keep {
+		if i >= len(f) { // a kept field is missing: as any missing field
+			return row{}, false, nil
+		}
+		raw = append(raw, f[i])
+	}
+	return row{t: submit, size: size, raw: raw}, true, nil
+}
+
+// swfNumber reads a field that must be a finite number.
+func swfNumber(s, column string, o Options, line int) (float64, error) {
+	x, err := parseDecimal(s)
+	if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0, &Error{File: o.File, Line: line, Column: column, Msg: fmt.Sprintf("%q is not a finite number (allowed: decimal numbers such as 1000, 0.25 or 2.5e-3)", s)}
+	}
+	return x, nil
 }
 
 // Read reads a trace in the tool's format (gzip-compressed or not). It
@@ -608,6 +650,12 @@ func Read(r io.Reader, file string) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
+	return t.replayable(file, sum)
+}
+
+// replayable checks what replay needs of a whole table (sizes summing to
+// sum) and moves its origin to the first row.
+func (t *Table) replayable(file string, sum float64) (*Table, error) {
 	switch {
 	case len(t.Arrivals) < 2:
 		return nil, &Error{File: file, Msg: fmt.Sprintf("%d rows: a trace needs at least 2", len(t.Arrivals))}
