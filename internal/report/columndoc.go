@@ -49,6 +49,7 @@ var layoutConditions = map[string]string{
 	"Energy":     "when a tier models energy (`power`, `tx_energy`, `rx_energy`)",
 	"Dynamic":    "when a tier has `episodes`, `slowdowns` or `failures`, or the scenario a `timeout`, `retries` or `cancel_on_timeout`",
 	"WarmupAuto": "with `warmup: auto`",
+	"Batches":    "with `--batches K`",
 }
 
 // The example layout of the reference: the default continuum's tiers and

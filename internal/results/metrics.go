@@ -122,7 +122,17 @@ type Layout struct {
 	Dynamic bool
 	// WarmupAuto adds warmup_tasks, each run's own warm-up (warmup: auto).
 	WarmupAuto bool
+	// Batches adds batch_ci95, batch_lag1 and batch_correlated, each run's
+	// batch-means analysis of its mean latency (--batches).
+	Batches bool
 }
+
+// The columns of a run's batch means (--batches).
+const (
+	ColBatchCI95       = "batch_ci95"
+	ColBatchLag1       = "batch_lag1"
+	ColBatchCorrelated = "batch_correlated"
+)
 
 // ColWarmupTasks is a run's own warm-up under warmup: auto.
 const ColWarmupTasks = "warmup_tasks"
@@ -198,7 +208,22 @@ func RunColumns(l Layout) []Column {
 			Doc: "the unmeasured tasks that arrived first, chosen by the run from its own output by MSER-5 (warmup: auto); near half of tasks, the run is too short to show its steady state",
 			Get: func(m *Measured) float64 { return float64(m.WarmupTasks) }})
 	}
+	if l.Batches {
+		cols = append(cols, batchColumns()...)
+	}
 	return cols
+}
+
+// batchColumns are the batch-means columns (Layout.Batches).
+func batchColumns() []Column {
+	return []Column{
+		{Name: ColBatchCI95, Unit: "s", Doc: "half-width of the 95% interval of the run's mean latency from its --batches K batch means of consecutive tasks (Student-t on K − 1 degrees of freedom); empty with fewer measured tasks than K",
+			Get: func(m *Measured) float64 { return m.BatchCI95 }},
+		{Name: ColBatchLag1, Doc: "lag-1 autocorrelation of the run's batch means: near 0 when the batches are long enough to be nearly independent; well above 0, the interval is too narrow",
+			Get: func(m *Measured) float64 { return m.BatchLag1 }},
+		{Name: ColBatchCorrelated, Int: true, Doc: "1 when the von Neumann ratio test rejects independent batch means at 5% (the batches are too short: fewer batches or a longer run), else 0",
+			Get: func(m *Measured) float64 { return m.BatchCorrelated }},
+	}
 }
 
 // Measured is what one run measured, in the form both the simulator and
@@ -242,6 +267,9 @@ type Measured struct {
 	Outcomes *Outcomes
 	// WarmupTasks is the warm-up the run chose (Layout.WarmupAuto).
 	WarmupTasks int
+	// BatchCI95, BatchLag1 and BatchCorrelated (0 or 1) are the run's
+	// batch means (Layout.Batches); NaN where it had too few tasks.
+	BatchCI95, BatchLag1, BatchCorrelated float64
 }
 
 // Row reads every column from m, in order. It sorts m's latency samples.
