@@ -31,13 +31,8 @@ type funcSize struct {
 
 // TestFuncSize parses every non-test .go file of the module and fails on
 // a function over maxFuncLines, or on a 90th percentile of the sizes over
-// p90FuncLines, naming the longest. It runs only when OFFLOAD_FUNCSIZE=1
-// while the tree is brought under the limits.
+// p90FuncLines, naming the longest.
 func TestFuncSize(t *testing.T) {
-	if os.Getenv("OFFLOAD_FUNCSIZE") != "1" {
-		t.Log("function sizes not checked: set OFFLOAD_FUNCSIZE=1")
-		return
-	}
 	sizes, err := funcSizes(".")
 	if err != nil {
 		t.Fatal(err)

@@ -1,9 +1,8 @@
 package cmd
 
 import (
+	"github.com/offload-sim/offload/internal/results"
 	"github.com/spf13/cobra"
-
-	"github.com/offload-sim/offload/internal/report"
 )
 
 // newColumnsCmd is `offload columns`: the reference of runs.csv's and
@@ -21,7 +20,7 @@ default continuum's tiers (share_local, share_edge, share_cloud).`,
 		Example: "  offload columns\n  offload columns | grep share_",
 		Args:    noArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			return report.WriteColumnReference(io.Out)
+			return results.WriteColumnReference(io.Out)
 		},
 	}
 }

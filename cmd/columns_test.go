@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/offload-sim/offload/internal/report"
+	"github.com/offload-sim/offload/internal/results"
 )
 
 // TestColumnsCommand prints the column reference: the same table the
@@ -17,7 +17,7 @@ func TestColumnsCommand(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	var want bytes.Buffer
-	if err := report.WriteColumnReference(&want); err != nil {
+	if err := results.WriteColumnReference(&want); err != nil {
 		t.Fatal(err)
 	}
 	if out.String() != want.String() || !strings.Contains(out.String(), "`share_edge`") {

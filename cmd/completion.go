@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/offload-sim/offload/internal/policies"
-	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/reproduce"
 	"github.com/offload-sim/offload/internal/results"
 )
@@ -96,7 +95,7 @@ func completeColumns(_ *cobra.Command, args []string, toComplete string) ([]stri
 	names := results.Names(results.RunColumns(results.Layout{}))
 	if len(args) > 0 {
 		if f, err := os.Open(filepath.Join(args[0], "summary.csv")); err == nil {
-			if ms, err := report.SummaryMetrics(f); err == nil {
+			if ms, err := results.SummaryMetrics(f); err == nil {
 				names = ms
 			}
 			f.Close()

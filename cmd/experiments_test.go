@@ -11,7 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/results"
 )
 
@@ -66,7 +65,7 @@ func TestSweepLoadFiles(t *testing.T) {
 	}
 	defer f.Close()
 	tiers := []string{"local", "edge", "cloud"}
-	runs, err := report.ReadRuns(f, results.RunColumns(results.Layout{Tiers: tiers}))
+	runs, err := results.ReadRuns(f, results.RunColumns(results.Layout{Tiers: tiers}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +106,7 @@ func TestMAPEFiles(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	head, rows := readTable(t, filepath.Join(out, "mape.csv"))
-	if strings.Join(head, ",") != strings.Join(report.MAPEHeader, ",") || len(rows) != 2*2*3 {
+	if strings.Join(head, ",") != strings.Join(results.MAPEHeader, ",") || len(rows) != 2*2*3 {
 		t.Fatalf("mape.csv: header %v, %d rows", head, len(rows))
 	}
 	for _, r := range rows {
@@ -140,7 +139,7 @@ func TestBurstFilesAndResume(t *testing.T) {
 		checkPNG(t, filepath.Join(out, name+".png"))
 	}
 	head, rows := readTable(t, filepath.Join(out, "bursts.csv"))
-	if strings.Join(head, ",") != strings.Join(report.BurstsHeader, ",") || len(rows) != 2*2 {
+	if strings.Join(head, ",") != strings.Join(results.BurstsHeader, ",") || len(rows) != 2*2 {
 		// arrivals until 500 s: bursts at 300 and 420 s, two policies
 		t.Errorf("bursts.csv: %v, %d rows", head, len(rows))
 	}

@@ -58,8 +58,8 @@ type burstAnalysis struct {
 	cloud  int // index of the first cloud tier, −1 if none
 	bursts []results.Interval
 	sums   []results.Summary
-	mean   []report.SeriesRow // timeseries.csv
-	stats  []report.BurstRow  // bursts.csv, on the averaged series
+	mean   []results.SeriesRow // timeseries.csv
+	stats  []results.BurstRow  // bursts.csv, on the averaged series
 	order  []cellPolicy
 	reps   map[cellPolicy][][]results.Window // each replicate's series
 	end    float64                           // end of arrivals, s
@@ -96,10 +96,10 @@ func analyseBursts(plan *experiment.Plan, outs []experiment.Outcome, width float
 		key.Seed = -1
 		avg := meanSeries(groups[k])
 		for _, w := range avg {
-			b.mean = append(b.mean, report.SeriesRow{Key: key, Runs: len(groups[k]), Width: width, Window: w})
+			b.mean = append(b.mean, results.SeriesRow{Key: key, Runs: len(groups[k]), Width: width, Window: w})
 		}
 		for _, st := range BurstStats(avg, width, b.bursts, horizon, b.cloud) {
-			b.stats = append(b.stats, report.BurstRow{Key: key, BurstStat: st})
+			b.stats = append(b.stats, results.BurstRow{Key: key, BurstStat: st})
 		}
 	}
 	return b
@@ -109,13 +109,13 @@ func analyseBursts(plan *experiment.Plan, outs []experiment.Outcome, width float
 // figures it drew: a figure with nothing to show (no burst in the run) is
 // left out, not drawn empty.
 func (b *burstAnalysis) write(dir *store.Dir, format string) (drawn []string, err error) {
-	if err := dir.WriteFile("summary.csv", func(w io.Writer) error { return report.WriteSummary(w, b.plan.Columns(), b.sums) }); err != nil {
+	if err := dir.WriteFile("summary.csv", func(w io.Writer) error { return results.WriteSummary(w, b.plan.Columns(), b.sums) }); err != nil {
 		return nil, err
 	}
-	if err := dir.WriteFile(seriesCSV, func(w io.Writer) error { return report.WriteSeries(w, b.tiers, b.mean, false) }); err != nil {
+	if err := dir.WriteFile(seriesCSV, func(w io.Writer) error { return results.WriteSeries(w, b.tiers, b.mean, false) }); err != nil {
 		return nil, err
 	}
-	if err := dir.WriteFile(burstsCSV, func(w io.Writer) error { return report.WriteBursts(w, b.stats) }); err != nil {
+	if err := dir.WriteFile(burstsCSV, func(w io.Writer) error { return results.WriteBursts(w, b.stats) }); err != nil {
 		return nil, err
 	}
 	for _, f := range report.BurstFigures(b.policyRuns(), Legend(b.plan), b.bursts, b.end, b.width, b.cloud) {
@@ -207,19 +207,19 @@ func SeriesSidecar(a runner.Args) *runner.Sidecar {
 	return &runner.Sidecar{
 		Files: []string{seriesRunsCSV},
 		Write: func(d *store.Dir, plan *experiment.Plan, outs []experiment.Outcome) error {
-			var rows []report.SeriesRow
+			var rows []results.SeriesRow
 			for _, out := range outs {
 				for _, w := range out.Series {
-					rows = append(rows, report.SeriesRow{Key: keyOf(out.Run), Width: width, Window: w})
+					rows = append(rows, results.SeriesRow{Key: keyOf(out.Run), Width: width, Window: w})
 				}
 			}
-			return d.WriteFile(seriesRunsCSV, func(w io.Writer) error { return report.WriteSeries(w, plan.Tiers(), rows, true) })
+			return d.WriteFile(seriesRunsCSV, func(w io.Writer) error { return results.WriteSeries(w, plan.Tiers(), rows, true) })
 		},
 		Load: func(src runner.Reader, plan *experiment.Plan) (map[runner.RunKey]experiment.Outcome, error) {
 			out := map[runner.RunKey]experiment.Outcome{}
-			var rows []report.SeriesRow
+			var rows []results.SeriesRow
 			err := src(seriesRunsCSV, func(r io.Reader) (err error) {
-				rows, err = report.ReadSeriesRuns(r, plan.Tiers())
+				rows, err = results.ReadSeriesRuns(r, plan.Tiers())
 				return err
 			})
 			if err != nil {

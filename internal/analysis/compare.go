@@ -81,7 +81,7 @@ func Compare(ctx context.Context, o CompareOptions) ([]results.Difference, error
 			return nil, err
 		}
 	}
-	if err := d.WriteFile(csvName, func(w io.Writer) error { return report.WriteCompare(w, ds) }); err != nil {
+	if err := d.WriteFile(csvName, func(w io.Writer) error { return results.WriteCompare(w, ds) }); err != nil {
 		return nil, err
 	}
 	written := []string{filepath.Join(target, csvName)}
@@ -163,7 +163,7 @@ func readRunsFolder(ctx context.Context, dir string) ([]results.Run, report.Lege
 	if err != nil {
 		return nil, report.Legend{}, "", err
 	}
-	all, err := report.ReadRunsAny(bytes.NewReader(b))
+	all, err := results.ReadRunsAny(bytes.NewReader(b))
 	if err != nil {
 		return nil, report.Legend{}, "", runner.BadInputf("%s: %w", dir, err)
 	}

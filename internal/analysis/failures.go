@@ -32,10 +32,10 @@ func FailuresOutputs(r *runner.Result) ([]string, error) {
 	b := analyseBursts(r.Plan, r.Outcomes, r.Args.Window)
 	r.Sums = b.sums
 	dir, format := r.Opts.Dir, r.Opts.Format
-	if err := r.Dir.WriteFile("summary.csv", func(w io.Writer) error { return report.WriteSummary(w, b.plan.Columns(), b.sums) }); err != nil {
+	if err := r.Dir.WriteFile("summary.csv", func(w io.Writer) error { return results.WriteSummary(w, b.plan.Columns(), b.sums) }); err != nil {
 		return nil, err
 	}
-	if err := r.Dir.WriteFile(seriesCSV, func(w io.Writer) error { return report.WriteSeries(w, b.tiers, b.mean, false) }); err != nil {
+	if err := r.Dir.WriteFile(seriesCSV, func(w io.Writer) error { return results.WriteSeries(w, b.tiers, b.mean, false) }); err != nil {
 		return nil, err
 	}
 	written := []string{filepath.Join(dir, "runs.csv"), filepath.Join(dir, "summary.csv"), filepath.Join(dir, seriesCSV),

@@ -41,7 +41,7 @@ func MAPEOutputs(r *runner.Result) ([]string, error) {
 	r.Sums = sums
 	esums := results.Summarize(ShadowRuns(r.Outcomes))
 	router := r.Args.Router
-	if err := r.Dir.WriteFile(mapeSummaryCSV, func(w io.Writer) error { return report.WriteMAPESummary(w, router, esums) }); err != nil {
+	if err := r.Dir.WriteFile(mapeSummaryCSV, func(w io.Writer) error { return results.WriteMAPESummary(w, router, esums) }); err != nil {
 		return nil, err
 	}
 	written := []string{filepath.Join(dir, "runs.csv"), filepath.Join(dir, "summary.csv"), filepath.Join(dir, mapeCSV), filepath.Join(dir, mapeSummaryCSV)}
@@ -84,19 +84,19 @@ func MAPESidecar(runner.Args) *runner.Sidecar { return mapeSidecar }
 var mapeSidecar = &runner.Sidecar{
 	Files: []string{mapeCSV},
 	Write: func(d *store.Dir, plan *experiment.Plan, outs []experiment.Outcome) error {
-		var rows []report.MAPERow
+		var rows []results.MAPERow
 		for _, out := range outs {
 			for _, sh := range out.Shadows {
-				rows = append(rows, report.MAPERow{Key: keyOf(out.Run), Tasks: out.Run.Tasks(), ShadowError: sh})
+				rows = append(rows, results.MAPERow{Key: keyOf(out.Run), Tasks: out.Run.Tasks(), ShadowError: sh})
 			}
 		}
-		return d.WriteFile(mapeCSV, func(w io.Writer) error { return report.WriteMAPE(w, rows) })
+		return d.WriteFile(mapeCSV, func(w io.Writer) error { return results.WriteMAPE(w, rows) })
 	},
 	Load: func(src runner.Reader, plan *experiment.Plan) (map[runner.RunKey]experiment.Outcome, error) {
 		out := map[runner.RunKey]experiment.Outcome{}
-		var rows []report.MAPERow
+		var rows []results.MAPERow
 		err := src(mapeCSV, func(r io.Reader) (err error) {
-			rows, err = report.ReadMAPE(r)
+			rows, err = results.ReadMAPE(r)
 			return err
 		})
 		if err != nil {
@@ -117,6 +117,6 @@ var mapeSidecar = &runner.Sidecar{
 	},
 }
 
-func keyOf(r results.Run) report.Key {
-	return report.Key{Experiment: r.Experiment, Param: r.Param, Value: r.Value, Policy: r.Policy, Seed: r.Seed}
+func keyOf(r results.Run) results.Key {
+	return results.Key{Experiment: r.Experiment, Param: r.Param, Value: r.Value, Policy: r.Policy, Seed: r.Seed}
 }

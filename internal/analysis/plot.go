@@ -89,7 +89,7 @@ func readSummary(ctx context.Context, o PlotOptions) ([]results.Summary, []strin
 	if err != nil {
 		return nil, nil, err
 	}
-	sums, err := report.ReadSummary(bytes.NewReader(b))
+	sums, err := results.ReadSummary(bytes.NewReader(b))
 	if err != nil {
 		return nil, nil, runner.BadInputf("%s: %w", o.Dir, err)
 	}

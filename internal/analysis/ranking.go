@@ -14,7 +14,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/offload-sim/offload/internal/htmlreport"
-	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/results"
 	"github.com/offload-sim/offload/internal/runner"
 	"github.com/offload-sim/offload/internal/stats"
@@ -92,7 +91,7 @@ func rankFolder(folder fs.FS) (string, []htmlreport.Ranking, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	all, err := report.ReadRunsAny(bytes.NewReader(b))
+	all, err := results.ReadRunsAny(bytes.NewReader(b))
 	if err != nil {
 		return "", nil, fmt.Errorf("runs.csv: %w", err)
 	}

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/results"
 )
 
@@ -37,7 +36,7 @@ func rankedRuns() []results.Run {
 func TestReportRanking(t *testing.T) {
 	runs := rankedRuns()
 	var csvb bytes.Buffer
-	if err := report.WriteRuns(&csvb, runs[0].Cols, runs); err != nil {
+	if err := results.WriteRuns(&csvb, runs[0].Cols, runs); err != nil {
 		t.Fatal(err)
 	}
 	metric, rs, err := rankFolder(fstest.MapFS{"runs.csv": {Data: csvb.Bytes()}})

@@ -242,15 +242,53 @@ type Feedback interface {
 	Done(c *Completion)
 }
 
-// Completion is one task's outcome, for Feedback. Times are seconds.
+// Completion is one attempt's outcome, for Feedback. Times are seconds.
+// Every attempt a policy decided is told once when it ends, whatever its
+// Outcome, so that a balancer's own counts of outstanding requests return
+// to zero; a Moved one is told at its decision besides.
 type Completion struct {
 	Task    int     // the task's id, as View.Task gave it at its decision
 	Tier    int     // the tier it ran at (the device's index)
-	Now     float64 // completion instant: arrival + latency
-	Latency float64 // delay + wait + service
+	Now     float64 // the instant the dispatcher learns of it: arrival + latency
+	Latency float64 // delay + wait + service; for a failure, from its send to Now
 	Delay   float64 // communication delay
 	Wait    float64 // waiting in the tier's queue
 	Service float64 // service time
+	Outcome Outcome // Completed, the zero value, unless the attempt failed
+	From    int     // Moved: the tier the policy had chosen
+}
+
+// Outcome is how an attempt ended, as its dispatcher learns of it.
+type Outcome uint8
+
+const (
+	// Completed: the task's answer came back.
+	Completed Outcome = iota
+	// Failed: an error came back from a tier that was down (after its
+	// round trip); Wait and Service are 0.
+	Failed
+	// TimedOut: the dispatcher gave up on the attempt at its timeout;
+	// Wait and Service are 0 (it does not know them).
+	TimedOut
+	// Moved is no end: the attempt the policy sent to From went to Tier
+	// instead (a retry's fallback, the policy having chosen the tier that
+	// failed) and is outstanding there. Only the tiers and Now are set.
+	Moved
+)
+
+// String names the outcome as the external protocol writes it.
+func (o Outcome) String() string {
+	switch o {
+	case Completed:
+		return "completed"
+	case Failed:
+		return "failed"
+	case TimedOut:
+		return "timeout"
+	case Moved:
+		return "moved"
+	}
+	return "unknown"
 }
 
 // Capabilities is what a policy can do beyond Decide: the optional

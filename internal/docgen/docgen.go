@@ -30,7 +30,7 @@ import (
 	"github.com/offload-sim/offload/cmd"
 	"github.com/offload-sim/offload/internal/experiment"
 	"github.com/offload-sim/offload/internal/policies"
-	"github.com/offload-sim/offload/internal/report"
+	"github.com/offload-sim/offload/internal/results"
 	"github.com/offload-sim/offload/internal/scenario"
 )
 
@@ -48,7 +48,7 @@ const Regenerate = "go generate ./internal/docgen"
 // source folder, whose doc comments give the keys' and bounds' meanings.
 func Regions(scenarioSrc fs.FS) []Region {
 	return []Region{
-		{"outputs.md", "columns", report.WriteColumnReference},
+		{"outputs.md", "columns", results.WriteColumnReference},
 		{"policies.md", "policies", policies.WriteReference},
 		{"scenario.md", "keys", func(w io.Writer) error { return scenario.WriteKeyReference(w, scenarioSrc, experiment.Catalog()) }},
 		{"scenario.md", "limits", func(w io.Writer) error { return scenario.WriteLimitReference(w, scenarioSrc) }},

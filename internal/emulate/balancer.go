@@ -10,7 +10,6 @@ import (
 	"github.com/offload-sim/offload/internal/balancer"
 	"github.com/offload-sim/offload/internal/experiment"
 	"github.com/offload-sim/offload/internal/policies"
-	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/results"
 	"github.com/offload-sim/offload/internal/runner"
 	"github.com/offload-sim/offload/internal/testbed"
@@ -78,14 +77,14 @@ func (e *emulation) binary(p balancer.Program) string {
 // task's delay, the client only sends and counts. The balancer's run folder
 // is a temporary one, removed afterwards; a failure to start, or the
 // program's death during the run, is an error quoting its logs.
-func (e *emulation) runReal(ctx context.Context, rj realJob) (report.EmulatedRun, error) {
+func (e *emulation) runReal(ctx context.Context, rj realJob) (results.EmulatedRun, error) {
 	entry, err := e.entry(rj.job.Policy)
 	if err != nil {
-		return report.EmulatedRun{}, err
+		return results.EmulatedRun{}, err
 	}
 	weights, err := policies.EntryWeights(entry, e.tiers)
 	if err != nil {
-		return report.EmulatedRun{}, runner.BadInput(err)
+		return results.EmulatedRun{}, runner.BadInput(err)
 	}
 	if rj.alg.Policy == "round-robin" { // offload's round-robin has no weights
 		for i := range weights {
@@ -94,30 +93,30 @@ func (e *emulation) runReal(ctx context.Context, rj realJob) (report.EmulatedRun
 	}
 	urls, stop, err := e.startTiers()
 	if err != nil {
-		return report.EmulatedRun{}, err
+		return results.EmulatedRun{}, err
 	}
 	defer stop()
 	backends := make([]balancer.Backend, len(urls))
 	for i, u := range urls {
 		p, err := url.Parse(u)
 		if err != nil {
-			return report.EmulatedRun{}, err
+			return results.EmulatedRun{}, err
 		}
 		backends[i] = balancer.Backend{Addr: p.Host, Weight: weights[i]}
 	}
 	dir, err := os.MkdirTemp("", "offload-balancer-")
 	if err != nil {
-		return report.EmulatedRun{}, err
+		return results.EmulatedRun{}, err
 	}
 	defer os.RemoveAll(dir)
 	listen, err := freePort()
 	if err != nil {
-		return report.EmulatedRun{}, err
+		return results.EmulatedRun{}, err
 	}
 	proc, err := balancer.Start(ctx, balancer.Config{Algorithm: rj.alg.Label, Listen: listen, Backends: backends, Dir: dir,
 		ServerTimeout: e.eo.Timeout}, balancer.Options{Binary: e.binary(rj.alg.Program)})
 	if err != nil {
-		return report.EmulatedRun{}, err
+		return results.EmulatedRun{}, err
 	}
 	stopped := false
 	defer func() {
@@ -137,7 +136,7 @@ func (e *emulation) runReal(ctx context.Context, rj realJob) (report.EmulatedRun
 		err = serr // it died during the run, or exited badly when stopped
 	}
 	if err != nil {
-		return report.EmulatedRun{}, err
+		return results.EmulatedRun{}, err
 	}
 	return e.record(res, rj.job, rj.label), nil
 }

@@ -73,6 +73,9 @@ func Run(ctx context.Context, plan *experiment.Plan, eo Options, opts runner.Opt
 	if err != nil {
 		return runner.BadInput(err)
 	}
+	if err := simulatorOnly(cfg); err != nil {
+		return runner.BadInput(err)
+	}
 	if err := checkBalancers(&eo, plan); err != nil {
 		return err
 	}
@@ -142,7 +145,7 @@ type emulation struct {
 	cfg      *engine.Config
 	tiers    []dispatch.Tier
 	external map[string]string
-	runs     []report.EmulatedRun
+	runs     []results.EmulatedRun
 	checks   []runCheck       // runs[i]'s validity
 	lag      testbed.LagStats // the worst run's figures
 	firstErr error
@@ -212,10 +215,10 @@ func (e *emulation) runAll(ctx context.Context) error {
 }
 
 // runOne emulates one (policy, replicate) on fresh local servers.
-func (e *emulation) runOne(ctx context.Context, j experiment.Job) (report.EmulatedRun, error) {
+func (e *emulation) runOne(ctx context.Context, j experiment.Job) (results.EmulatedRun, error) {
 	urls, stop, err := e.startTiers()
 	if err != nil {
-		return report.EmulatedRun{}, err
+		return results.EmulatedRun{}, err
 	}
 	defer stop()
 	tr := testbed.NewLimitedHTTPTransport(urls, e.inFlight)
@@ -232,7 +235,7 @@ func (e *emulation) runOne(ctx context.Context, j experiment.Job) (report.Emulat
 	// the same rule.
 	pol, err := e.plan.NewPolicy(j)
 	if err != nil {
-		return report.EmulatedRun{}, runner.BadInput(err)
+		return results.EmulatedRun{}, runner.BadInput(err)
 	}
 	// An exec policy's program runs here as in the simulator (same start
 	// message, same decisions, its done messages as answers arrive).
@@ -242,7 +245,7 @@ func (e *emulation) runOne(ctx context.Context, j experiment.Job) (report.Emulat
 		logs = runner.PolicyLogs(e.dir, e.plan)
 	}
 	if _, err := progs.Start(ctx, e.plan, j, 0, pol, logs); err != nil {
-		return report.EmulatedRun{}, progs.End(ctx, err)
+		return results.EmulatedRun{}, progs.End(ctx, err)
 	}
 	res, err := testbed.Run(ctx, testbed.Config{Tiers: e.tiers, Policy: pol, Transport: tr,
 		Workload: workloadOf(e.cfg, workload.NewStreams(sc.Seed, j.Seed), ctx.Done()), TimeScale: e.eo.TimeScale,
@@ -252,14 +255,14 @@ func (e *emulation) runOne(ctx context.Context, j experiment.Job) (report.Emulat
 		err = ctx.Err()
 	}
 	if err != nil {
-		return report.EmulatedRun{}, err
+		return results.EmulatedRun{}, err
 	}
 	return e.record(res, j, j.Policy), nil
 }
 
 // record keeps a finished run's checks and figures, and returns its row
 // under label.
-func (e *emulation) record(res *testbed.Result, j experiment.Job, label string) report.EmulatedRun {
+func (e *emulation) record(res *testbed.Result, j experiment.Job, label string) results.EmulatedRun {
 	e.checks = append(e.checks, e.judge(res))
 	e.peak = max(e.peak, res.PeakInFlight)
 	if e.firstErr == nil && res.FirstError != nil {
@@ -269,7 +272,7 @@ func (e *emulation) record(res *testbed.Result, j experiment.Job, label string) 
 	run := res.Metrics(e.plan.Columns())
 	c := e.plan.Cells[j.Cell]
 	run.Experiment, run.Param, run.Value, run.Policy, run.Seed = e.plan.Name, c.Param, c.Value, label, j.Seed
-	return report.EmulatedRun{Run: run, Sent: res.Sent, Completed: res.Completed, Rejected: res.Rejected, Failed: res.Failed}
+	return results.EmulatedRun{Run: run, Sent: res.Sent, Completed: res.Completed, Rejected: res.Rejected, Failed: res.Failed}
 }
 
 // workloadOf draws the emulated workload from the simulator's own source,
@@ -304,7 +307,8 @@ func (e *emulation) startTiers() (urls []string, stop func(), err error) {
 			urls = append(urls, u)
 			continue
 		}
-		s, err := testbed.NewServer(testbed.ServerConfig{Name: t.Name, Index: i, Servers: t.Servers, Speed: t.Speed, TimeScale: e.eo.TimeScale})
+		s, err := testbed.NewServer(testbed.ServerConfig{Name: t.Name, Index: i, Servers: t.Servers, Speed: t.Speed, TimeScale: e.eo.TimeScale,
+			QueueLimit: queueLimit(&e.cfg.Tiers[i])})
 		if err != nil {
 			stop()
 			return nil, nil, err
@@ -393,7 +397,7 @@ func (e *emulation) writeRuns(w io.Writer) error {
 	for i := range e.runs {
 		e.runs[i].Valid = e.checks[i].valid
 	}
-	return report.WriteEmulationRuns(w, e.plan.Columns(), e.runs)
+	return results.WriteEmulationRuns(w, e.plan.Columns(), e.runs)
 }
 
 // valid returns the valid emulated runs and the simulated runs of the same
@@ -443,14 +447,14 @@ func (e *emulation) report(wall time.Duration, simRuns []results.Run) error {
 	}
 	invalid := e.invalidRuns()
 	emuSums := results.Summarize(emuRuns)
-	cs := e.compare(report.Compare(emuSums, results.Summarize(pairedSim), e.accounting), results.Summarize(simRuns), invalid)
-	if err := e.dir.WriteFile("summary.csv", func(w io.Writer) error { return report.WriteSummary(w, cols, emuSums) }); err != nil {
+	cs := e.compare(results.Compare(emuSums, results.Summarize(pairedSim), e.accounting), results.Summarize(simRuns), invalid)
+	if err := e.dir.WriteFile("summary.csv", func(w io.Writer) error { return results.WriteSummary(w, cols, emuSums) }); err != nil {
 		return err
 	}
 	for i := range cs {
 		cs[i].InvalidRuns = invalid[cs[i].Policy]
 	}
-	if err := e.dir.WriteFile("comparison.csv", func(w io.Writer) error { return report.WriteComparison(w, cs) }); err != nil {
+	if err := e.dir.WriteFile("comparison.csv", func(w io.Writer) error { return results.WriteComparison(w, cs) }); err != nil {
 		return err
 	}
 	written := []string{filepath.Join(dir, "runs.csv"), filepath.Join(dir, "summary.csv"), filepath.Join(dir, "comparison.csv")}
@@ -480,12 +484,12 @@ func (e *emulation) report(wall time.Duration, simRuns []results.Run) error {
 // compare orders the comparisons as the plan's policies and adds a row for
 // each policy whose every run was invalid: NaN on the emulated side (so the
 // ranking skips it), the simulator's figures over all its replicates.
-func (e *emulation) compare(cs []report.Comparison, simAll []results.Summary, invalid map[string]int) []report.Comparison {
-	byPolicy := map[string]report.Comparison{}
+func (e *emulation) compare(cs []results.Comparison, simAll []results.Summary, invalid map[string]int) []results.Comparison {
+	byPolicy := map[string]results.Comparison{}
 	for _, c := range cs {
 		byPolicy[c.Policy] = c
 	}
-	var out []report.Comparison
+	var out []results.Comparison
 	for _, p := range e.plan.Labels() {
 		if c, ok := byPolicy[p]; ok {
 			out = append(out, c)
@@ -495,7 +499,7 @@ func (e *emulation) compare(cs []report.Comparison, simAll []results.Summary, in
 		if invalid[p] == 0 {
 			continue
 		}
-		all := report.Compare([]results.Summary{{Policy: p}}, simAll, e.accounting) // no columns: every emulated figure NaN
+		all := results.Compare([]results.Summary{{Policy: p}}, simAll, e.accounting) // no columns: every emulated figure NaN
 		out = append(out, all[0])
 	}
 	for _, c := range cs { // none expected: every policy is in the plan
@@ -523,7 +527,7 @@ func (e *emulation) accounting(policy string) (float64, int) {
 // print writes the accounting, the emulated-vs-simulated table and what it
 // means to stdout. invalid counts each policy's invalid runs, which the
 // table marks and the ranking leaves out.
-func (e *emulation) print(wall time.Duration, cs []report.Comparison, invalid map[string]int) {
+func (e *emulation) print(wall time.Duration, cs []results.Comparison, invalid map[string]int) {
 	w := e.opts.Out
 	var sent, completed, rejected, failed int
 	for _, r := range e.runs {
@@ -594,7 +598,7 @@ queue grows faster.`
 
 // rankAgreement counts the policy pairs whose order by mean latency is the
 // same emulated and simulated.
-func rankAgreement(cs []report.Comparison) (agree, pairs int) {
+func rankAgreement(cs []results.Comparison) (agree, pairs int) {
 	for i := range cs {
 		for j := i + 1; j < len(cs); j++ {
 			a, b := cs[i], cs[j]

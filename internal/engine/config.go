@@ -20,6 +20,14 @@ type TierConfig struct {
 	// Capacity is the tier's speed over time: slow-downs and failures
 	// (the zero value: its speed, always).
 	Capacity Capacity
+	// Buffer is the most tasks the tier holds, in service included (≥
+	// Servers); a task that reaches it full is dropped, or sent again with
+	// Config.Retries. 0: no limit.
+	Buffer int
+	// Discipline is the order the tier serves its tasks in (the zero
+	// value: FCFS); Preemptive makes Priority preempt-resume.
+	Discipline Discipline
+	Preemptive bool
 }
 
 // Config describes one run. Exactly one of Tasks and Duration is positive.
@@ -78,6 +86,11 @@ type Config struct {
 	// every policy of a replicate sees the same episodes.
 	EpisodeSeed [2]uint64
 
+	// Classes, if any, split the tasks (discipline.go); Patience is the
+	// patience law of a class without its own (the zero Dist: none).
+	Classes  []Class
+	Patience workload.Dist
+
 	// OnTask, if set, receives every task's record when its latency is known
 	// (at the moment it joins its tier). The record is reused: copy it to keep it.
 	OnTask func(*TaskRecord)
@@ -115,8 +128,12 @@ func (c *Config) Workload() workload.Spec {
 			bw[i] = c.Tiers[i].Bandwidth
 		}
 	}
+	var classes []workload.Class
+	for _, k := range c.Classes {
+		classes = append(classes, workload.Class{Share: k.Share, Size: k.Size})
+	}
 	return workload.Spec{Arrivals: c.Arrivals, Process: c.Process, Size: c.Size, Delays: delays, Trace: c.Trace,
-		Data: c.Data, Reply: c.Reply, Bandwidth: bw}
+		Data: c.Data, Reply: c.Reply, Bandwidth: bw, Classes: classes}
 }
 
 func (c *Config) validate() error {
@@ -156,5 +173,7 @@ func (c *Config) validate() error {
 		errs = append(errs, fmt.Errorf("observation %s: period %v, noise %v: need period > 0, noise ≥ 0", o.Model, o.Period, o.Noise))
 	}
 	errs = append(errs, c.validateDynamic()...)
+	errs = append(errs, c.validateDisciplines()...)
+	errs = append(errs, c.validateClasses()...)
 	return errors.Join(errs...)
 }

@@ -1,6 +1,7 @@
 // Package engine is the discrete-event simulator of docs/design.md §1: Poisson
 // arrivals with a piecewise-constant rate, one dispatch decision per task,
-// lognormal communication delays, and FCFS multi-server tiers.
+// lognormal communication delays, and multi-server tiers: FCFS, and
+// processor sharing or SRPT (event-driven), with finite buffers.
 //
 // The engine is a library: it prints nothing, touches no file, reads no clock
 // and keeps no global state. A run takes a Config, a dispatch.Policy and the
@@ -102,6 +103,28 @@
 // window plus R(t₀) less R(T), where R is the time its tasks present still
 // spend there (residual). So departures need no visit, and the window's two
 // ends are the only reads of every tier a blind run makes.
+//
+// # Event-driven tiers and the outcome account
+//
+// A tier with a buffer, or a discipline other than FCFS, makes the run
+// keep the outcome account (Config.Dynamic), and reach takes the slower
+// path (reachSlow, discipline.go): a full buffer drops the task there,
+// before it touches the tier. A PS or SRPT tier's finishes depend on the
+// tasks that reach it later, so it is the one place where departures are
+// events (evDepart): the tier (evTier) keeps its tasks, their slots stay
+// taken until they leave, and its next departure is pushed again at each
+// change, carrying the tier's generation; one of an older generation is
+// stale and ignored. Its heap of finishes holds a +Inf per task present,
+// so that present, Delayed's history and the tracked views read its count
+// as any heap tier's, and drain never takes one off. FCFS tiers, in the
+// same run or another, keep everything above.
+//
+// Task classes (classes.go) ride on the transit slot (class), drawn by
+// the workload source; they make the run keep the outcome account, and
+// each class's own (Result.Class). In a run with patience every FCFS tier
+// keeps its finishes (kw false): a task that would wait past its patience
+// (its start is known at its reach) holds its place until then and takes
+// no server (abandons), out of the order of starts that kw reads.
 //
 // # Allocation-free
 //

@@ -110,26 +110,7 @@ func (s *sim) reachDynamic(slot int32) {
 		held = start < deadline // else removed from the queue before it started
 	}
 	if held {
-		ts.free.Take(leave)
-		if ts.kw {
-			ts.n++
-			if start > x.reach {
-				ts.waits.Queued(x.reach)
-				ts.waits.Add(start)
-			} else {
-				ts.until = min(ts.until, leave)
-			}
-			ts.last = max(ts.last, leave)
-		} else {
-			s.keep(ts, x.reach, leave)
-		}
-		if s.track {
-			s.touched(p, ts)
-		}
-		if s.measuring && x.reach >= s.t0 {
-			ts.reached++
-			ts.sojourn += leave - x.reach
-		}
+		s.hold(p, ts, x.reach, start, leave)
 	}
 	switch {
 	case lost:
@@ -153,9 +134,39 @@ func (s *sim) reachDynamic(slot int32) {
 		}
 	}
 	if s.listen {
-		s.tell(x, ts.scen, wait, finish-start, latency)
+		attempt := latency
+		if a.tries > 0 {
+			attempt = finish - a.sent
+		}
+		s.tell(x, ts.scen, wait, finish-start, latency, attempt)
 	}
 	s.freeSlots = append(s.freeSlots, slot)
+}
+
+// hold takes a server of tier p from start until leave for a task that
+// reached it at reach, and counts it as reach would: the workload vector
+// and the tier's count, the tracked view, the measured sojourn.
+func (s *sim) hold(p int, ts *tierState, reach, start, leave float64) {
+	ts.free.Take(leave)
+	if ts.kw {
+		ts.n++
+		if start > reach {
+			ts.waits.Queued(reach)
+			ts.waits.Add(start)
+		} else {
+			ts.until = min(ts.until, leave)
+		}
+		ts.last = max(ts.last, leave)
+	} else {
+		s.keep(ts, reach, leave)
+	}
+	if s.track {
+		s.touched(p, ts)
+	}
+	if s.measuring && reach >= s.t0 {
+		ts.reached++
+		ts.sojourn += leave - reach
+	}
 }
 
 // attemptFailed ends the attempt of the task in slot, which its
@@ -164,6 +175,16 @@ func (s *sim) reachDynamic(slot int32) {
 func (s *sim) attemptFailed(slot int32, t float64, why failure) {
 	x := &s.slots[slot]
 	a := &s.dyn.side[slot]
+	if t < math.Inf(1) && s.devs[x.dev].feedback != nil {
+		// Its policy learns of it then, before any retry of it: an error
+		// before the timeout is the refusal's, anything later the timeout.
+		out := dispatch.Failed
+		if t >= a.sent+s.dyn.timeout {
+			out = dispatch.TimedOut
+		}
+		s.scheduleEnd(x.dev, dispatch.Completion{Task: x.id, Tier: int(x.vtier), Now: t, Latency: t - a.sent,
+			Delay: x.delay, Outcome: out})
+	}
 	if t < math.Inf(1) && int(a.tries) < s.dyn.retries {
 		if a.tries == 0 && x.measured {
 			s.res.Out.Retried++
@@ -229,6 +250,11 @@ func (s *sim) resend(e *event) error {
 	}
 	if i == failed && len(dv.phys) > 1 {
 		i = (i + 1) % len(dv.phys)
+		if fb := dv.feedback; fb != nil { // its counts follow the task
+			c := &s.fb.moved
+			*c = dispatch.Completion{Task: x.id, Tier: i, Now: t, From: failed, Outcome: dispatch.Moved}
+			fb.Done(c)
+		}
 	}
 	p := dv.phys[i]
 	a.sent = t

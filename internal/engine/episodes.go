@@ -61,14 +61,15 @@ type Outcomes struct {
 	Wasted float64
 }
 
-// Dynamic reports whether the run uses capacities that change, timeouts
-// or retries: only then does it keep the outcome account.
+// Dynamic reports whether the run uses capacities that change, timeouts,
+// retries, finite buffers or a discipline other than FCFS: only then does
+// it keep the outcome account, and take reach's slower path.
 func (c *Config) Dynamic() bool {
-	if c.Timeout > 0 || c.Retries > 0 {
+	if c.Timeout > 0 || c.Retries > 0 || len(c.Classes) > 0 || c.Patience.Mean() > 0 {
 		return true
 	}
 	for i := range c.Tiers {
-		if c.Tiers[i].Capacity.Dynamic() {
+		if t := &c.Tiers[i]; t.Capacity.Dynamic() || t.Buffer > 0 || t.Discipline != FCFS {
 			return true
 		}
 	}
@@ -307,3 +308,44 @@ const (
 	keySlowdowns = "slowdowns"
 	keyFailures  = "failures"
 )
+
+// Schedule is one physical tier's capacity over time, the same pieces
+// from the same streams as a run's (tier p of a run of this episode
+// seed), for a server of the testbed to follow what the simulator
+// simulates. Times are model seconds from the run's start. It keeps every
+// piece it has generated and is not safe for concurrent use.
+type Schedule struct{ tl *timeline }
+
+// NewSchedule is tier p's schedule of capacity c under the episode seed
+// of a run (Config.EpisodeSeed).
+func NewSchedule(c *Capacity, seed [2]uint64, p int) *Schedule {
+	return &Schedule{tl: newTimeline(c, seed, p)}
+}
+
+// Down reports whether the tier is down at t ≥ 0.
+func (s *Schedule) Down(t float64) bool { return s.tl.down(max(t, 0)) }
+
+// Finish is when work seconds of service at the tier's own speed, started
+// at start, end as the simulator drains them; or the instant the tier
+// goes down first, and lost.
+func (s *Schedule) Finish(start, work float64) (float64, bool) {
+	return s.tl.finish(max(start, 0), work)
+}
+
+// NextDown is the first instant in [t, until) at which the tier is down,
+// or +Inf if there is none.
+func (s *Schedule) NextDown(t, until float64) float64 {
+	tl := s.tl
+	t = max(t, 0)
+	for k := tl.find(t); ; k++ {
+		if tl.rate[k] == 0 {
+			return max(tl.at[k], t)
+		}
+		if !(tl.pieceEnd(k) < until) {
+			return math.Inf(1)
+		}
+		if k+1 == len(tl.at) {
+			tl.extend()
+		}
+	}
+}

@@ -14,6 +14,7 @@ const evDone eventKind = 1 << 7
 type feedback struct {
 	pending []pendingDone
 	free    []int32
+	moved   dispatch.Completion // told at once: a field, so that it is not allocated
 }
 
 // pendingDone is one completion waiting for its instant.
@@ -23,8 +24,17 @@ type pendingDone struct {
 }
 
 // scheduleDone schedules the completion of the task of rec, which device
-// dev's feedback policy will be told at rec's completion instant.
-func (s *sim) scheduleDone(dev int32, rec *TaskRecord, vtier int32) {
+// dev's feedback policy will be told at rec's completion instant; latency
+// is its attempt's, from its last send.
+func (s *sim) scheduleDone(dev int32, rec *TaskRecord, vtier int32, latency float64) {
+	done := rec.Arrival + rec.Latency
+	s.scheduleEnd(dev, dispatch.Completion{Task: rec.ID, Tier: int(vtier), Now: done,
+		Latency: latency, Delay: rec.Delay, Wait: rec.Wait, Service: rec.Service})
+}
+
+// scheduleEnd schedules the end of an attempt, c, which device dev's
+// feedback policy will be told at c.Now.
+func (s *sim) scheduleEnd(dev int32, c dispatch.Completion) {
 	f := &s.fb
 	var i int32
 	if n := len(f.free); n > 0 {
@@ -33,10 +43,8 @@ func (s *sim) scheduleDone(dev int32, rec *TaskRecord, vtier int32) {
 		f.pending = append(f.pending, pendingDone{})
 		i = int32(len(f.pending) - 1)
 	}
-	done := rec.Arrival + rec.Latency
-	f.pending[i] = pendingDone{dev: dev, c: dispatch.Completion{Task: rec.ID, Tier: int(vtier), Now: done,
-		Latency: rec.Latency, Delay: rec.Delay, Wait: rec.Wait, Service: rec.Service}}
-	s.events.push(done, i, 0, evDone)
+	f.pending[i] = pendingDone{dev: dev, c: c}
+	s.events.push(c.Now, i, 0, evDone)
 }
 
 // done tells a completion to its device's policy, now: after every event

@@ -55,6 +55,8 @@ type Result struct {
 	// Out is how the measured tasks ended, kept by a run that uses
 	// capacities, timeouts or retries (Config.Dynamic); zero otherwise.
 	Out Outcomes
+	// Class is each class's account (Config.Classes); nil without.
+	Class []ClassResult
 
 	// invMu is 1/μ of each scenario tier, the quotient record's errors
 	// take on every predicted task: computed once, the same value, so
@@ -73,6 +75,12 @@ func newResult(cfg *Config, phys []tierState, shadows int) *Result {
 	}
 	r.Latencies = quantile.New(cfg.ExactLimit, cfg.Tasks)
 	r.LargeLatencies = quantile.New(cfg.ExactLimit, 0)
+	if len(cfg.Classes) > 0 {
+		r.Class = make([]ClassResult, len(cfg.Classes))
+		for k := range r.Class {
+			r.Class[k].Latencies = quantile.New(cfg.ExactLimit, 0)
+		}
+	}
 	return r
 }
 
@@ -86,6 +94,9 @@ func (r *Result) record(cfg *Config, i int, x *transit, wait, latency float64) {
 		r.LargeLatencies.Add(latency)
 	}
 	r.SumWait += wait
+	if r.Class != nil {
+		r.recordClass(cfg, x, latency)
+	}
 	t := &r.Tier[i]
 	t.Count++
 	t.Work += x.size

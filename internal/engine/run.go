@@ -31,6 +31,7 @@ type transit struct {
 	idle        bool
 	predWait    float64
 	data, reply float64 // bits
+	class       int32   // its class (Config.Classes; 0 without)
 }
 
 // tierState is a physical tier's dynamic state. Every tier of the scenario
@@ -74,6 +75,8 @@ type tierState struct {
 	board    boardEntry
 	hist     history
 	tl       *timeline // its capacity over time; nil: its speed, always
+	buffer   int       // the most tasks present; 0: no limit
+	ev       *evTier   // an event-driven discipline's state; nil: FCFS (discipline.go)
 }
 
 // viewRef is tier i of device d's view.
@@ -165,6 +168,8 @@ type sim struct {
 	fb feedback
 	// dyn: capacities, timeouts and retries (dynamic.go); nil without.
 	dyn *dynamics
+	// patient: some task may run out of patience (classes.go).
+	patient bool
 }
 
 // Device is one dispatcher of a run (docs/design.md §1.9): its policy, its
@@ -238,6 +243,9 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 	unread := s.fresh
 	for d := range devs {
 		caps[d] = dispatch.CapabilitiesOf(devs[d].Policy)
+		if caps[d].Clairvoyant && cfg.eventDriven() {
+			return nil, fmt.Errorf("engine: a clairvoyant policy replays FCFS queues: it cannot run with a ps, srpt or priority tier")
+		}
 		unread = unread && !s.countsView(&caps[d], devs[d].Shadows) && !s.samples(&caps[d], devs[d].Shadows)
 	}
 	s.devs = make([]device, len(devs))
@@ -256,6 +264,7 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 	s.res = newResult(cfg, s.tiers, s.nShadows)
 	s.setTrack(len(cfg.Tiers) >= trackTiers)
 	s.initDynamics()
+	s.patient = cfg.patient()
 	return s, nil
 }
 
@@ -307,6 +316,7 @@ func (s *sim) addTier(i int, owner int32, unread bool) {
 		servers: t.Servers, speed: t.Speed,
 		kw: !s.delayed && (t.Servers <= kwServers || unread)})
 	ts := &s.tiers[p]
+	ts.setDiscipline(s.cfg, t)
 	if s.delayed {
 		ts.hist.ch = []change{{0, 0}}
 	}
@@ -381,7 +391,7 @@ func (s *sim) setView(dv *device, tiers []dispatch.Tier, clairvoyant bool) {
 		}
 	}
 	if clairvoyant {
-		dv.view.Oracle = (*oracle)(s)
+		dv.view.Oracle = (*oracle)(s) // it replays FCFS: newSim refuses it with an event-driven tier
 		s.oracle = true
 	}
 }
@@ -726,8 +736,12 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 	x.measured, x.hasPred, x.predWait = measured, dec.HasPred, dec.PredWait
 	x.idle = false // predictShadows sets it: only the shadows' errors read it (recordShadows)
 	x.data, x.reply = s.task.Data, s.task.Reply
+	x.class = int32(s.task.Class)
 	if s.dyn != nil {
 		s.sent(slot, t, s.task.Seq, measured)
+		if measured && s.res.Class != nil {
+			s.res.Class[x.class].Arrived++
+		}
 	}
 	if measured {
 		s.pending++
@@ -864,13 +878,15 @@ func (s *sim) event(e *event) {
 		s.done(e)
 	case evRetry:
 		s.retry(e)
+	case evDepart:
+		s.leave(e)
 	}
 }
 
 // reach puts the task in slot into its tier's FCFS queue at its reach time.
 func (s *sim) reach(slot int32) {
 	if s.dyn != nil {
-		s.reachDynamic(slot)
+		s.reachSlow(slot)
 		return
 	}
 	x := &s.slots[slot]
@@ -910,7 +926,7 @@ func (s *sim) reach(slot int32) {
 		ts.sojourn += wait + service
 	}
 	if s.listen { // the record is built only for a listener
-		s.tell(x, ts.scen, wait, service, latency)
+		s.tell(x, ts.scen, wait, service, latency, latency)
 	}
 	s.freeSlots = append(s.freeSlots, slot)
 }
@@ -948,8 +964,9 @@ func (s *sim) keep(ts *tierState, reach, finish float64) {
 }
 
 // tell builds the record of the task x, which ran at scenario tier scen,
-// for its listeners: cfg.OnTask and its device's feedback.
-func (s *sim) tell(x *transit, scen int, wait, service, latency float64) {
+// for its listeners: cfg.OnTask and its device's feedback, which is told
+// the latency of its last attempt (a retried task's is shorter).
+func (s *sim) tell(x *transit, scen int, wait, service, latency, attempt float64) {
 	fb := s.devs[x.dev].feedback != nil
 	rec := &s.rec // reused: a local would escape through OnTask
 	*rec = TaskRecord{ID: x.id, Device: int(x.dev), Arrival: x.arrival, Size: x.size, Tier: scen, Delay: x.delay,
@@ -958,7 +975,7 @@ func (s *sim) tell(x *transit, scen int, wait, service, latency float64) {
 		s.cfg.OnTask(rec)
 	}
 	if fb {
-		s.scheduleDone(x.dev, rec, x.vtier)
+		s.scheduleDone(x.dev, rec, x.vtier, attempt)
 	}
 }
 

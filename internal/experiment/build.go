@@ -77,6 +77,9 @@ func Config(sc *scenario.Scenario) (*engine.Config, error) {
 		return nil, err
 	}
 	addEnergy(cfg, sc)
+	if err := addDisciplines(cfg, sc); err != nil {
+		return nil, err
+	}
 	if err := addDynamics(cfg, sc); err != nil {
 		return nil, err
 	}

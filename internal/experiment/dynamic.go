@@ -55,10 +55,11 @@ func episodeSeed(seed uint64, rep int) [2]uint64 {
 }
 
 // measuredOutcomes copies the run's outcome account into m.
-func measuredOutcomes(m *results.Measured, res *engine.Result, on bool) {
-	if !on {
+func measuredOutcomes(m *results.Measured, res *engine.Result, l results.Layout) {
+	if !l.Dynamic && !l.Buffer && !l.Patience {
 		return
 	}
 	o := res.Out
-	m.Outcomes = &results.Outcomes{Arrived: o.Arrived, Lost: o.Lost, TimedOut: o.TimedOut, Retried: o.Retried}
+	m.Outcomes = &results.Outcomes{Arrived: o.Arrived, Lost: o.Lost, TimedOut: o.TimedOut, Retried: o.Retried,
+		Dropped: o.Dropped, Abandoned: o.Abandoned}
 }

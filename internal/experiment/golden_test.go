@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/offload-sim/offload/internal/report"
+	"github.com/offload-sim/offload/internal/results"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/golden/simulated_runs.csv from the current output")
@@ -24,7 +24,7 @@ func TestGoldenRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got bytes.Buffer
-	if err := report.WriteRuns(&got, plan.Columns(), runs); err != nil {
+	if err := results.WriteRuns(&got, plan.Columns(), runs); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join("..", "..", "testdata", "golden", "simulated_runs.csv")

@@ -127,7 +127,9 @@ func (p *Plan) Columns() []results.Column { return results.RunColumns(p.Layout()
 // breakdown and energy models. Sweeps cannot vary them, so every cell shares it.
 func (p *Plan) Layout() results.Layout {
 	return results.Layout{Tiers: p.Tiers(), SLO: p.Scenario.SLO.Latency, Breakdown: p.Scenario.Breakdown, Energy: p.Scenario.HasEnergy(), Sketch: p.sketch,
-		Dynamic: p.Scenario.HasDynamics(), WarmupAuto: p.Scenario.Warmup.Auto(), Batches: p.Batches > 0}
+		Dynamic: p.Scenario.HasDynamics(), WarmupAuto: p.Scenario.Warmup.Auto(), Buffer: p.Scenario.HasBuffers(),
+		Patience: p.Scenario.HasPatience(), Classes: p.Scenario.ClassNames(),
+		Batches: p.Batches > 0}
 }
 
 // measured hands a run's raw measurements to the metrics schema. The
@@ -518,7 +520,8 @@ func (p *Plan) outcome(j Job, cfg *engine.Config, res *engine.Result, r *jobRun)
 	m := measured(cfg, res)
 	m.WarmupTasks = cfg.Warmup // read only under warmup: auto, where the run chose it
 	measuredEnergy(m, cfg, res, p.Layout().Energy)
-	measuredOutcomes(m, res, p.Layout().Dynamic)
+	measuredOutcomes(m, res, p.Layout())
+	measuredClasses(m, res)
 	if r.lat != nil {
 		m.BatchCI95, m.BatchLag1, m.BatchCorrelated = r.lat.batches(p.Batches)
 	}

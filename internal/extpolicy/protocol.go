@@ -123,6 +123,15 @@ func appendDone(b []byte, c *dispatch.Completion) []byte {
 		b = append(b, kv.k...)
 		b = appendNum(b, kv.v)
 	}
+	if c.Outcome != dispatch.Completed { // a completion's line keeps its bytes
+		b = append(b, `,"outcome":"`...)
+		b = append(b, c.Outcome.String()...)
+		b = append(b, '"')
+		if c.Outcome == dispatch.Moved {
+			b = append(b, `,"from":`...)
+			b = strconv.AppendInt(b, int64(c.From), 10)
+		}
+	}
 	return append(b, "}\n"...)
 }
 

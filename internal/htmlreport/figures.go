@@ -101,7 +101,7 @@ func figures(fsys fs.FS, sums []results.Summary, legend report.Legend, param str
 			func(d report.Folder, file string) error { return report.PlotComparison(d, file, "svg", cs, legend) }})
 	}
 	if runs, err := fs.ReadFile(fsys, "runs.csv"); err == nil && slices.Contains(legend.Labels, "jsq-s") {
-		rs, err := report.ReadRunsAny(bytes.NewReader(runs))
+		rs, err := results.ReadRunsAny(bytes.NewReader(runs))
 		if err != nil {
 			return nil, err
 		}
@@ -220,7 +220,7 @@ func burstFigures(fsys fs.FS, sums []results.Summary, legend report.Legend, tier
 	if err != nil {
 		return nil, err
 	}
-	rows, err := report.ReadSeriesRuns(bytes.NewReader(b), names)
+	rows, err := results.ReadSeriesRuns(bytes.NewReader(b), names)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -251,7 +251,7 @@ func burstFigures(fsys fs.FS, sums []results.Summary, legend report.Legend, tier
 	}
 	var bursts []results.Interval
 	if b, err := fs.ReadFile(fsys, "bursts.csv"); err == nil {
-		recs, err := records(b, report.BurstsHeader)
+		recs, err := records(b, results.BurstsHeader)
 		if err != nil {
 			return nil, fmt.Errorf("bursts.csv: %w", err)
 		}
@@ -284,14 +284,14 @@ func unstableIn(sums []results.Summary, policy string, v float64) bool {
 
 // readComparison parses comparison.csv by its header (a file from before
 // invalid_runs was added reads too).
-func readComparison(b []byte) ([]report.Comparison, error) {
+func readComparison(b []byte) ([]results.Comparison, error) {
 	recs, err := records(b, []string{"policy", "runs", "emulated_mean_s", "simulated_mean_s", "emulated_p95_s", "simulated_p95_s"})
 	if err != nil {
 		return nil, fmt.Errorf("comparison.csv: %w", err)
 	}
-	var cs []report.Comparison
+	var cs []results.Comparison
 	for _, r := range recs {
-		c := report.Comparison{Policy: r["policy"], EmuMean: float(r["emulated_mean_s"]), SimMean: float(r["simulated_mean_s"]),
+		c := results.Comparison{Policy: r["policy"], EmuMean: float(r["emulated_mean_s"]), SimMean: float(r["simulated_mean_s"]),
 			EmuP95: float(r["emulated_p95_s"]), SimP95: float(r["simulated_p95_s"]),
 			// A missing column (an older file) reads as NaN: no bar.
 			EmuMeanCI95: float(r["emulated_mean_s_ci95"]), SimMeanCI95: float(r["simulated_mean_s_ci95"]),

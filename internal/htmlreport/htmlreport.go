@@ -296,7 +296,7 @@ func (p *page) experiment(fsys fs.FS, id string, level int) error {
 	}
 	var sums []results.Summary
 	if b, err := fs.ReadFile(fsys, "summary.csv"); err == nil {
-		if sums, err = report.ReadSummary(bytes.NewReader(b)); err != nil {
+		if sums, err = results.ReadSummary(bytes.NewReader(b)); err != nil {
 			return err
 		}
 		p.heading(level, "Summary", id+"summary")

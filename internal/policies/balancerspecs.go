@@ -1,10 +1,35 @@
 package policies
 
+import (
+	"github.com/offload-sim/offload/internal/dispatch"
+	"github.com/offload-sim/offload/internal/lb"
+)
+
 // The registry rows of the production load balancers' algorithms
-// (docs/policies.md, "Production load balancers"). A tier is one backend
-// server; each balancer counts its own outstanding requests and measures
-// its own response times (dispatch.Feedback), and reads no tier's queue,
-// but prequal's probes.
+// (docs/policies.md, "Production load balancers"), which internal/lb
+// implements: here their options are read and their weights made the
+// real programs' integers. A tier is one backend server; each balancer
+// counts its own outstanding requests and measures its own response times
+// (dispatch.Feedback), and reads no tier's queue, but prequal's probes.
+
+// The names of the production balancers' algorithms.
+const (
+	NameRoundRobin   = "round-robin"
+	NameWeightedRR   = "weighted-round-robin"
+	NameLeastConn    = "least-conn"
+	NameP2C          = "p2c"
+	NameLeastRequest = "least-request"
+	NameEWMA         = "ewma"
+	NamePeakEWMA     = "peak-ewma"
+	NamePrequal      = "prequal"
+)
+
+// The draws option's values.
+const (
+	drawsWeights  = "weights"
+	drawsHAProxy  = "haproxy"
+	drawsDistinct = "distinct"
+)
 
 func choicesOption() Option {
 	return Option{Name: "choices", Doc: "tiers drawn per decision, d (default 2)", Check: integer(1, 1000)}
@@ -76,4 +101,63 @@ func prequalSpec() Spec {
 			{Name: "latency_window", Doc: "s: a recorded latency older than this does not count (default 1)", Check: positive("in (0, 1e6] (s)")},
 		},
 		New: buildPrequal}
+}
+
+func buildRoundRobin(b Build) (dispatch.Policy, error) {
+	n := len(b.Tiers)
+	return lb.NewRoundRobin(n, lb.StartTier(b.Device, b.Devices, n)), nil
+}
+
+func buildWeightedRR(b Build) (dispatch.Policy, error) {
+	w, err := tierWeights(b, "capacity")
+	if err != nil {
+		return nil, err
+	}
+	return lb.NewWeightedRoundRobin(w, lb.StartTier(b.Device, b.Devices, len(w))), nil
+}
+
+func buildLeastConn(b Build) (dispatch.Policy, error) {
+	w, err := tierWeights(b, "equal")
+	if err != nil {
+		return nil, err
+	}
+	return lb.NewLeastConn(w), nil
+}
+
+func buildP2C(b Build) (dispatch.Policy, error) {
+	w, err := tierWeights(b, "equal")
+	if err != nil {
+		return nil, err
+	}
+	draws := lb.DrawWeights
+	switch b.Options.String("draws", drawsWeights) {
+	case drawsHAProxy:
+		draws = lb.DrawHAProxy
+	case drawsDistinct:
+		draws = lb.DrawDistinct
+	}
+	return lb.NewP2C(w, b.Options.Int("choices", 2), draws, b.Rand), nil
+}
+
+func buildLeastRequest(b Build) (dispatch.Policy, error) {
+	w, err := tierWeights(b, "equal")
+	if err != nil {
+		return nil, err
+	}
+	return lb.NewLeastRequest(w, b.Options.Int("choices", 2), b.Options.Float("bias", 1), b.Rand), nil
+}
+
+func ewmaBuilder(peak bool) func(b Build) (dispatch.Policy, error) {
+	return func(b Build) (dispatch.Policy, error) {
+		return lb.NewEWMA(len(b.Tiers), peak, b.Options.Float("decay", 10), b.Options.Float("default_rtt", 0), b.Rand), nil
+	}
+}
+
+func buildPrequal(b Build) (dispatch.Policy, error) {
+	o, c := b.Options, lb.DefaultPrequal()
+	c.Probes, c.Pool, c.MaxAge = o.Int("probes", c.Probes), o.Int("pool", c.Pool), o.Float("max_age", c.MaxAge)
+	c.Remove, c.Reuse, c.Delta = o.Int("remove", c.Remove), o.Int("reuse", c.Reuse), o.Float("delta", c.Delta)
+	c.QRIF, c.History = o.Float("q_rif", c.QRIF), o.Int("rif_history", c.History)
+	c.Samples, c.Window = o.Int("latency_samples", c.Samples), o.Float("latency_window", c.Window)
+	return lb.NewPrequal(b.Tiers, c, b.Rand), nil
 }

@@ -2,7 +2,9 @@
 // hybrid, model-only, queue-only, jsq, jsq-s, edge-first, random and oracle —
 // and the reference baselines of §3.7 — lwl, sita-e, sita-opt, static-opt
 // and jiq — against the read-only dispatch.View, so that the simulator and
-// the HTTP testbed run the same code.
+// the HTTP testbed run the same code. Its registry lists every policy,
+// the production load balancers too, whose algorithms internal/lb
+// implements and whose options and weights are read here.
 //
 // Make builds a policy from a registry entry and a Build (tiers, parameters,
 // the scenario's size law and base rate, a random stream); New builds one by

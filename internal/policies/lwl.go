@@ -5,6 +5,7 @@ import (
 
 	"github.com/offload-sim/offload/internal/dispatch"
 	"github.com/offload-sim/offload/internal/fcfs"
+	"github.com/offload-sim/offload/internal/lb"
 )
 
 var (
@@ -52,8 +53,8 @@ type lwl struct {
 
 	ready, busy minTree
 	isBusy      []bool
-	ready0      []float64 // D̄_i + 1/μ_i, tier i's key in ready
-	due         dueTimes  // busy tiers by F_i − D̄_i (an entry may be stale)
+	ready0      []float64   // D̄_i + 1/μ_i, tier i's key in ready
+	due         lb.DueTimes // busy tiers by F_i − D̄_i (an entry may be stale)
 }
 
 // newLWL returns a least-work-left policy for these tiers, drawing ties
@@ -91,8 +92,8 @@ func (p *lwl) Decide(v *dispatch.View) dispatch.Decision {
 	}
 	p.size = v.Oracle.TaskSize()
 	t := v.Now
-	for p.due.len() > 0 && p.due.next() <= t { // tiers free by the reach of a task sent now
-		i := p.due.pop()
+	for p.due.Len() > 0 && p.due.Next() <= t { // tiers free by the reach of a task sent now
+		i := p.due.Pop()
 		if p.isBusy[i] && p.free[i].Free()-p.delay[i] <= t {
 			p.isBusy[i] = false
 			p.busy.unset(i)
@@ -128,57 +129,5 @@ func (p *lwl) Dispatched(now float64, tier int) {
 		p.ready.unset(tier)
 	}
 	p.busy.set(tier, f+p.svc[tier])
-	p.due.push(f-p.delay[tier], tier)
-}
-
-// dueTimes is a binary min-heap of (time, tier): when each busy tier
-// becomes ready. A tier dispatched to again gets a new entry; its old one,
-// earlier, comes out first and is passed over when the tier is still
-// busy then.
-type dueTimes struct {
-	t    []float64
-	tier []int
-}
-
-func (h *dueTimes) len() int           { return len(h.t) }
-func (h *dueTimes) next() float64      { return h.t[0] }
-func (h *dueTimes) less(i, j int) bool { return h.t[i] < h.t[j] }
-func (h *dueTimes) swap(i, j int) {
-	h.t[i], h.t[j] = h.t[j], h.t[i]
-	h.tier[i], h.tier[j] = h.tier[j], h.tier[i]
-}
-
-func (h *dueTimes) push(t float64, tier int) {
-	h.t, h.tier = append(h.t, t), append(h.tier, tier)
-	for i := len(h.t) - 1; i > 0; {
-		up := (i - 1) / 2
-		if !h.less(i, up) {
-			break
-		}
-		h.swap(i, up)
-		i = up
-	}
-}
-
-func (h *dueTimes) pop() int {
-	top := h.tier[0]
-	n := len(h.t) - 1
-	h.swap(0, n)
-	h.t, h.tier = h.t[:n], h.tier[:n]
-	for i := 0; ; {
-		l := 2*i + 1
-		if l >= n {
-			break
-		}
-		m := l
-		if r := l + 1; r < n && h.less(r, l) {
-			m = r
-		}
-		if !h.less(m, i) {
-			break
-		}
-		h.swap(i, m)
-		i = m
-	}
-	return top
+	p.due.Push(f-p.delay[tier], tier)
 }

@@ -79,16 +79,6 @@ func tierWeights(b Build, def string) ([]int, error) {
 	return w, nil
 }
 
-// allEqual reports whether every weight is the same.
-func allEqual(w []int) bool {
-	for _, x := range w {
-		if x != w[0] {
-			return false
-		}
-	}
-	return true
-}
-
 // EntryWeights is the integer weights an entry's policy gives the tiers
 // (its weights option, else its default: capacity for
 // weighted-round-robin, equal for the others), as the real balancers'
@@ -104,7 +94,7 @@ func EntryWeights(e Entry, tiers []dispatch.Tier) ([]int, error) {
 		b.Options["weights"] = v
 	}
 	def := "equal"
-	if e.Name == "weighted-round-robin" {
+	if e.Name == NameWeightedRR {
 		def = "capacity"
 	}
 	return tierWeights(b, def)

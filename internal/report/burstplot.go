@@ -64,7 +64,7 @@ func BurstFigures(runs []PolicyRuns, legend Legend, bursts []results.Interval, e
 	}
 	if cloud >= 0 {
 		figs = append(figs, z.fig("burst_cloud_share", "Share of tasks sent to the cloud", "cloud share",
-			func(w results.Window) float64 { return at(w.Share, cloud) }, false, true))
+			func(w results.Window) float64 { return shareAt(w.Share, cloud) }, false, true))
 	}
 	return figs
 }
@@ -229,4 +229,12 @@ func plotBurst(dir Folder, file, format string, lines []burstLine, legend Legend
 		_, err = c.WriteTo(w)
 		return err
 	})
+}
+
+// shareAt is xs[i], or NaN past its end (a window without that tier).
+func shareAt(xs []float64, i int) float64 {
+	if i < len(xs) {
+		return xs[i]
+	}
+	return math.NaN()
 }

@@ -3,28 +3,14 @@ package report
 import (
 	"cmp"
 	"fmt"
-	"io"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/offload-sim/offload/internal/axis"
 	"github.com/offload-sim/offload/internal/results"
 )
-
-// CompareHeader is the header of compare_<metric>.csv: one row per (cell,
-// policy), the paired difference policy − baseline and its 95% half-width.
-var CompareHeader = []string{"experiment", "param", "value", "policy", "baseline", "metric", "pairs",
-	"policy_mean", "baseline_mean", "diff", "diff_ci95", "verdict", "unstable"}
-
-// WriteCompare writes the differences under CompareHeader.
-func WriteCompare(w io.Writer, ds []results.Difference) error {
-	return writeTable(w, CompareHeader, len(ds), func(i int) []string {
-		d := ds[i]
-		return []string{d.Experiment, d.Param, formatFloat(d.Value), d.Policy, d.Baseline, d.Metric, strconv.Itoa(d.Pairs),
-			formatFloat(d.PolicyMean), formatFloat(d.BaselineMean), formatFloat(d.Diff), formatFloat(d.CI95), d.Verdict(), formatBool(d.Unstable)}
-	})
-}
 
 // DiffCaption is the note of a difference plot: what its marks mean.
 const DiffCaption = "Points: mean paired per-replicate difference, policy − baseline; bars: its 95% Student-t interval; " +
@@ -105,7 +91,7 @@ func DiffNote(ds []results.Difference, legend Legend) string {
 // difference plot of ds takes, or 0 for a linear one: symmetric log when
 // the largest |difference| (with its interval) is more than 10 times the
 // median |difference|, where a linear axis would flatten the typical
-// difference onto the zero line; the half-width is symLogLinear's.
+// difference onto the zero line; the half-width is axis.SymLogLinear's.
 func DiffSymLog(ds []results.Difference) float64 {
 	var ys []float64
 	hi := 0.0
@@ -119,8 +105,8 @@ func DiffSymLog(ds []results.Difference) float64 {
 			hi = math.Max(hi, math.Abs(d.Diff)+ci)
 		}
 	}
-	c := symLogLinear(ys)
-	if c == 0 || hi <= 10*2*c { // symLogLinear is about half the median
+	c := axis.SymLogLinear(ys)
+	if c == 0 || hi <= 10*2*c { // axis.SymLogLinear is about half the median
 		return 0
 	}
 	return c

@@ -11,37 +11,7 @@ import (
 	"github.com/offload-sim/offload/internal/results"
 )
 
-func TestEmulationRunsHeaderExtendsTheSimulators(t *testing.T) {
-	c := results.RunColumns(results.Layout{Tiers: []string{"edge", "cloud"}})
-	h := EmulationRunsHeader(c)
-	sim := RunsHeader(c)
-	if strings.Join(h[:len(sim)], ",") != strings.Join(sim, ",") ||
-		strings.Join(h[len(sim):], ",") != "sent,completed,rejected,failed,valid" {
-		t.Errorf("header %v: want the simulator's then sent,completed,rejected,failed,valid", h)
-	}
-}
-
-func TestWriteEmulationRuns(t *testing.T) {
-	nan := math.NaN()
-	ec := results.RunColumns(results.Layout{Tiers: []string{"edge", "cloud"}})
-	run := results.NewRun(ec, map[string]float64{results.ColTasks: 3,
-		results.ColMeanLatency: 0.25, results.ColP50Latency: 0.2, results.ColP95Latency: 0.5, results.ColP99Latency: 0.5,
-		results.ColMaxLatency: 0.5, results.ColMeanWait: 0.01, results.ColMAPE: 12.5,
-		"share_edge": 0.5, "share_cloud": 0.5, "util_edge": 0.1, "util_cloud": 0.2})
-	run.Experiment, run.Value, run.Policy, run.Seed = "emulate", nan, "hybrid", 1
-	r := EmulatedRun{Run: run, Sent: 5, Completed: 3, Rejected: 1, Failed: 1, Valid: true}
-	var buf bytes.Buffer
-	if err := WriteEmulationRuns(&buf, ec, []EmulatedRun{r}); err != nil {
-		t.Fatal(err)
-	}
-	checkGolden(t, "emulation_runs.csv", buf.Bytes())
-	r.Cols = results.RunColumns(results.Layout{Tiers: []string{"edge"}})
-	if err := WriteEmulationRuns(&buf, ec, []EmulatedRun{r}); err == nil {
-		t.Error("a run with the columns of 1 tier under a header of 2: no error")
-	}
-}
-
-func comparisons() []Comparison {
+func comparisons() []results.Comparison {
 	emu := []results.Summary{
 		summary("hybrid", 0, map[string]float64{results.ColMeanLatency: 0.11, results.ColP95Latency: 0.3}, map[string]float64{results.ColMeanLatency: 0.01, results.ColP95Latency: 0.02}),
 		summary("edge-first", 0, map[string]float64{results.ColMeanLatency: 2.2, results.ColP95Latency: 4}, map[string]float64{results.ColMeanLatency: 0.1, results.ColP95Latency: 0.2}),
@@ -50,7 +20,7 @@ func comparisons() []Comparison {
 		summary("edge-first", 0, map[string]float64{results.ColMeanLatency: 2, results.ColP95Latency: 4}, map[string]float64{results.ColMeanLatency: 0.1, results.ColP95Latency: 0.2}),
 		summary("hybrid", 0, map[string]float64{results.ColMeanLatency: 0.1, results.ColP95Latency: 0.25}, map[string]float64{results.ColMeanLatency: 0.01, results.ColP95Latency: 0.02}),
 	}
-	return Compare(emu, sim, func(p string) (float64, int) {
+	return results.Compare(emu, sim, func(p string) (float64, int) {
 		if p == "hybrid" {
 			return 0.01, 2
 		}
@@ -64,11 +34,11 @@ func TestCompareAndWrite(t *testing.T) {
 		t.Fatalf("comparisons %+v", cs)
 	}
 	var buf bytes.Buffer
-	if err := WriteComparison(&buf, cs); err != nil {
+	if err := results.WriteComparison(&buf, cs); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
-	if lines[0] != strings.Join(ComparisonHeader, ",") || !strings.HasPrefix(lines[1], "hybrid,2,0.11,0.01,0.1,0.01,") || !strings.HasSuffix(lines[1], ",0.01,2,0") {
+	if lines[0] != strings.Join(results.ComparisonHeader, ",") || !strings.HasPrefix(lines[1], "hybrid,2,0.11,0.01,0.1,0.01,") || !strings.HasSuffix(lines[1], ",0.01,2,0") {
 		t.Errorf("csv:\n%s", buf.String())
 	}
 }

@@ -10,15 +10,15 @@ import (
 	"github.com/offload-sim/offload/internal/results"
 )
 
-// TestReadSummaryRoundTrip: what WriteSummary writes, ReadSummary reads
+// TestReadSummaryRoundTrip: what results.WriteSummary writes, results.ReadSummary reads
 // back, value for value (NaN as missing), whatever the columns.
 func TestReadSummaryRoundTrip(t *testing.T) {
 	sums := sweepSummaries()
 	var b bytes.Buffer
-	if err := WriteSummary(&b, cols, sums); err != nil {
+	if err := results.WriteSummary(&b, cols, sums); err != nil {
 		t.Fatal(err)
 	}
-	got, err := ReadSummary(&b)
+	got, err := results.ReadSummary(&b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,8 +38,8 @@ func TestReadSummaryRoundTrip(t *testing.T) {
 	}
 	for _, bad := range []string{"", "experiment,param\n", "experiment,param,value,policy,runs,a,b,unstable\n",
 		"experiment,param,value,policy,runs,a,a_ci95,unstable\ne,,,p,2,1,x,0\n"} {
-		if _, err := ReadSummary(strings.NewReader(bad)); err == nil {
-			t.Errorf("ReadSummary(%q): no error", bad)
+		if _, err := results.ReadSummary(strings.NewReader(bad)); err == nil {
+			t.Errorf("results.ReadSummary(%q): no error", bad)
 		}
 	}
 }
@@ -52,13 +52,13 @@ func TestReadSummaryPrecision(t *testing.T) {
 		sums[i].Precise, sums[i].Precision, sums[i].PrecisionMet = true, 0.01*float64(i), i%2 == 0
 	}
 	var b bytes.Buffer
-	if err := WriteSummary(&b, cols, sums); err != nil {
+	if err := results.WriteSummary(&b, cols, sums); err != nil {
 		t.Fatal(err)
 	}
 	if h, _, _ := strings.Cut(b.String(), "\n"); !strings.HasSuffix(h, ",unstable,precision,precision_met") {
 		t.Fatalf("header %q", h)
 	}
-	got, err := ReadSummary(&b)
+	got, err := results.ReadSummary(&b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestReadSummaryPrecision(t *testing.T) {
 		}
 	}
 	b.Reset()
-	if err := WriteSummary(&b, cols, sweepSummaries()); err != nil {
+	if err := results.WriteSummary(&b, cols, sweepSummaries()); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(b.String(), "precision") {
@@ -142,7 +142,7 @@ func TestPlotDiffs(t *testing.T) {
 		t.Error("only unstable cells: no error")
 	}
 	var b bytes.Buffer
-	if err := WriteCompare(&b, ds); err != nil || !strings.Contains(b.String(), ",20,random,,,5,0,0,300,5,higher,1\n") {
+	if err := results.WriteCompare(&b, ds); err != nil || !strings.Contains(b.String(), ",20,random,,,5,0,0,300,5,higher,1\n") {
 		t.Errorf("compare CSV: %v\n%s", err, b.String())
 	}
 }

@@ -1,6 +1,10 @@
 package report
 
-import "github.com/offload-sim/offload/internal/results"
+import (
+	"flag"
+
+	"github.com/offload-sim/offload/internal/results"
+)
 
 // summary builds a summary of the three test tiers' columns with the given
 // means and half-widths by column name; every other column is missing.
@@ -22,3 +26,11 @@ func summary(pol string, value float64, mean, ci map[string]float64) results.Sum
 
 // testLegend is the paper's eight in registry order.
 var testLegend = Legend{Labels: allPolicies, Policies: allPolicies}
+
+// -update rewrites golden files where a package has them; this one has
+// none, but every package with tests takes the flag.
+var _ = flag.Bool("update", false, "rewrite golden files (this package has none)")
+
+var tiers = []string{"local", "edge", "cloud"}
+
+var cols = results.RunColumns(results.Layout{Tiers: tiers})

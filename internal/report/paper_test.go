@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/offload-sim/offload/internal/axis"
 	"github.com/offload-sim/offload/internal/results"
 )
 
@@ -112,19 +113,19 @@ func TestDiffSymLog(t *testing.T) {
 	if c != 0.002 {
 		t.Fatalf("DiffSymLog = %g, want half the median |difference| (4 ms), 2 ms", c)
 	}
-	sl := symLog{C: c}
+	sl := axis.SymLog{C: c}
 	// The smallest differences are told apart: 1 ms and 1.5 ms lie at
 	// least 5% of the axis apart, where a linear axis to 1.9 s puts them
 	// 0.03% apart.
-	lo, hi := sl.f(-0.0035), sl.f(2)
-	if gap := (sl.f(0.0015) - sl.f(0.001)) / (hi - lo); gap < 0.02 {
+	lo, hi := sl.F(-0.0035), sl.F(2)
+	if gap := (sl.F(0.0015) - sl.F(0.001)) / (hi - lo); gap < 0.02 {
 		t.Errorf("1 ms and 1.5 ms are %.3f of the axis apart", gap)
 	}
 	if c := DiffSymLog([]results.Difference{d("a", 1, 0.002), d("a", 2, 0.004), d("b", 1, -0.003)}); c != 0 {
 		t.Errorf("differences of one size: symlog %g, want a linear axis", c)
 	}
 	for _, x := range []float64{-3, -c, -c / 2, 0, c / 3, c, 7 * c, 1e3} {
-		if y := sl.inv(sl.f(x)); math.Abs(y-x) > 1e-12*math.Max(1, math.Abs(x)) {
+		if y := sl.Inv(sl.F(x)); math.Abs(y-x) > 1e-12*math.Max(1, math.Abs(x)) {
 			t.Errorf("inv(f(%g)) = %g", x, y)
 		}
 	}
@@ -160,7 +161,7 @@ func TestLogXShowsZero(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := p.X.Scale.(symLog); !ok || p.X.Min >= 0 || p.X.Max <= 3 {
+	if _, ok := p.X.Scale.(axis.SymLog); !ok || p.X.Min >= 0 || p.X.Max <= 3 {
 		t.Errorf("X scale %T over [%g, %g]: want symlog around [0, 3]", p.X.Scale, p.X.Min, p.X.Max)
 	}
 	if !SweepLogX("observation.period", sweptValues(sums)) || SweepLogX("arrivals.rate", []float64{10, 200}) {

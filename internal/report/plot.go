@@ -14,10 +14,9 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgpdf"
-	"gonum.org/v1/plot/vg/vgsvg"
 
+	"github.com/offload-sim/offload/internal/axis"
+	"github.com/offload-sim/offload/internal/canvas"
 	"github.com/offload-sim/offload/internal/results"
 )
 
@@ -35,7 +34,7 @@ const (
 const PNGDPI = 300
 
 // Formats lists the plot formats accepted by the plot functions.
-var Formats = []string{"png", "svg", "pdf"}
+var Formats = canvas.Formats
 
 // PlotMetric draws one summary.csv metric (a column name such as
 // "p95_latency_s" or "share_cloud"; tiers resolves share_/util_ names)
@@ -209,7 +208,7 @@ func whiteCanvas(format string, entries []legendEntry, captionLines int, w, h vg
 		return nil, draw.Canvas{}, 0, fmt.Errorf("figure size %.3g × %.3g in: too small for the plot and its legend of %d entries (at least %.3g in each way)",
 			float64(w/vg.Inch), float64(h/vg.Inch), len(entries), float64(MinFigureSize/vg.Inch))
 	}
-	c, err := newCanvas(format, w, h)
+	c, err := canvas.New(format, w, h, PNGDPI)
 	if err != nil {
 		return nil, draw.Canvas{}, 0, err
 	}
@@ -217,18 +216,6 @@ func whiteCanvas(format string, entries []legendEntry, captionLines int, w, h vg
 	dc.SetColor(color.White)
 	dc.Fill(dc.Rectangle.Path())
 	return c, dc, legendH, nil
-}
-
-func newCanvas(format string, w, h vg.Length) (vg.CanvasWriterTo, error) {
-	switch format {
-	case "png":
-		return dpiPNG{vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(PNGDPI))}, PNGDPI}, nil
-	case "svg":
-		return outlinedSVG{vgsvg.New(w, h)}, nil
-	case "pdf":
-		return vgpdf.New(w, h), nil
-	}
-	return nil, fmt.Errorf("unknown plot format %q (want one of %s)", format, strings.Join(Formats, ", "))
 }
 
 // legendEntry is one policy (or the unstable marker) in the legend.
@@ -276,7 +263,7 @@ func (f figure) newPlot(sc float64) *plot.Plot {
 	for _, a := range []*plot.Axis{&p.X, &p.Y} {
 		a.Label.TextStyle.Font.Size = pt(12, sc)
 		a.Tick.Label.Font.Size = pt(10, sc)
-		a.Tick.Marker = linearTicks{}
+		a.Tick.Marker = axis.LinearTicks{}
 	}
 	if t := f.xTicks(); t != nil {
 		p.X.Tick.Marker = t
@@ -357,10 +344,10 @@ func (f figure) setX(p *plot.Plot, ss []series, xm axisMap, symX float64) {
 		}
 		// A margin of a tenth of a decade each side (1.25×); one value
 		// gets a decade around it rather than a zero-width axis.
-		p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, logTicks{}
+		p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, axis.LogTicks{}
 		xs := positive(f.XTicks)
 		if symX > 0 {
-			sl := symLog{C: symX}
+			sl := axis.SymLog{C: symX}
 			p.X.Scale, p.X.Tick.Marker = sl, sl
 			xs = atLeastZero(f.XTicks)
 		}
@@ -380,16 +367,16 @@ func (f figure) setY(p *plot.Plot, floor float64) {
 	// Headroom above the highest bar keeps its marker off the frame.
 	switch {
 	case f.LogY:
-		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, logTicks{MinorDecades: f.minorDecades()}
+		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, axis.LogTicks{MinorDecades: f.minorDecades()}
 		p.Y.Min, p.Y.Max = floor, math.Max(1.2*p.Y.Max, 2*floor)
 	case f.SymY > 0:
 		// 4% of the axis's length beyond the data at each end, counted
 		// in the scale's linear units.
-		sl := symLog{C: f.SymY}
+		sl := axis.SymLog{C: f.SymY}
 		p.Y.Scale, p.Y.Tick.Marker = sl, sl
-		lo, hi := sl.f(math.Min(p.Y.Min, 0)), sl.f(math.Max(p.Y.Max, 0))
+		lo, hi := sl.F(math.Min(p.Y.Min, 0)), sl.F(math.Max(p.Y.Max, 0))
 		pad := 0.04 * (hi - lo)
-		p.Y.Min, p.Y.Max = sl.inv(lo-pad), sl.inv(hi+pad)
+		p.Y.Min, p.Y.Max = sl.Inv(lo-pad), sl.Inv(hi+pad)
 	default:
 		// A linear axis starts at zero (or below, for negative data) so that
 		// heights compare as ratios.
@@ -442,8 +429,8 @@ func (f figure) xSeries() (ss []series, xm axisMap, symX float64, err error) {
 		}
 	}
 	if zero && !math.IsInf(lo, 1) {
-		sl := symLog{C: lo}
-		return keepX(ss, func(x float64) bool { return x >= 0 }), sl.axisMap(), lo, nil
+		sl := axis.SymLog{C: lo}
+		return keepX(ss, func(x float64) bool { return x >= 0 }), axisMap{sl.F, sl.Inv}, lo, nil
 	}
 	ss = positiveX(ss)
 	if len(ss) == 0 {

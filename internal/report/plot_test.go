@@ -17,8 +17,9 @@ import (
 
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
 
+	"github.com/offload-sim/offload/internal/axis"
+	"github.com/offload-sim/offload/internal/canvas"
 	"github.com/offload-sim/offload/internal/results"
 )
 
@@ -189,7 +190,7 @@ func TestPlotMetricHostileInputs(t *testing.T) {
 
 // TestLinearTicksNoNegativeZero: an axis starting at 0 labels it "0".
 func TestLinearTicksNoNegativeZero(t *testing.T) {
-	for _, tk := range (linearTicks{}).Ticks(-1e-18, 0.6) {
+	for _, tk := range (axis.LinearTicks{}).Ticks(-1e-18, 0.6) {
 		if strings.HasPrefix(tk.Label, "-0") {
 			t.Errorf("label %q at %v", tk.Label, tk.Value)
 		}
@@ -253,7 +254,10 @@ func BenchmarkFigurePNG(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				c := dpiPNG{vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(figWidth, plotH+vg.Inch), vgimg.UseDPI(dpi))}, dpi}
+				c, err := canvas.New("png", figWidth, plotH+vg.Inch, dpi)
+				if err != nil {
+					b.Fatal(err)
+				}
 				dc := draw.New(c)
 				drawPlot(p, draw.Crop(dc, 0, 0, vg.Inch, 0))
 				drawLegend(legendArea(dc, vg.Inch), entries, "")

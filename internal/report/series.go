@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/plot/plotter"
 
+	"github.com/offload-sim/offload/internal/axis"
 	"github.com/offload-sim/offload/internal/results"
 )
 
@@ -107,7 +108,7 @@ func logFloor(ss []series, bars bool) float64 {
 	if math.IsInf(lo, 1) {
 		return 1
 	}
-	return niceFloor(lo / 1.25)
+	return axis.NiceFloor(lo / 1.25)
 }
 
 // clampLow shortens lower error bars so that they end at floor or above.

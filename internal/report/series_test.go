@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/plot/plotter"
 
+	"github.com/offload-sim/offload/internal/axis"
 	"github.com/offload-sim/offload/internal/results"
 )
 
@@ -146,9 +147,9 @@ func TestTicks(t *testing.T) {
 	}
 	for _, c := range cases {
 		var got []string
-		ticks := linearTicks{}.Ticks(c.min, c.max)
+		ticks := axis.LinearTicks{}.Ticks(c.min, c.max)
 		if c.log {
-			ticks = logTicks{}.Ticks(c.min, c.max)
+			ticks = axis.LogTicks{}.Ticks(c.min, c.max)
 		}
 		for _, tk := range ticks {
 			if tk.Value < c.min || tk.Value > c.max {

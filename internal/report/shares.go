@@ -15,6 +15,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/offload-sim/offload/internal/axis"
 	"github.com/offload-sim/offload/internal/results"
 )
 
@@ -279,12 +280,12 @@ func sharePlot(p sharePanel, tiers []string, xs []float64, o FigureOptions, bott
 	pl.Y.Tick.Marker = plot.ConstantTicks([]plot.Tick{{Value: 0, Label: "0"}, {Value: 0.25}, {Value: 0.5, Label: "0.5"}, {Value: 0.75}, {Value: 1, Label: "1"}})
 	lo, hi := xs[0], xs[len(xs)-1]
 	if o.LogX {
-		pl.X.Scale, pl.X.Tick.Marker = plot.LogScale{}, logTicks{}
+		pl.X.Scale, pl.X.Tick.Marker = plot.LogScale{}, axis.LogTicks{}
 		if lo == hi {
 			lo, hi = lo/2, hi*2
 		}
 	} else {
-		pl.X.Tick.Marker = linearTicks{}
+		pl.X.Tick.Marker = axis.LinearTicks{}
 		if lo == hi {
 			lo, hi = lo-1, hi+1
 		}

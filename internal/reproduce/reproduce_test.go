@@ -12,7 +12,6 @@ import (
 	"github.com/offload-sim/offload/experiments"
 	"github.com/offload-sim/offload/internal/experiment"
 	"github.com/offload-sim/offload/internal/policies"
-	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/results"
 	"github.com/offload-sim/offload/internal/runner"
 	"github.com/offload-sim/offload/internal/scenario"
@@ -99,7 +98,7 @@ func TestReproduceRunsWhatItSays(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	runs, err := report.ReadRuns(f, results.RunColumns(results.Layout{Tiers: []string{"local", "edge", "cloud"}}))
+	runs, err := results.ReadRuns(f, results.RunColumns(results.Layout{Tiers: []string{"local", "edge", "cloud"}}))
 	if err != nil || len(runs) != 2 {
 		t.Fatalf("decision/runs.csv: %d runs, %v; want 2", len(runs), err)
 	}

@@ -2,8 +2,10 @@ package results
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -128,4 +130,18 @@ func CompareTo(runs []Run, baseline, metric string) ([]Difference, error) {
 		}
 	}
 	return out, nil
+}
+
+// CompareHeader is the header of compare_<metric>.csv: one row per (cell,
+// policy), the paired difference policy − baseline and its 95% half-width.
+var CompareHeader = []string{"experiment", "param", "value", "policy", "baseline", "metric", "pairs",
+	"policy_mean", "baseline_mean", "diff", "diff_ci95", "verdict", "unstable"}
+
+// WriteCompare writes the differences under CompareHeader.
+func WriteCompare(w io.Writer, ds []Difference) error {
+	return writeTable(w, CompareHeader, len(ds), func(i int) []string {
+		d := ds[i]
+		return []string{d.Experiment, d.Param, formatFloat(d.Value), d.Policy, d.Baseline, d.Metric, strconv.Itoa(d.Pairs),
+			formatFloat(d.PolicyMean), formatFloat(d.BaselineMean), formatFloat(d.Diff), formatFloat(d.CI95), d.Verdict(), formatBool(d.Unstable)}
+	})
 }

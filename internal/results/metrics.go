@@ -122,6 +122,12 @@ type Layout struct {
 	Dynamic bool
 	// WarmupAuto adds warmup_tasks, each run's own warm-up (warmup: auto).
 	WarmupAuto bool
+	// Buffer adds drop_share (a scenario with a finite buffer), Patience
+	// abandon_share (a scenario with patience).
+	Buffer, Patience bool
+	// Classes are the task classes' names: each adds its mean and 95th
+	// percentile latency and its deadline miss share (none without).
+	Classes []string
 	// Batches adds batch_ci95, batch_lag1 and batch_correlated, each run's
 	// batch-means analysis of its mean latency (--batches).
 	Batches bool
@@ -208,6 +214,13 @@ func RunColumns(l Layout) []Column {
 			Doc: "the unmeasured tasks that arrived first, chosen by the run from its own output by MSER-5 (warmup: auto); near half of tasks, the run is too short to show its steady state",
 			Get: func(m *Measured) float64 { return float64(m.WarmupTasks) }})
 	}
+	if l.Buffer {
+		cols = append(cols, dropColumn())
+	}
+	if l.Patience {
+		cols = append(cols, abandonColumn())
+	}
+	cols = append(cols, classColumns(l.Classes)...)
 	if l.Batches {
 		cols = append(cols, batchColumns()...)
 	}
@@ -250,6 +263,8 @@ type Measured struct {
 	// Σ latency and Σ wait (s), and their number where it differs from
 	// TierCount (the testbed, where some requests fail); nil TierDone means
 	// TierCount. Nil sums leave the breakdown columns missing.
+	// Classes is each task class's account (Layout.Classes); nil without.
+	Classes        []ClassMeasured
 	TierSumLatency []float64
 	TierSumWait    []float64
 	TierDone       []int

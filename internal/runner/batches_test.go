@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/offload-sim/offload/internal/experiment"
-	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/results"
 	"github.com/offload-sim/offload/internal/scenario"
 )
@@ -38,7 +37,7 @@ func batchRun(t *testing.T, dir string, k int, sets ...string) ([]results.Run, s
 	if err != nil {
 		t.Fatal(err)
 	}
-	runs, err := report.ReadRunsAny(bytes.NewReader(b))
+	runs, err := results.ReadRunsAny(bytes.NewReader(b))
 	if err != nil {
 		t.Fatal(err)
 	}

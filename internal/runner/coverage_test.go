@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/offload-sim/offload/internal/experiment"
-	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/results"
 	"github.com/offload-sim/offload/internal/scenario"
 	"github.com/offload-sim/offload/internal/stats"
@@ -86,7 +85,7 @@ func preciseSummary(t *testing.T, q queueCase, seed int, dir string) results.Sum
 		t.Fatal(err)
 	}
 	defer f.Close()
-	sums, err := report.ReadSummary(f)
+	sums, err := results.ReadSummary(f)
 	if err != nil || len(sums) != 1 {
 		t.Fatalf("summary.csv: %d rows, %v", len(sums), err)
 	}

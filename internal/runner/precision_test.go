@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/offload-sim/offload/internal/experiment"
-	"github.com/offload-sim/offload/internal/report"
+	"github.com/offload-sim/offload/internal/results"
 )
 
 // precisionRun runs a small two-cell sweep until precise into dir.
@@ -67,7 +67,7 @@ func TestPrecisionRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	sums, err := report.ReadSummary(f)
+	sums, err := results.ReadSummary(f)
 	if err != nil {
 		t.Fatal(err)
 	}

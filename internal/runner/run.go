@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/offload-sim/offload/internal/experiment"
-	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/results"
 	"github.com/offload-sim/offload/internal/store"
 )
@@ -199,7 +198,7 @@ func writeScenario(d *store.Dir, plan *experiment.Plan) error {
 // in the order given (job order).
 func writeRunFiles(d *store.Dir, plan *experiment.Plan, side *Sidecar, done []experiment.Outcome) error {
 	runs := OutcomeRuns(done)
-	if err := d.WriteFile("runs.csv", func(w io.Writer) error { return report.WriteRuns(w, plan.Columns(), runs) }); err != nil {
+	if err := d.WriteFile("runs.csv", func(w io.Writer) error { return results.WriteRuns(w, plan.Columns(), runs) }); err != nil {
 		return err
 	}
 	if side != nil {
@@ -260,7 +259,7 @@ func readHave(src Reader, plan *experiment.Plan, side *Sidecar) (map[RunKey]expe
 func readRunFiles(src Reader, plan *experiment.Plan, side *Sidecar) ([]results.Run, map[RunKey]experiment.Outcome, error) {
 	var runs []results.Run
 	err := src("runs.csv", func(r io.Reader) (err error) {
-		runs, err = report.ReadRuns(r, plan.Columns())
+		runs, err = results.ReadRuns(r, plan.Columns())
 		return err
 	})
 	if err != nil {
@@ -306,6 +305,6 @@ func WriteSummary(d *store.Dir, plan *experiment.Plan, o *Options, runs []result
 	if note := batchNote(o.Batches, runs); note != "" && o.Err != nil {
 		fmt.Fprintf(o.Err, "offload: warning: %s\n", note)
 	}
-	err := d.WriteFile("summary.csv", func(w io.Writer) error { return report.WriteSummary(w, cols, sums) })
+	err := d.WriteFile("summary.csv", func(w io.Writer) error { return results.WriteSummary(w, cols, sums) })
 	return sums, err
 }

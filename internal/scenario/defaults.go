@@ -62,6 +62,7 @@ func (s *Scenario) Clone() *Scenario {
 	c.Arrivals.Sojourn = cloneSlice(s.Arrivals.Sojourn)
 	c.Tiers = cloneSlice(s.Tiers)
 	cloneDynamics(&c)
+	cloneClasses(&c)
 	c.Policies = schema.CloneEntries(s.Policies)
 	if s.Observation != nil {
 		o := *s.Observation

@@ -89,5 +89,5 @@ var unitless = map[string]bool{
 	"tiers.delay.cv": true, "estimator.epsilon": true, "estimator.rho_max": true,
 	"estimator.penalty.threshold": true, "estimator.penalty.k": true,
 	"observation.delay.cv": true, "observation.noise": true, "sweep.values": true,
-	"tiers.episodes.speed": true, "tiers.slowdowns.speed": true,
+	"tiers.episodes.speed": true, "tiers.slowdowns.speed": true, "classes.share": true,
 }

@@ -65,6 +65,12 @@ type Scenario struct {
 	// CancelOnTimeout removes a timed-out attempt from its tier (omitted:
 	// false, it runs on and its work is wasted).
 	CancelOnTimeout bool `yaml:"cancel_on_timeout,omitempty"`
+	// Classes split the tasks, each with its share, priority, size law,
+	// deadline and patience (discipline.go; omitted: one class).
+	Classes []Class `yaml:"classes,omitempty" label:""`
+	// Patience is how long a task waits in an FCFS queue before it leaves,
+	// s, for a class without its own (omitted: for ever).
+	Patience *Dist `yaml:"patience,omitempty" label:"patience law"`
 
 	// pols is the catalog Parse was given: Validate and Cells check the
 	// policies against it. Unexported, so yaml and Hash ignore it.

@@ -106,7 +106,7 @@ func TestSetErrors(t *testing.T) {
 		{"empty option segment", "policies.0.penalty..k", "1", "empty path segment"},
 		{"rate out of float range", "arrivals.rate", "1e400", `arrivals.rate: "1e400" is not allowed: 1e400 is out of range: want a number`},
 		{"servers out of int range", "tiers.edge.servers", "99999999999999999999", `"99999999999999999999" is not allowed: 99999999999999999999 is out of range: want an integer`},
-		{"unknown key in value", "tiers.edge", "{servers: 2, sever: 3}", `tiers.edge: "{servers: 2, sever: 3}" is not allowed: unknown field "sever" (allowed: name, kind, servers, speed, delay, power, tx_energy, rx_energy, episodes, slowdowns, failures)`},
+		{"unknown key in value", "tiers.edge", "{servers: 2, sever: 3}", `tiers.edge: "{servers: 2, sever: 3}" is not allowed: unknown field "sever" (allowed: name, kind, servers, speed, delay, power, tx_energy, rx_energy, episodes, slowdowns, failures, discipline, preemptive, buffer)`},
 		{"bad YAML", "policies", "[jsq", `policies: "[jsq" is not valid YAML`},
 		{"list for number", "arrivals.rate", "[1]", `arrivals.rate: "[1]" is not allowed: want a number`},
 		{"null for a mapping", "tiers.edge.delay", "null", "tiers.edge.delay: null is not allowed: want a mapping"},

@@ -29,6 +29,18 @@ type Tier struct {
 	// Failures are random spans during which the tier is down, gap
 	// seconds apart (omitted: none); down wins over a slow-down.
 	Failures *Recurring `yaml:"failures,omitempty" label:"failures"`
+	// Discipline is the order the tier serves its tasks in: fcfs, ps
+	// (processor sharing), srpt (least remaining work first, preemptive)
+	// or priority (by class, the lower priority number first)
+	// (omitted: fcfs).
+	Discipline string `yaml:"discipline,omitempty" label:"queue discipline"`
+	// Preemptive makes a priority tier preempt-resume: a task of a more
+	// urgent class takes the server of the least urgent in service.
+	Preemptive bool `yaml:"preemptive,omitempty"`
+	// Buffer is the most tasks the tier holds, in service included, ≥
+	// servers: a task that reaches it full is dropped, or sent again with
+	// retries (omitted: no limit).
+	Buffer int `yaml:"buffer,omitempty" label:"buffer" unit:"tasks"`
 }
 
 // Power is a server's linear power model: P(u) = Idle + (Max − Idle)·u at

@@ -31,6 +31,7 @@ func (s *Scenario) Validate() error {
 	c.data()
 	c.energy()
 	c.dynamics()
+	c.disciplines()
 	c.policies()
 	c.estimator()
 	c.observation()

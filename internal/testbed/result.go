@@ -199,5 +199,9 @@ func (r *Result) Metrics(cols []results.Column) results.Run {
 	for i, t := range r.tiers {
 		m.TierCapacity[i] = float64(t.Servers) * t.Speed
 	}
+	if slices.ContainsFunc(cols, func(c results.Column) bool { return c.Name == results.ColDropShare }) {
+		// A tier's buffer is its queue limit: its 503s are the drops, over the requests sent.
+		m.Outcomes = &results.Outcomes{Arrived: r.Sent, Dropped: r.Rejected}
+	}
 	return results.Run{Cols: cols, Values: results.Row(cols, m)}
 }

@@ -30,7 +30,7 @@ type ServerConfig struct {
 	Name       string
 	Servers    int     // c: tasks in service at once, ≥ 1
 	Speed      float64 // work units per model second of one server, > 0
-	QueueLimit int     // tasks that may wait beyond the c in service; ≤ 0: DefaultQueueLimit
+	QueueLimit int     // tasks that may wait beyond the c in service; 0: DefaultQueueLimit; < 0: none may wait
 	TimeScale  float64 // wall seconds per model second, > 0
 	// MaxService refuses (400) a task whose wall-clock service would exceed
 	// it; 0: DefaultMaxService.
@@ -45,7 +45,29 @@ type ServerConfig struct {
 	// Exec runs a task: it must take d of wall-clock time, or return ctx's
 	// error when the client goes away first. nil: a timer (Sleep).
 	Exec func(ctx context.Context, d time.Duration) error
+	// Capacity is the tier's speed over model time from Epoch, as the
+	// scenario's episodes give it (engine.Schedule); nil: its speed,
+	// always. While down the tier answers 503 (reason tier_down) to a
+	// task that reaches it, and a task present when it goes down, queued
+	// or in service, is lost: answered 503 at that instant. A slow-down
+	// stretches service as the simulator does, the remaining work
+	// draining at each span's speed.
+	Capacity Capacity
+	// Epoch is model time 0 of Capacity; zero: when NewServer is called.
+	Epoch time.Time
 }
+
+// Capacity is a tier's capacity over model time (s from the epoch), as
+// engine.Schedule computes it. A server calls it under its lock.
+type Capacity interface {
+	Down(t float64) bool
+	Finish(start, work float64) (float64, bool)
+	NextDown(t, until float64) float64
+}
+
+// downHorizon bounds, in model seconds, how far ahead a queued task looks
+// for the failure that would lose it: a wait beyond it is not modelled.
+const downHorizon = 86400
 
 // Server is one tier: c service slots and one FIFO queue. It is an
 // http.Handler (POST /tasks, GET /state); serve it with NewHTTPServer.
@@ -81,8 +103,11 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	if cfg.Index < 0 || cfg.Index >= MaxDelays {
 		return nil, fmt.Errorf("tier %s: index %d: must be in [0, %d)", cfg.Name, cfg.Index, MaxDelays)
 	}
-	if cfg.QueueLimit <= 0 {
+	switch {
+	case cfg.QueueLimit == 0:
 		cfg.QueueLimit = DefaultQueueLimit
+	case cfg.QueueLimit < 0: // a buffer of c: every task waiting beyond the servers is refused
+		cfg.QueueLimit = 0
 	}
 	if cfg.MaxService <= 0 {
 		cfg.MaxService = DefaultMaxService
@@ -92,6 +117,9 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	}
 	if cfg.Exec == nil {
 		cfg.Exec = Sleep
+	}
+	if cfg.Epoch.IsZero() {
+		cfg.Epoch = cfg.Now()
 	}
 	s := &Server{cfg: cfg, mux: http.NewServeMux()}
 	s.st = State{Name: cfg.Name, Servers: cfg.Servers, Speed: cfg.Speed, TimeScale: cfg.TimeScale, QueueLimit: cfg.QueueLimit}
@@ -205,6 +233,10 @@ func (s *Server) postTask(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	queued := s.cfg.Now()
+	if s.cfg.Capacity != nil && s.refuse(queued) {
+		writeError(w, s.downError())
+		return
+	}
 	if err := s.acquire(r.Context()); err != nil {
 		var re *requestError
 		if errors.As(err, &re) {
@@ -213,8 +245,17 @@ func (s *Server) postTask(w http.ResponseWriter, r *http.Request) {
 		return // the client left while queued: nobody to answer
 	}
 	started := s.cfg.Now()
+	lost := false
+	if s.cfg.Capacity != nil {
+		d, lost = s.stretch(started, *t.Size/s.cfg.Speed)
+	}
 	err := s.cfg.Exec(r.Context(), d)
 	finished := s.cfg.Now()
+	if lost && err == nil {
+		s.lose()
+		writeError(w, s.downError())
+		return
+	}
 	s.release(err == nil)
 	if err != nil {
 		return
@@ -244,21 +285,90 @@ func (s *Server) acquire(ctx context.Context) error {
 	}
 	wt := &waiter{ready: make(chan struct{})}
 	s.queue = append(s.queue, wt)
+	var down <-chan time.Time
+	if s.cfg.Capacity != nil { // the failure that would lose it while it waits
+		now := s.cfg.Now()
+		m := s.model(now)
+		if at := s.cfg.Capacity.NextDown(m, m+downHorizon); at < math.Inf(1) {
+			tm := time.NewTimer(s.wall(at).Sub(now))
+			defer tm.Stop()
+			down = tm.C
+		}
+	}
 	s.mu.Unlock()
+	failed := false
 	select {
 	case <-wt.ready:
 		return nil
 	case <-ctx.Done():
+	case <-down:
+		failed = true
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if wt.served { // handed a server as the client left: give it back
 		s.releaseLocked(false)
+		if failed {
+			s.st.Abandoned--
+			s.st.Lost++
+			return s.downError()
+		}
 		return ctx.Err()
 	}
 	s.queue = slices.DeleteFunc(s.queue, func(x *waiter) bool { return x == wt })
+	if failed {
+		s.st.Lost++
+		return s.downError()
+	}
 	s.st.Abandoned++
 	return ctx.Err()
+}
+
+// model is wall-clock instant t in model seconds from the epoch.
+func (s *Server) model(t time.Time) float64 {
+	return t.Sub(s.cfg.Epoch).Seconds() / s.cfg.TimeScale
+}
+
+// wall is model instant m as a wall-clock instant.
+func (s *Server) wall(m float64) time.Time {
+	return s.cfg.Epoch.Add(time.Duration(m * s.cfg.TimeScale * float64(time.Second)))
+}
+
+// refuse reports whether the tier is down at t, counting the refusal.
+func (s *Server) refuse(t time.Time) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.cfg.Capacity.Down(s.model(t)) {
+		return false
+	}
+	s.st.Received++
+	s.st.Rejected++
+	return true
+}
+
+// stretch is the wall-clock service of work model seconds (at the tier's
+// own speed) started at t, through the tier's capacity; lost if the tier
+// goes down first, the service then lasting until it does.
+func (s *Server) stretch(t time.Time, work float64) (time.Duration, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := s.model(t)
+	fin, lost := s.cfg.Capacity.Finish(m, work)
+	return time.Duration((fin - m) * s.cfg.TimeScale * float64(time.Second)), lost
+}
+
+// lose frees the server of a task lost in service.
+func (s *Server) lose() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.releaseLocked(false)
+	s.st.Abandoned--
+	s.st.Lost++
+}
+
+// downError is the answer of a down tier, to a task it refuses or loses.
+func (s *Server) downError() *requestError {
+	return &requestError{http.StatusServiceUnavailable, ErrorBody{"tier_down", fmt.Sprintf("tier %s is down", s.cfg.Name)}}
 }
 
 // release frees a server: it passes straight to the head of the queue, so

@@ -3,6 +3,7 @@ package testbed
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -216,5 +217,21 @@ func TestHTTPServerTimeouts(t *testing.T) {
 	srv := NewHTTPServer(http.NotFoundHandler())
 	if srv.ReadHeaderTimeout <= 0 || srv.ReadTimeout <= 0 || srv.IdleTimeout <= 0 || srv.MaxHeaderBytes <= 0 {
 		t.Errorf("timeouts unset: %+v", srv)
+	}
+}
+
+// A negative queue limit is a buffer of c: with every server busy the next
+// task is refused at once; zero is the default limit.
+func TestServerBufferOfServers(t *testing.T) {
+	s := newTestServer(t, ServerConfig{Servers: 1, Speed: 1, QueueLimit: -1})
+	if err := s.acquire(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var re *requestError
+	if err := s.acquire(context.Background()); !errors.As(err, &re) || re.status != http.StatusServiceUnavailable {
+		t.Fatalf("second task: %v, want a 503", err)
+	}
+	if d := newTestServer(t, ServerConfig{Servers: 1, Speed: 1}); d.cfg.QueueLimit != DefaultQueueLimit {
+		t.Errorf("zero limit became %d", d.cfg.QueueLimit)
 	}
 }

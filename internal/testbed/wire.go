@@ -47,16 +47,17 @@ type TaskResult struct {
 // State is the answer to GET /state.
 type State struct {
 	Name       string  `json:"name"`
-	Servers    int     `json:"servers"`     // c
-	Speed      float64 `json:"speed"`       // work units per model second
-	TimeScale  float64 `json:"time_scale"`  // wall seconds per model second
-	QueueLimit int     `json:"queue_limit"` // tasks that may wait beyond the c in service
-	Queued     int     `json:"queued"`      // waiting now
-	Busy       int     `json:"busy"`        // servers busy now
-	Received   int     `json:"received"`    // tasks admitted or rejected
-	Completed  int     `json:"completed"`   // answered with timings
-	Rejected   int     `json:"rejected"`    // answered 503
-	Abandoned  int     `json:"abandoned"`   // client gone before the answer
+	Servers    int     `json:"servers"`        // c
+	Speed      float64 `json:"speed"`          // work units per model second
+	TimeScale  float64 `json:"time_scale"`     // wall seconds per model second
+	QueueLimit int     `json:"queue_limit"`    // tasks that may wait beyond the c in service
+	Queued     int     `json:"queued"`         // waiting now
+	Busy       int     `json:"busy"`           // servers busy now
+	Received   int     `json:"received"`       // tasks admitted or rejected
+	Completed  int     `json:"completed"`      // answered with timings
+	Rejected   int     `json:"rejected"`       // answered 503
+	Abandoned  int     `json:"abandoned"`      // client gone before the answer
+	Lost       int     `json:"lost,omitempty"` // present when the tier went down (Capacity)
 	// RejectionRate is Rejected/Received (0 before any task): a mean latency
 	// over completed tasks alone is biased low when this is not small.
 	RejectionRate float64 `json:"rejection_rate"`

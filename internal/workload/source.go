@@ -20,6 +20,9 @@ type Spec struct {
 	// Trace, if set, replaces Arrivals and Size: its rows are replayed in
 	// order (delays are still drawn).
 	Trace *Trace
+	// Classes, if any, split the tasks: each task's class is drawn by
+	// share (classes.go), its size from its class's law.
+	Classes []Class
 }
 
 // drawsData reports a spec whose tasks carry data or a reply.
@@ -39,6 +42,8 @@ type Task struct {
 	// Seq is the task's place in its source's sequence, from 0: with the
 	// delay stream's key, what its delays are drawn from.
 	Seq int
+	// Class is the task's class, an index into Spec.Classes (0 without).
+	Class int
 }
 
 // Source draws a run's tasks in arrival order from the workload streams.
@@ -111,14 +116,18 @@ func (s *Source) Next(t *Task) {
 		return
 	}
 	t.Arrival = s.next
-	if tr := s.spec.Trace; tr != nil {
-		t.Size = tr.size(s.n, s.st.Sizes)
-		s.n++
-	} else {
-		t.Size = s.spec.Size.Sample(s.st.Sizes)
-	}
 	t.Seq = s.seq
 	s.seq++
+	if tr := s.spec.Trace; tr != nil {
+		t.Size = tr.size(s.n, s.st.Sizes)
+		t.Class = 0
+		s.n++
+	} else if s.spec.Classes == nil {
+		t.Size = s.spec.Size.Sample(s.st.Sizes)
+		t.Class = 0
+	} else {
+		t.Size = s.drawClass(t).Sample(s.st.Sizes)
+	}
 	s.data(t)
 	s.advance(s.next)
 }

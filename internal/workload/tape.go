@@ -139,7 +139,10 @@ func (s *Source) replay(x *Task) {
 		return
 	}
 	i := s.pos
-	x.Arrival, x.Size, x.Seq = t.arrival[i], t.size[i], i
+	x.Arrival, x.Size, x.Seq, x.Class = t.arrival[i], t.size[i], i, 0
+	if t.spec.Classes != nil {
+		x.Class = s.classOf(t.spec.Classes, i)
+	}
 	x.Data, x.Reply = 0, 0
 	if t.data {
 		x.Data, x.Reply = t.dat[i], t.reply[i]

@@ -1,4 +1,4 @@
-package policies
+package lb
 
 import (
 	"math"
@@ -8,9 +8,12 @@ import (
 	"github.com/offload-sim/offload/internal/dispatch"
 )
 
-func newTestPrequal(t *testing.T, tiers []dispatch.Tier, opts map[string]any) *prequal {
-	t.Helper()
-	return makeBalancer(t, NamePrequal, tiers, opts, 1).(*prequal)
+// newTestPrequal is prequal of the paper's parameters but those set
+// changes, drawing from seed 1.
+func newTestPrequal(tiers []dispatch.Tier, set func(c *PrequalConfig)) *prequal {
+	c := DefaultPrequal()
+	set(&c)
+	return newPrequal(tiers, c, newRNG(1))
 }
 
 func answer(tier, rif int, lat, read float64) probeAnswer {
@@ -22,11 +25,11 @@ func answer(tier, rif int, lat, read float64) probeAnswer {
 // 2·D̄; the task it serves counts in its RIF.
 func TestPrequalProbeTiming(t *testing.T) {
 	tiers := threeTiers() // D̄ = 0, 5 ms, 60 ms
-	p := newTestPrequal(t, tiers, map[string]any{"probes": 3, "remove": 0, "reuse": 10})
+	p := newTestPrequal(tiers, func(c *PrequalConfig) { c.Probes, c.Remove, c.Reuse = 3, 0, 10 })
 	states := []dispatch.State{{Busy: 1}, {Busy: 4, Queued: 2, InTransit: 7}, {Busy: 10}}
 	p.Decide(view(0, tiers, states...)) // an empty pool: a uniform draw; then the three probes
-	if len(p.pool) != 0 || p.pending.len() != 3 {
-		t.Fatalf("after the first decision: pool %d, pending %d", len(p.pool), p.pending.len())
+	if len(p.pool) != 0 || p.pending.Len() != 3 {
+		t.Fatalf("after the first decision: pool %d, pending %d", len(p.pool), p.pending.Len())
 	}
 	if got := p.Decide(view(0.009, tiers, states...)).Tier; got != 0 {
 		t.Errorf("at 9 ms only tier 0's answer is back (round trip 0): chose %d", got)
@@ -56,7 +59,7 @@ func TestPrequalProbeTiming(t *testing.T) {
 // the lowest RIF.
 func TestPrequalHotColdRule(t *testing.T) {
 	tiers := identicalTiers(5)
-	p := newTestPrequal(t, tiers, map[string]any{"q_rif": 0.5, "remove": 0, "probes": 1})
+	p := newTestPrequal(tiers, func(c *PrequalConfig) { c.QRIF, c.Remove, c.Probes = 0.5, 0, 1 })
 	for _, a := range []probeAnswer{answer(0, 5, 0.1, 0), answer(1, 1, 0.5, 0), answer(2, 2, 0.3, 0), answer(3, 9, 0.01, 0)} {
 		p.admit(a)
 	}
@@ -68,7 +71,7 @@ func TestPrequalHotColdRule(t *testing.T) {
 		t.Errorf("chose tier %d, want 2: the cold one of lowest latency (3 is faster but hot)", p.pool[k].tier)
 	}
 	// All hot against a history of low RIFs: the lowest RIF, whatever its latency.
-	q := newTestPrequal(t, tiers, map[string]any{"q_rif": 0.84, "remove": 0})
+	q := newTestPrequal(tiers, func(c *PrequalConfig) { c.QRIF, c.Remove = 0.84, 0 })
 	for range 20 {
 		q.hist.add(1)
 	}
@@ -81,7 +84,7 @@ func TestPrequalHotColdRule(t *testing.T) {
 		t.Errorf("all hot: chose tier %d, want 1 (lowest RIF)", q.pool[k].tier)
 	}
 	// Latency ties among the cold go to the lower RIF.
-	r := newTestPrequal(t, tiers, map[string]any{"q_rif": 1, "remove": 0})
+	r := newTestPrequal(tiers, func(c *PrequalConfig) { c.QRIF, c.Remove = 1, 0 })
 	r.pool = append(r.pool, answer(0, 3, 0.2, 0), answer(1, 2, 0.2, 0), answer(2, 5, 0.3, 0))
 	if k := r.hcl(math.MaxInt32); r.pool[k].tier != 1 {
 		t.Errorf("equal latency: chose tier %d, want 1 (lower RIF)", r.pool[k].tier)
@@ -94,7 +97,7 @@ func TestPrequalHotColdRule(t *testing.T) {
 func TestPrequalProbeReuseAndAgeing(t *testing.T) {
 	tiers := identicalTiers(4)
 	v := func(now float64) *dispatch.View { return view(now, tiers, make([]dispatch.State, 4)...) }
-	p := newTestPrequal(t, tiers, map[string]any{"reuse": 2, "remove": 0, "max_age": 0.5})
+	p := newTestPrequal(tiers, func(c *PrequalConfig) { c.Reuse, c.Remove, c.MaxAge = 2, 0, 0.5 })
 	p.rProbe = 0 // no new probes: the pool alone
 	a := answer(3, 0, 0.1, 0)
 	a.uses = 2
@@ -123,7 +126,7 @@ func TestPrequalProbeReuseAndAgeing(t *testing.T) {
 	}
 	// The oldest, then the worst (the hot one of highest RIF), then the
 	// oldest again.
-	q := newTestPrequal(t, tiers, map[string]any{"remove": 1, "q_rif": 0.5})
+	q := newTestPrequal(tiers, func(c *PrequalConfig) { c.Remove, c.QRIF = 1, 0.5 })
 	q.rProbe = 0
 	for _, x := range []probeAnswer{answer(0, 1, 0.1, 0.3), answer(1, 8, 0.1, 0.1), answer(2, 3, 0.9, 0.2), answer(3, 2, 0.05, 0.4)} {
 		q.admit(x)
@@ -175,7 +178,7 @@ func TestPrequalReuseBudget(t *testing.T) {
 // RIF below has any either. The record keeps the last K a RIF value.
 func TestPrequalLatencyEstimate(t *testing.T) {
 	tiers := identicalTiers(2)
-	p := newTestPrequal(t, tiers, map[string]any{"latency_samples": 4})
+	p := newTestPrequal(tiers, func(c *PrequalConfig) { c.Samples = 4 })
 	if m := p.estimate(1, 0, 0); m != 0 {
 		t.Errorf("no record: %v", m)
 	}

@@ -1,17 +1,15 @@
-package report
+package results
 
 import (
 	"bytes"
 	"math"
 	"strings"
 	"testing"
-
-	"github.com/offload-sim/offload/internal/results"
 )
 
 func TestMAPERoundTripAndOldLayout(t *testing.T) {
 	rows := []MAPERow{{Key: Key{Experiment: "mape", Param: "arrivals.rate", Value: 60, Policy: "hybrid", Seed: 1}, Tasks: 500,
-		ShadowError: results.ShadowError{Estimator: "queue-only", MAPE: 31.5, MAEWait: 0.004, MAPEIdle: 29.5, MAPEBusy: math.NaN(), IdleShare: 1}}}
+		ShadowError: ShadowError{Estimator: "queue-only", MAPE: 31.5, MAEWait: 0.004, MAPEIdle: 29.5, MAPEBusy: math.NaN(), IdleShare: 1}}}
 	var b bytes.Buffer
 	if err := WriteMAPE(&b, rows); err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package policies
+package lb
 
 import (
 	"math"
@@ -49,10 +49,11 @@ type ewma struct {
 	rng     *rand.Rand
 }
 
-func ewmaBuilder(peak bool) func(b Build) (dispatch.Policy, error) {
-	return func(b Build) (dispatch.Policy, error) {
-		return newEWMA(len(b.Tiers), peak, b.Options.Float("decay", 10), b.Options.Float("default_rtt", 0), b.Rand), nil
-	}
+// NewEWMA returns the (peak, if peak) EWMA balancer over n tiers, of decay
+// time tau (s); defaultRTT > 0 starts every cost there (tower's rule), 0
+// starts it at 0 (Finagle's).
+func NewEWMA(n int, peak bool, tau, defaultRTT float64, rng *rand.Rand) dispatch.Policy {
+	return newEWMA(n, peak, tau, defaultRTT, rng)
 }
 
 // newEWMA returns the (peak, if peak) EWMA balancer over n tiers, of decay
@@ -108,9 +109,16 @@ func (p *ewma) Decide(v *dispatch.View) dispatch.Decision {
 	return dispatch.Decision{Tier: i}
 }
 
-// Done implements dispatch.Feedback: the task's response time, from its
-// dispatch to its completion, is observed at its completion.
+// Done implements dispatch.Feedback: the attempt's response time, from its
+// dispatch to its end, is observed at its end, a failure's as a
+// completion's: Finagle's PeakEwma ends its metric (Metric.end) when the
+// request's future is satisfied, a Throw as a Return, and tower's
+// peak_ewma updates the estimate when the request's Handle drops, which
+// an error or a timeout above it does too. A timeout thus raises the
+// tier's cost to the timeout, and a quick refusal lowers it, as in both.
 func (p *ewma) Done(c *dispatch.Completion) {
-	p.pending.done(c.Tier)
+	if p.pending.end(c) {
+		return
+	}
 	p.observe(c.Tier, c.Latency, c.Now)
 }

@@ -1,4 +1,4 @@
-package policies
+package lb
 
 import (
 	"math"
@@ -26,6 +26,19 @@ func (o outstanding) done(i int) {
 	if o[i] > 0 {
 		o[i]--
 	}
+}
+
+// end applies an attempt's end to the counts: it no longer counts at its
+// tier; or, Moved, it counts at its tier rather than the one chosen. It
+// reports whether the attempt moved.
+func (o outstanding) end(c *dispatch.Completion) bool {
+	if c.Outcome == dispatch.Moved {
+		o.done(c.From)
+		o[c.Tier]++
+		return true
+	}
+	o.done(c.Tier)
+	return false
 }
 
 // p2c draws d tiers at random and sends the task to the one where this
@@ -56,27 +69,33 @@ type p2c struct {
 	rng      *rand.Rand
 }
 
-// The draws option's values.
+const maxRedraws = 20 // nginx's tries for a second, distinct peer
+
+// Draws is how p2c draws its d tiers.
+type Draws int
+
 const (
-	drawsWeights  = "weights"
-	drawsHAProxy  = "haproxy"
-	drawsDistinct = "distinct"
-	maxRedraws    = 20 // nginx's tries for a second, distinct peer
+	// DrawWeights draws each tier in proportion to its weight, the draws
+	// independent (Envoy, gRPC).
+	DrawWeights Draws = iota
+	// DrawHAProxy draws each tier with the chance HAProxy's hash ring
+	// gives it (balancer.HAProxyRandomShares).
+	DrawHAProxy
+	// DrawDistinct draws the d tiers distinct, as nginx's random two.
+	DrawDistinct
 )
 
-func buildP2C(b Build) (dispatch.Policy, error) {
-	w, err := tierWeights(b, "equal")
-	if err != nil {
-		return nil, err
-	}
-	p := newP2C(w, b.Options.Int("choices", 2), b.Rand)
-	switch b.Options.String("draws", drawsWeights) {
-	case drawsHAProxy:
-		p.prob, p.alias = aliasTable(balancer.HAProxyRandomShares(w))
-	case drawsDistinct:
+// NewP2C returns the power of d choices on a balancer's own counts over
+// tiers of these integer weights (> 0), drawing as draws says from rng.
+func NewP2C(w []int, d int, draws Draws, rng *rand.Rand) dispatch.Policy {
+	p := newP2C(w, d, rng)
+	switch draws {
+	case DrawHAProxy:
+		p.prob, p.alias = AliasTable(balancer.HAProxyRandomShares(w))
+	case DrawDistinct:
 		p.distinct, p.drawn = true, make([]int, 0, p.d)
 	}
-	return p, nil
+	return p
 }
 
 // newP2C returns the power of d choices on a balancer's own counts over
@@ -93,7 +112,7 @@ func newP2C(w []int, d int, rng *rand.Rand) *p2c {
 		for i, x := range w {
 			q[i] = float64(x) / total
 		}
-		p.prob, p.alias = aliasTable(q)
+		p.prob, p.alias = AliasTable(q)
 	}
 	return p
 }
@@ -120,6 +139,16 @@ func (p *p2c) fewer(a, b int) bool {
 		return p.active[a] < p.active[b]
 	}
 	return int64(p.active[a])*p.w[b] < int64(p.active[b])*p.w[a]
+}
+
+// allEqual reports whether every weight is the same.
+func allEqual(w []int) bool {
+	for _, x := range w {
+		if x != w[0] {
+			return false
+		}
+	}
+	return true
 }
 
 // Blind implements dispatch.Blind: the counts are the balancer's own.
@@ -150,8 +179,10 @@ func (p *p2c) Decide(*dispatch.View) dispatch.Decision {
 	return dispatch.Decision{Tier: best}
 }
 
-// Done implements dispatch.Feedback.
-func (p *p2c) Done(c *dispatch.Completion) { p.active.done(c.Tier) }
+// Done implements dispatch.Feedback: the attempt no longer counts,
+// whatever its outcome (Envoy's active requests fall at a reply, an error
+// or a timeout alike).
+func (p *p2c) Done(c *dispatch.Completion) { p.active.end(c) }
 
 // leastRequest is Envoy's LEAST_REQUEST load balancer
 // (source/extensions/load_balancing_policies/least_request). With all
@@ -178,12 +209,11 @@ type leastRequest struct {
 	order  int64
 }
 
-func buildLeastRequest(b Build) (dispatch.Policy, error) {
-	w, err := tierWeights(b, "equal")
-	if err != nil {
-		return nil, err
-	}
-	return newLeastRequest(w, b.Options.Int("choices", 2), b.Options.Float("bias", 1), b.Rand), nil
+// NewLeastRequest returns Envoy's least-request balancer over tiers of
+// these integer weights (> 0): P2C of d choices when they are equal, else
+// the EDF schedule with this active_request_bias.
+func NewLeastRequest(w []int, d int, bias float64, rng *rand.Rand) dispatch.Policy {
+	return newLeastRequest(w, d, bias, rng)
 }
 
 // newLeastRequest returns Envoy's least-request balancer over tiers of
@@ -239,5 +269,5 @@ func (p *leastRequest) Done(c *dispatch.Completion) {
 		p.p2c.Done(c)
 		return
 	}
-	p.active.done(c.Tier)
+	p.active.end(c)
 }

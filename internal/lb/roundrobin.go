@@ -1,4 +1,4 @@
-package policies
+package lb
 
 import (
 	"github.com/offload-sim/offload/internal/dispatch"
@@ -11,25 +11,12 @@ var (
 	_ dispatch.Blind  = (*weightedRoundRobin)(nil)
 )
 
-// The names of the production balancers' algorithms (docs/policies.md,
-// "Production load balancers").
-const (
-	NameRoundRobin   = "round-robin"
-	NameWeightedRR   = "weighted-round-robin"
-	NameLeastConn    = "least-conn"
-	NameP2C          = "p2c"
-	NameLeastRequest = "least-request"
-	NameEWMA         = "ewma"
-	NamePeakEWMA     = "peak-ewma"
-	NamePrequal      = "prequal"
-)
-
-// startTier is where balancer d of k in front of n tiers starts its
+// StartTier is where balancer d of k in front of n tiers starts its
 // rotation: ⌊d·n/k⌋, so that the first balancer starts at tier 0 and k
 // balancers started together spread their first requests evenly over the
 // pool rather than all sending their first to tier 0 (d = 0 and k = 1 when
 // the caller has a single balancer).
-func startTier(d, k, n int) int {
+func StartTier(d, k, n int) int {
 	if k <= 1 || d <= 0 {
 		return 0
 	}
@@ -43,9 +30,10 @@ type roundRobin struct {
 	n, next int
 }
 
-func buildRoundRobin(b Build) (dispatch.Policy, error) {
-	n := len(b.Tiers)
-	return &roundRobin{n: n, next: startTier(b.Device, b.Devices, n)}, nil
+// NewRoundRobin returns round-robin over n tiers, its rotation beginning
+// at tier start.
+func NewRoundRobin(n, start int) dispatch.Policy {
+	return &roundRobin{n: n, next: start}
 }
 
 // Blind implements dispatch.Blind: a counter.
@@ -78,7 +66,7 @@ func (p *roundRobin) Decide(*dispatch.View) dispatch.Decision {
 // balancer.MaxWeight), whatever the number of tiers.
 //
 // The list is the tiers rotated to begin at the balancer's start tier
-// (startTier), so that several balancers do not all begin with tier 0.
+// (StartTier), so that several balancers do not all begin with tier 0.
 type weightedRoundRobin struct {
 	total  int64 // W
 	t      int64 // requests so far
@@ -95,12 +83,10 @@ type wrrGroup struct {
 	rounds  int64 // completed turns of the whole group: every member's k is rounds or rounds+1
 }
 
-func buildWeightedRR(b Build) (dispatch.Policy, error) {
-	w, err := tierWeights(b, "capacity")
-	if err != nil {
-		return nil, err
-	}
-	return newWeightedRoundRobin(w, startTier(b.Device, b.Devices, len(w))), nil
+// NewWeightedRoundRobin returns nginx's smooth weighted round-robin over
+// tiers of these integer weights (> 0), its list beginning at tier start.
+func NewWeightedRoundRobin(w []int, start int) dispatch.Policy {
+	return newWeightedRoundRobin(w, start)
 }
 
 // newWeightedRoundRobin returns nginx's smooth weighted round-robin over

@@ -1,4 +1,4 @@
-package report
+package results
 
 import (
 	"bytes"
@@ -9,8 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/offload-sim/offload/internal/results"
 )
 
 // Key identifies the run (or, with Seed < 0, the cell and policy) a row of
@@ -30,17 +28,17 @@ func (k Key) cells() []string {
 type MAPERow struct {
 	Key
 	Tasks int
-	results.ShadowError
+	ShadowError
 }
 
 // MAPEHeader is the mape.csv header. mape_idle and mape_busy split mape by
 // whether the chosen tier had an idle server in the router's view at the
 // decision; idle_share is the share of tasks where it had.
-var MAPEHeader = append(slices.Clip(mapeHeaderV1), results.ColMAPEIdle, results.ColMAPEBusy, results.ColIdleShare)
+var MAPEHeader = append(slices.Clip(mapeHeaderV1), ColMAPEIdle, ColMAPEBusy, ColIdleShare)
 
 // mapeHeaderV1 is mape.csv as offload wrote it before the split: --resume
 // still reads such a file, its runs' split cells empty.
-var mapeHeaderV1 = []string{"experiment", "param", "value", "router", "seed", "estimator", "tasks", results.ColMAPE, "mae_wait_s"}
+var mapeHeaderV1 = []string{"experiment", "param", "value", "router", "seed", "estimator", "tasks", ColMAPE, "mae_wait_s"}
 
 // WriteMAPE writes mape.csv: per router run, one row per shadow estimator;
 // mape in percent, mae_wait_s the mean absolute error of the wait alone.
@@ -91,17 +89,17 @@ func ReadMAPE(r io.Reader) ([]MAPERow, error) {
 }
 
 // MAPESummaryHeader is the mape_summary.csv header.
-var MAPESummaryHeader = []string{"experiment", "param", "value", "router", "estimator", "runs", results.ColMAPE, "mape_ci95", "mae_wait_s", "mae_wait_s_ci95",
+var MAPESummaryHeader = []string{"experiment", "param", "value", "router", "estimator", "runs", ColMAPE, "mape_ci95", "mae_wait_s", "mae_wait_s_ci95",
 	"mape_idle", "mape_idle_ci95", "mape_busy", "mape_busy_ci95", "idle_share", "idle_share_ci95"}
 
 // WriteMAPESummary writes mape_summary.csv from summaries whose Policy is the
-// estimator, under results.ShadowColumns: each mean followed by its 95%
+// estimator, under ShadowColumns: each mean followed by its 95%
 // half-width.
-func WriteMAPESummary(w io.Writer, router string, sums []results.Summary) error {
+func WriteMAPESummary(w io.Writer, router string, sums []Summary) error {
 	return writeTable(w, MAPESummaryHeader, len(sums), func(i int) []string {
 		s := sums[i]
 		rec := []string{s.Experiment, s.Param, formatFloat(s.Value), router, s.Policy, strconv.Itoa(s.Runs)}
-		for _, c := range []string{results.ColMAPE, results.ColMAEWait, results.ColMAPEIdle, results.ColMAPEBusy, results.ColIdleShare} {
+		for _, c := range []string{ColMAPE, ColMAEWait, ColMAPEIdle, ColMAPEBusy, ColIdleShare} {
 			rec = append(rec, formatFloat(s.Get(c)), formatFloat(s.CI(c)))
 		}
 		return rec
@@ -114,7 +112,7 @@ type SeriesRow struct {
 	Key
 	Runs  int
 	Width float64
-	results.Window
+	Window
 }
 
 // SeriesHeader is the header of timeseries.csv (averaged: a runs column) or
@@ -172,7 +170,7 @@ func ReadSeriesRuns(r io.Reader, tiers []string) ([]SeriesRow, error) {
 				return nil, fmt.Errorf("series_runs.csv line %d: %w", i+2, err)
 			}
 		}
-		x := results.Window{Start: v[5], Tasks: int(v[7]), MeanLatency: v[8], P95Latency: v[9]}
+		x := Window{Start: v[5], Tasks: int(v[7]), MeanLatency: v[8], P95Latency: v[9]}
 		x.Share, x.Lambda, x.Beta, x.Rho = v[10:10+n:10+n], v[10+n:10+2*n:10+2*n], v[10+2*n:10+3*n:10+3*n], v[10+3*n:10+4*n:10+4*n]
 		rows[i] = SeriesRow{Key: k, Width: v[6] - v[5], Window: x}
 	}
@@ -183,7 +181,7 @@ func ReadSeriesRuns(r io.Reader, tiers []string) ([]SeriesRow, error) {
 // measured on its replicate-averaged series.
 type BurstRow struct {
 	Key
-	results.BurstStat
+	BurstStat
 }
 
 // colBurst is bursts.csv's column of the burst's number.

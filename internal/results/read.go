@@ -1,4 +1,4 @@
-package report
+package results
 
 import (
 	"encoding/csv"
@@ -9,8 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/offload-sim/offload/internal/results"
 )
 
 // ReadRuns parses a runs.csv written by WriteRuns for cols (the columns the
@@ -18,7 +16,7 @@ import (
 // exactly the one WriteRuns writes for them, so a file from another version
 // or scenario is an error rather than silently misread. An empty cell is NaN;
 // seed and integer columns must be integers.
-func ReadRuns(r io.Reader, cols []results.Column) ([]results.Run, error) {
+func ReadRuns(r io.Reader, cols []Column) ([]Run, error) {
 	cr := csv.NewReader(r)
 	header, err := readHeader(cr, "runs.csv")
 	if err != nil {
@@ -27,7 +25,7 @@ func ReadRuns(r io.Reader, cols []results.Column) ([]results.Run, error) {
 	if want := RunsHeader(cols); !slices.Equal(header, want) {
 		return nil, fmt.Errorf("runs.csv: header %q is not the expected %q", strings.Join(header, ","), strings.Join(want, ","))
 	}
-	return readRecords(cr, "runs.csv", func(rec []string) (results.Run, error) { return parseRun(rec, cols) })
+	return readRecords(cr, "runs.csv", func(rec []string) (Run, error) { return parseRun(rec, cols) })
 }
 
 // HeaderTiers recovers the tier names from a runs.csv header (its share_
@@ -42,8 +40,8 @@ func HeaderTiers(header []string) []string {
 	return tiers
 }
 
-func parseRun(rec []string, cols []results.Column) (results.Run, error) {
-	r := results.Run{Experiment: rec[0], Param: rec[1], Policy: rec[3], Cols: cols}
+func parseRun(rec []string, cols []Column) (Run, error) {
+	r := Run{Experiment: rec[0], Param: rec[1], Policy: rec[3], Cols: cols}
 	var err error
 	if r.Value, err = parseFloat("value", rec[2]); err != nil {
 		return r, err
@@ -94,7 +92,7 @@ func parseInt(col, s string) (int, error) {
 // scenario's tiers, of an emulation or of a future column reads too. An
 // empty cell is NaN. The summaries share one Cols slice, whose columns have
 // only a Name.
-func ReadSummary(r io.Reader) ([]results.Summary, error) {
+func ReadSummary(r io.Reader) ([]Summary, error) {
 	cr := csv.NewReader(r)
 	header, err := readHeader(cr, "summary.csv")
 	if err != nil {
@@ -108,7 +106,7 @@ func ReadSummary(r io.Reader) ([]results.Summary, error) {
 	if err != nil {
 		return nil, fmt.Errorf("summary.csv: %w", err)
 	}
-	return readRecords(cr, "summary.csv", func(rec []string) (results.Summary, error) {
+	return readRecords(cr, "summary.csv", func(rec []string) (Summary, error) {
 		if !precise {
 			return parseSummary(rec, cols)
 		}
@@ -127,7 +125,7 @@ func hasPrecision(h []string) bool {
 }
 
 // parsePrecision reads the precision and precision_met cells into s.
-func parsePrecision(s *results.Summary, rec []string) error {
+func parsePrecision(s *Summary, rec []string) error {
 	s.Precise = true
 	var err error
 	if s.Precision, err = parseFloat(ColPrecision, rec[0]); err != nil {
@@ -156,27 +154,27 @@ func SummaryMetrics(r io.Reader) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("summary.csv: %w", err)
 	}
-	return results.Names(cols), nil
+	return Names(cols), nil
 }
 
 // summaryColumns checks a summary.csv header's shape and names its metrics.
-func summaryColumns(h []string) ([]results.Column, error) {
+func summaryColumns(h []string) ([]Column, error) {
 	n := len(summaryKeys)
 	if len(h) < n+1 || !slices.Equal(h[:n], summaryKeys) || h[len(h)-1] != "unstable" || (len(h)-n-1)%2 != 0 {
 		return nil, fmt.Errorf("header %q is not %s, <metric>,<metric>_ci95 pairs, unstable", strings.Join(h, ","), strings.Join(summaryKeys, ","))
 	}
-	var cols []results.Column
+	var cols []Column
 	for i := n; i < len(h)-1; i += 2 {
 		if h[i+1] != h[i]+"_ci95" {
 			return nil, fmt.Errorf("header: %s is followed by %s, not %s_ci95", h[i], h[i+1], h[i])
 		}
-		cols = append(cols, results.Column{Name: h[i]})
+		cols = append(cols, Column{Name: h[i]})
 	}
 	return cols, nil
 }
 
-func parseSummary(rec []string, cols []results.Column) (results.Summary, error) {
-	s := results.Summary{Experiment: rec[0], Param: rec[1], Policy: rec[3], Cols: cols,
+func parseSummary(rec []string, cols []Column) (Summary, error) {
+	s := Summary{Experiment: rec[0], Param: rec[1], Policy: rec[3], Cols: cols,
 		Mean: make([]float64, len(cols)), CI95: make([]float64, len(cols))}
 	var err error
 	if s.Value, err = parseFloat("value", rec[2]); err != nil {
@@ -207,7 +205,7 @@ func parseSummary(rec []string, cols []results.Column) (results.Summary, error) 
 // included, valid read as 1 or 0). An empty cell is NaN. For --resume,
 // ReadRuns, which insists on the expected header, is the right reader;
 // this one serves tools that read a folder they did not plan (compare).
-func ReadRunsAny(r io.Reader) ([]results.Run, error) {
+func ReadRunsAny(r io.Reader) ([]Run, error) {
 	cr := csv.NewReader(r)
 	header, err := readHeader(cr, "runs.csv")
 	if err != nil {
@@ -216,11 +214,11 @@ func ReadRunsAny(r io.Reader) ([]results.Run, error) {
 	if len(header) < len(runKeys) || !slices.Equal(header[:len(runKeys)], runKeys) {
 		return nil, fmt.Errorf("runs.csv: header %q does not start with %s", strings.Join(header, ","), strings.Join(runKeys, ","))
 	}
-	var cols []results.Column
+	var cols []Column
 	for _, n := range header[len(runKeys):] {
-		cols = append(cols, results.Column{Name: n})
+		cols = append(cols, Column{Name: n})
 	}
-	return readRecords(cr, "runs.csv", func(rec []string) (results.Run, error) { return parseRun(rec, cols) })
+	return readRecords(cr, "runs.csv", func(rec []string) (Run, error) { return parseRun(rec, cols) })
 }
 
 // readHeader reads the first record of the CSV file called name, the

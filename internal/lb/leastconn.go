@@ -1,4 +1,4 @@
-package policies
+package lb
 
 import (
 	"github.com/offload-sim/offload/internal/dispatch"
@@ -32,13 +32,9 @@ type leastConn struct {
 	stamp  int64
 }
 
-func buildLeastConn(b Build) (dispatch.Policy, error) {
-	w, err := tierWeights(b, "equal")
-	if err != nil {
-		return nil, err
-	}
-	return newLeastConn(w), nil
-}
+// NewLeastConn returns HAProxy's leastconn over tiers of these integer
+// weights (> 0).
+func NewLeastConn(w []int) dispatch.Policy { return newLeastConn(w) }
 
 // newLeastConn returns HAProxy's leastconn over tiers of these weights
 // (> 0), every tier idle, ties first to tier 0.
@@ -75,9 +71,13 @@ func (p *leastConn) Decide(*dispatch.View) dispatch.Decision {
 	return dispatch.Decision{Tier: i}
 }
 
-// Done implements dispatch.Feedback: the task no longer counts.
+// Done implements dispatch.Feedback: the task no longer counts, whatever
+// its outcome (HAProxy's count falls when the stream leaves the server, on
+// a response, an error or a timeout alike).
 func (p *leastConn) Done(c *dispatch.Completion) {
-	p.active.done(c.Tier)
+	if p.active.end(c) {
+		p.heap.set(c.From, p.key(c.From), p.next())
+	}
 	p.heap.set(c.Tier, p.key(c.Tier), p.next())
 }
 

@@ -1,4 +1,4 @@
-package report
+package results
 
 import (
 	"fmt"
@@ -7,12 +7,10 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-
-	"github.com/offload-sim/offload/internal/results"
 )
 
 // The reference of runs.csv's and summary.csv's columns, written from the
-// schema itself (results.RunColumns and the key columns here) so that the
+// schema itself (RunColumns and the key columns here) so that the
 // manual cannot drift from the files: docs/outputs.md holds its output
 // between generated markers, `offload columns` prints it, and a test fails
 // when the page is stale.
@@ -38,7 +36,7 @@ var keyDocs = map[string]colDoc{
 
 type colDoc struct{ unit, doc string }
 
-// layoutConditions says when each optional part of results.Layout adds its
+// layoutConditions says when each optional part of Layout adds its
 // columns, by the name of the Layout field that asks for them. A bool field
 // of Layout missing here fails WriteColumnReference, so that a new kind of
 // optional column cannot go undocumented.
@@ -49,6 +47,9 @@ var layoutConditions = map[string]string{
 	"Energy":     "when a tier models energy (`power`, `tx_energy`, `rx_energy`)",
 	"Dynamic":    "when a tier has `episodes`, `slowdowns` or `failures`, or the scenario a `timeout`, `retries` or `cancel_on_timeout`",
 	"WarmupAuto": "with `warmup: auto`",
+	"Buffer":     "when a tier has a `buffer`",
+	"Patience":   "when the scenario or a class has a `patience`",
+	"Classes":    "with `classes`, three per class",
 	"Batches":    "with `--batches K`",
 }
 
@@ -59,8 +60,15 @@ var (
 	exampleSLO   = []float64{0.05, 0.1}
 )
 
-// tierPattern stands for a tier's name in a column pattern.
-const tierPattern = "<tier>"
+// tierPattern stands for a tier's name in a column pattern, classPattern
+// for a class's.
+const (
+	tierPattern  = "<tier>"
+	classPattern = "<class>"
+)
+
+// exampleClasses are the example layout's task classes.
+var exampleClasses = []string{"interactive", "batch"}
 
 // ColumnRef is one row of the column reference: a column, or a pattern of
 // columns (share_<tier>) with its names in the example layout.
@@ -74,7 +82,7 @@ type ColumnRef struct {
 
 // ColumnReference lists runs.csv's columns in file order, with every
 // optional part of the layout switched on: first the run's key, then the
-// metrics of results.RunColumns, then the emulation's accounting.
+// metrics of RunColumns, then the emulation's accounting.
 func ColumnReference() ([]ColumnRef, error) {
 	full, conds, err := fullLayout()
 	if err != nil {
@@ -84,17 +92,17 @@ func ColumnReference() ([]ColumnRef, error) {
 	for _, k := range runKeys {
 		d, ok := keyDocs[k]
 		if !ok {
-			return nil, fmt.Errorf("runs.csv column %s has no meaning in report.keyDocs", k)
+			return nil, fmt.Errorf("runs.csv column %s has no meaning in results.keyDocs", k)
 		}
 		refs = append(refs, ColumnRef{Name: k, Unit: d.unit, When: "always", Doc: d.doc})
 	}
 	pattern := full
 	pattern.Tiers = []string{tierPattern}
 	example := full
-	example.Tiers = exampleTiers
-	exNames := results.Names(results.RunColumns(example))
+	example.Tiers, example.Classes = exampleTiers, exampleClasses
+	exNames := Names(RunColumns(example))
 	matched := make([]bool, len(exNames))
-	for _, c := range results.RunColumns(pattern) {
+	for _, c := range RunColumns(pattern) {
 		ref := ColumnRef{Name: c.Name, Unit: unitOf(c), When: conds[c.Name], Doc: c.Doc}
 		if s := ms(ref.Name); s != "" { // an SLO threshold's column: its pattern
 			ref.Name = strings.Replace(ref.Name, s, "<ms>", 1)
@@ -104,7 +112,7 @@ func ColumnReference() ([]ColumnRef, error) {
 			continue // the second SLO threshold's columns: the pattern is there
 		}
 		if strings.Contains(ref.Name, "<") {
-			re := regexp.MustCompile("^" + strings.NewReplacer(tierPattern, "("+strings.Join(exampleTiers, "|")+")", "<ms>", `[0-9.]+`).Replace(regexp.QuoteMeta(ref.Name)) + "$")
+			re := regexp.MustCompile("^" + strings.NewReplacer(tierPattern, "("+strings.Join(exampleTiers, "|")+")", classPattern, "("+strings.Join(exampleClasses, "|")+")", "<ms>", `[0-9.]+`).Replace(regexp.QuoteMeta(ref.Name)) + "$")
 			for i, n := range exNames {
 				if re.MatchString(n) {
 					ref.Examples = append(ref.Examples, n)
@@ -133,7 +141,7 @@ func ColumnReference() ([]ColumnRef, error) {
 	for _, k := range accountingColumns {
 		d, ok := keyDocs[k]
 		if !ok {
-			return nil, fmt.Errorf("emulation column %s has no meaning in report.keyDocs", k)
+			return nil, fmt.Errorf("emulation column %s has no meaning in results.keyDocs", k)
 		}
 		refs = append(refs, ColumnRef{Name: k, Unit: d.unit, When: "emulation only, last", Doc: d.doc})
 	}
@@ -144,23 +152,23 @@ func ColumnReference() ([]ColumnRef, error) {
 // thresholds ("50" of slo_miss_50ms), or "".
 func ms(name string) string {
 	for _, x := range exampleSLO {
-		m := results.Millis(x)
-		if name == results.SLOMissCol(x) || name == results.SLOMissLargeCol(x) {
+		m := Millis(x)
+		if name == SLOMissCol(x) || name == SLOMissLargeCol(x) {
 			return m
 		}
 	}
 	return ""
 }
 
-// fullLayout is results.Layout with every optional part on (the example
+// fullLayout is Layout with every optional part on (the example
 // SLO thresholds for SLO), and the condition under which each column of it
 // appears, by column name: the columns a part adds to the bare layout.
-func fullLayout() (results.Layout, map[string]string, error) {
-	base := results.Layout{Tiers: []string{tierPattern}}
-	bare := results.Names(results.RunColumns(base))
+func fullLayout() (Layout, map[string]string, error) {
+	base := Layout{Tiers: []string{tierPattern}}
+	bare := Names(RunColumns(base))
 	full := base
 	conds := map[string]string{}
-	lt := reflect.TypeFor[results.Layout]()
+	lt := reflect.TypeFor[Layout]()
 	for i := range lt.NumField() {
 		f := lt.Field(i)
 		if f.Name == "Tiers" {
@@ -168,12 +176,14 @@ func fullLayout() (results.Layout, map[string]string, error) {
 		}
 		cond, ok := layoutConditions[f.Name]
 		if !ok {
-			return full, nil, fmt.Errorf("results.Layout.%s has no condition in report.layoutConditions: say when its columns appear", f.Name)
+			return full, nil, fmt.Errorf("results.Layout.%s has no condition in results.layoutConditions: say when its columns appear", f.Name)
 		}
 		one := base
 		switch f.Name {
 		case "SLO":
 			one.SLO, full.SLO = exampleSLO, exampleSLO
+		case "Classes":
+			one.Classes, full.Classes = []string{classPattern}, []string{classPattern}
 		default:
 			if f.Type.Kind() != reflect.Bool {
 				return full, nil, fmt.Errorf("results.Layout.%s: the column reference knows bool parts and SLO only", f.Name)
@@ -181,7 +191,7 @@ func fullLayout() (results.Layout, map[string]string, error) {
 			reflect.ValueOf(&one).Elem().Field(i).SetBool(true)
 			reflect.ValueOf(&full).Elem().Field(i).SetBool(true)
 		}
-		for _, n := range results.Names(results.RunColumns(one)) {
+		for _, n := range Names(RunColumns(one)) {
 			if !slices.Contains(bare, n) {
 				conds[n] = cond
 			}
@@ -190,8 +200,8 @@ func fullLayout() (results.Layout, map[string]string, error) {
 	return full, conds, nil
 }
 
-func unitOf(c results.Column) string {
-	if c.Unit == "" && c.Int && c.Name == results.ColTasks {
+func unitOf(c Column) string {
+	if c.Unit == "" && c.Int && c.Name == ColTasks {
 		return "count"
 	}
 	return c.Unit
@@ -219,12 +229,12 @@ func WriteColumnReference(w io.Writer) error {
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", name, unit, r.When, cell(r.Doc))
 	}
-	cols := results.RunColumns(results.Layout{Tiers: exampleTiers})
+	cols := RunColumns(Layout{Tiers: exampleTiers})
 	sh := SummaryHeader(cols)
 	fmt.Fprintf(&b, "\n`summary.csv` has one row per (experiment, param, value, policy), in the order the runs first show it: %s, "+
 		"then every metric column of runs.csv (from `%s` on) followed by `<column>_ci95`, the half-width of its 95%% Student-t "+
 		"interval over the replicates that have a value (e.g. %s), then `%s`. A runs.csv of the default continuum gives this header:\n\n",
-		codeList(summaryKeys), cols[0].Name, codeList([]string{results.ColMeanLatency, results.ColMeanLatency + "_ci95"}), sh[len(sh)-1])
+		codeList(summaryKeys), cols[0].Name, codeList([]string{ColMeanLatency, ColMeanLatency + "_ci95"}), sh[len(sh)-1])
 	fmt.Fprintf(&b, "```\n%s\n```\n", strings.Join(sh, ","))
 	for _, k := range []string{"runs", "unstable"} {
 		fmt.Fprintf(&b, "\n- `%s`: %s", k, keyDocs[k].doc)

@@ -1,4 +1,4 @@
-package policies
+package lb
 
 import (
 	"math"
@@ -56,7 +56,7 @@ type prequal struct {
 	window  float64 // s: how recent a latency must be to count
 
 	pool    []probeAnswer   // in order of arrival
-	pending dueTimes        // the probes under way by when their answers are back: slots of slab
+	pending DueTimes        // the probes under way by when their answers are back: slots of slab
 	slab    []probeAnswer   // the probes under way
 	free    []int           // free slots of slab
 	rec     []latencyRecord // each tier's last K queries: RIF when sent, latency
@@ -93,28 +93,54 @@ const (
 	prequalMaxRIF   = 255 // RIFs above share the latency record's last bucket
 )
 
-func buildPrequal(b Build) (dispatch.Policy, error) {
-	o := b.Options
-	p := &prequal{n: len(b.Tiers), rProbe: min(o.Int("probes", prequalProbes), len(b.Tiers)),
-		poolMax: o.Int("pool", prequalPool), maxAge: o.Float("max_age", prequalMaxAge),
-		rRemove: o.Int("remove", prequalRemove), reuse: o.Int("reuse", 0), qRIF: o.Float("q_rif", prequalQRIF),
-		oldest: true, rng: b.Rand}
+// PrequalConfig is prequal's parameters (docs/policies.md, "prequal").
+type PrequalConfig struct {
+	Probes  int     // r_probe: probes sent after each decision, to distinct tiers
+	Pool    int     // m: most probes kept, one a tier
+	MaxAge  float64 // s: a probe older than this is dropped
+	Remove  int     // r_remove: probes removed after each decision
+	Reuse   int     // b_reuse: decisions one probe may serve; 0: the paper's budget of Delta
+	Delta   float64 // δ of the paper's reuse budget
+	QRIF    float64 // Q_RIF: the quantile of recent RIFs above which a probe is hot
+	History int     // H: recent answers whose RIFs estimate the quantile
+	Samples int     // K: queries a tier's latency record keeps for each RIF value
+	Window  float64 // s: a recorded latency older than this does not count
+}
+
+// DefaultPrequal returns the paper's parameters, the reuse budget its
+// formula's.
+func DefaultPrequal() PrequalConfig {
+	return PrequalConfig{Probes: prequalProbes, Pool: prequalPool, MaxAge: prequalMaxAge, Remove: prequalRemove,
+		Delta: prequalDelta, QRIF: prequalQRIF, History: prequalHistory, Samples: prequalSamples, Window: prequalWindow}
+}
+
+// NewPrequal returns prequal over these tiers (their D̄ the probes' round
+// trips), drawing from rng.
+func NewPrequal(tiers []dispatch.Tier, c PrequalConfig, rng *rand.Rand) dispatch.Policy {
+	return newPrequal(tiers, c, rng)
+}
+
+func newPrequal(tiers []dispatch.Tier, c PrequalConfig, rng *rand.Rand) *prequal {
+	p := &prequal{n: len(tiers), rProbe: min(c.Probes, len(tiers)),
+		poolMax: c.Pool, maxAge: c.MaxAge,
+		rRemove: c.Remove, reuse: c.Reuse, qRIF: c.QRIF,
+		oldest: true, rng: rng}
 	if p.reuse == 0 {
-		p.reuseF = reuseBudget(p.poolMax, p.n, p.rProbe, p.rRemove, o.Float("delta", prequalDelta))
+		p.reuseF = reuseBudget(p.poolMax, p.n, p.rProbe, p.rRemove, c.Delta)
 	}
-	p.window = o.Float("latency_window", prequalWindow)
-	k := o.Int("latency_samples", prequalSamples)
+	p.window = c.Window
+	k := c.Samples
 	p.rtt, p.rec, p.idx = make([]float64, p.n), make([]latencyRecord, p.n), make([]int, p.n)
 	p.near = make([]float64, 0, 3*k)
 	p.sent.init(64)
-	for i, t := range b.Tiers {
+	for i, t := range tiers {
 		p.rtt[i] = 2 * t.MeanDelay
 		p.rec[i] = latencyRecord{k: k}
 		p.idx[i] = i
 	}
 	p.pool = make([]probeAnswer, 0, p.poolMax+1)
-	p.hist = newWindow[int32](o.Int("rif_history", prequalHistory))
-	return p, nil
+	p.hist = newWindow[int32](c.History)
+	return p
 }
 
 // reuseBudget is the paper's reuse budget b_reuse = 1 + δ / ((1 − m/n)·r_probe
@@ -136,8 +162,8 @@ func (*prequal) Sampler() {}
 // Decide implements dispatch.Policy.
 func (p *prequal) Decide(v *dispatch.View) dispatch.Decision {
 	now := v.Now
-	for p.pending.len() > 0 && p.pending.next() <= now {
-		k := p.pending.pop()
+	for p.pending.Len() > 0 && p.pending.Next() <= now {
+		k := p.pending.Pop()
 		p.admit(p.slab[k])
 		p.free = append(p.free, k)
 	}
@@ -172,10 +198,17 @@ func (p *prequal) Decide(v *dispatch.View) dispatch.Decision {
 	return dispatch.Decision{Tier: tier}
 }
 
-// Done implements dispatch.Feedback: the task's server-side latency joins
-// its tier's record.
+// Done implements dispatch.Feedback: a completed task's server-side
+// latency joins its tier's record. A failed or timed-out attempt adds
+// nothing: Prequal's latency estimate is the server's own, over the
+// queries it answered recently, and a server that is down answers
+// none; its probes' RIF comes from the tier itself. A moved attempt keeps
+// its entry, read at the tier chosen.
 func (p *prequal) Done(c *dispatch.Completion) {
-	if rif, ok := p.sent.take(c.Task); ok {
+	if c.Outcome == dispatch.Moved {
+		return
+	}
+	if rif, ok := p.sent.take(c.Task); ok && c.Outcome == dispatch.Completed {
 		p.rec[c.Tier].add(rif, c.Wait+c.Service, c.Now)
 	}
 }
@@ -205,7 +238,7 @@ func (p *prequal) probe(v *dispatch.View) {
 		} else {
 			slot, p.slab = len(p.slab), append(p.slab, a)
 		}
-		p.pending.push(a.ready, slot)
+		p.pending.Push(a.ready, slot)
 	}
 }
 

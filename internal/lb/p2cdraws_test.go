@@ -1,4 +1,4 @@
-package policies
+package lb
 
 import (
 	"math"
@@ -12,7 +12,7 @@ import (
 // with one choice, the shares are those chances, to the sampling error.
 func TestP2CDrawsHAProxy(t *testing.T) {
 	tiers := identicalTiers(10)
-	p := makeBalancer(t, NameP2C, tiers, map[string]any{"choices": 1, "draws": "haproxy"}, 1)
+	p := NewP2C([]int{1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, 1, DrawHAProxy, newRNG(1))
 	want := balancer.HAProxyRandomShares([]int{1, 1, 1, 1, 1, 1, 1, 1, 1, 1})
 	const n = 200000
 	got := make([]float64, len(tiers))
@@ -34,10 +34,10 @@ func TestP2CDrawsHAProxy(t *testing.T) {
 func TestP2CDrawsDistinct(t *testing.T) {
 	tiers := identicalTiers(2)
 	for _, c := range []struct {
-		draws string
+		draws Draws
 		want  float64 // share to the busier tier
-	}{{"distinct", 0}, {"weights", 0.25}} {
-		p := makeBalancer(t, NameP2C, tiers, map[string]any{"draws": c.draws}, 1).(*p2c)
+	}{{DrawDistinct, 0}, {DrawWeights, 0.25}} {
+		p := NewP2C([]int{1, 1}, 2, c.draws, newRNG(1)).(*p2c)
 		v := &dispatch.View{Tiers: tiers, States: make([]dispatch.State, len(tiers))}
 		const n = 40000
 		busy := 0
@@ -48,7 +48,7 @@ func TestP2CDrawsDistinct(t *testing.T) {
 			}
 		}
 		if got := float64(busy) / n; math.Abs(got-c.want) > 0.01 {
-			t.Errorf("draws %s: %.3f to the busier tier, want %.2f", c.draws, got, c.want)
+			t.Errorf("draws %d: %.3f to the busier tier, want %.2f", c.draws, got, c.want)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package report
+package results
 
 import (
 	"bytes"
@@ -9,18 +9,16 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/offload-sim/offload/internal/results"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden from the current output")
 
 var tiers = []string{"local", "edge", "cloud"}
 
-var cols = results.RunColumns(results.Layout{Tiers: tiers})
+var cols = RunColumns(Layout{Tiers: tiers})
 
 // setTiers sets a run's per-tier columns, prefix share_ or util_.
-func setTiers(r *results.Run, prefix string, xs []float64) {
+func setTiers(r *Run, prefix string, xs []float64) {
 	for i, t := range tiers {
 		x := math.NaN()
 		if i < len(xs) {
@@ -35,32 +33,32 @@ func setTiers(r *results.Run, prefix string, xs []float64) {
 // run with no large task (empty large columns), a run without per-tier data,
 // an Inf that must become empty, values that need 16–17 digits (3 × 0.1),
 // and a run without a sweep (empty param and value).
-func sampleRuns() []results.Run {
+func sampleRuns() []Run {
 	nan := math.NaN()
-	base := func(policy string, value float64, seed int, lat float64) results.Run {
-		r := results.NewRun(cols, map[string]float64{
-			results.ColTasks: 1000, results.ColMeanLatency: lat, results.ColP50Latency: 0.8 * lat, results.ColP95Latency: 2 * lat,
-			results.ColP99Latency: 3 * lat, results.ColMaxLatency: 5 * lat, results.ColMeanWait: lat / 4, results.ColMeanLarge: 1.5 * lat,
-			results.ColP95Large: 2.5 * lat, results.ColMAPE: 12.5, results.ColDecisionNs: nan})
+	base := func(policy string, value float64, seed int, lat float64) Run {
+		r := NewRun(cols, map[string]float64{
+			ColTasks: 1000, ColMeanLatency: lat, ColP50Latency: 0.8 * lat, ColP95Latency: 2 * lat,
+			ColP99Latency: 3 * lat, ColMaxLatency: 5 * lat, ColMeanWait: lat / 4, ColMeanLarge: 1.5 * lat,
+			ColP95Large: 2.5 * lat, ColMAPE: 12.5, ColDecisionNs: nan})
 		r.Experiment, r.Param, r.Value, r.Policy, r.Seed = "sweep-load", "arrivals.rate", value, policy, seed
 		setTiers(&r, "share_", []float64{0.1, 0.6, 0.3})
 		setTiers(&r, "util_", []float64{0.25, 0.75, 0.125})
 		return r
 	}
-	runs := []results.Run{
+	runs := []Run{
 		base("hybrid", 10, 0, 0.1),
 		base("hybrid", 10, 1, 0.2),
 		base("jsq", 10, 0, 0.3),
 		base("jsq", 10, 1, 0.3),
 	}
-	runs[2].Set(results.ColMAPE, nan)
-	runs[3].Set(results.ColMAPE, nan)
-	runs[3].Set(results.ColMeanLarge, nan)
-	runs[3].Set(results.ColP95Large, nan)
+	runs[2].Set(ColMAPE, nan)
+	runs[3].Set(ColMAPE, nan)
+	runs[3].Set(ColMeanLarge, nan)
+	runs[3].Set(ColP95Large, nan)
 	setTiers(&runs[3], "util_", []float64{0.5, 1.25, math.Inf(1)})
 	noSweep := base("edge-first", nan, 0, 1e-7)
 	noSweep.Experiment, noSweep.Param = "run", ""
-	noSweep.Set(results.ColDecisionNs, 7412.5)
+	noSweep.Set(ColDecisionNs, 7412.5)
 	setTiers(&noSweep, "share_", nil)
 	setTiers(&noSweep, "util_", nil)
 	return append(runs, noSweep)
@@ -76,7 +74,7 @@ func TestWriteRunsGolden(t *testing.T) {
 
 func TestWriteSummaryGolden(t *testing.T) {
 	var b bytes.Buffer
-	if err := WriteSummary(&b, cols, results.Summarize(sampleRuns())); err != nil {
+	if err := WriteSummary(&b, cols, Summarize(sampleRuns())); err != nil {
 		t.Fatal(err)
 	}
 	checkGolden(t, "summary.csv", b.Bytes())
@@ -105,16 +103,16 @@ func checkGolden(t *testing.T, name string, got []byte) {
 // The headers as designed, for two tiers (runs.csv) and one (summary.csv),
 // pinned in a golden file: a new column is one go test ./... -update.
 func TestHeadersAreTheDesignedOnes(t *testing.T) {
-	runs := RunsHeader(results.RunColumns(results.Layout{Tiers: []string{"edge", "cloud"}}))
-	summary := SummaryHeader(results.RunColumns(results.Layout{Tiers: []string{"edge"}}))
+	runs := RunsHeader(RunColumns(Layout{Tiers: []string{"edge", "cloud"}}))
+	summary := SummaryHeader(RunColumns(Layout{Tiers: []string{"edge"}}))
 	checkGolden(t, "headers.txt", []byte("runs.csv, tiers edge and cloud:\n"+strings.Join(runs, ",")+
 		"\nsummary.csv, tier edge:\n"+strings.Join(summary, ",")+"\n"))
 }
 
 func TestWriteRunsRefusesColumnMismatch(t *testing.T) {
 	r := sampleRuns()[0]
-	r.Cols = results.RunColumns(results.Layout{Tiers: []string{"local"}})
-	err := WriteRuns(&bytes.Buffer{}, cols, []results.Run{r})
+	r.Cols = RunColumns(Layout{Tiers: []string{"local"}})
+	err := WriteRuns(&bytes.Buffer{}, cols, []Run{r})
 	if err == nil || !strings.Contains(err.Error(), "columns") {
 		t.Errorf("WriteRuns with the columns of 1 tier under a header of 3: err = %v", err)
 	}
@@ -156,7 +154,7 @@ func TestReadRunsRoundTrip(t *testing.T) {
 }
 
 // sameRun compares runs exactly, with NaN equal to NaN (both mean missing).
-func sameRun(a, b results.Run) bool {
+func sameRun(a, b Run) bool {
 	if a.Experiment != b.Experiment || a.Param != b.Param || a.Policy != b.Policy || a.Seed != b.Seed {
 		return false
 	}
@@ -175,15 +173,15 @@ func sameRun(a, b results.Run) bool {
 
 // oneTierRow is a runs.csv row of the one-tier columns: seed and share_edge
 // as given, tasks 10, mape and decision_ns empty, every other column 0.5.
-func oneTierRow(cols []results.Column, seed, share string) string {
+func oneTierRow(cols []Column, seed, share string) string {
 	row := []string{"e", "p", "1", "jsq", seed}
 	for _, c := range cols {
 		switch c.Name {
-		case results.ColTasks:
+		case ColTasks:
 			row = append(row, "10")
-		case results.ColMAPE, results.ColDecisionNs:
+		case ColMAPE, ColDecisionNs:
 			row = append(row, "")
-		case results.ShareCol("edge"):
+		case ShareCol("edge"):
 			row = append(row, share)
 		default:
 			row = append(row, "0.5")
@@ -193,7 +191,7 @@ func oneTierRow(cols []results.Column, seed, share string) string {
 }
 
 func TestReadRunsErrors(t *testing.T) {
-	edge := results.RunColumns(results.Layout{Tiers: []string{"edge"}})
+	edge := RunColumns(Layout{Tiers: []string{"edge"}})
 	header := strings.Join(RunsHeader(edge), ",")
 	row := oneTierRow(edge, "0", "0.5")
 	cases := []struct {
@@ -216,5 +214,35 @@ func TestReadRunsErrors(t *testing.T) {
 	}
 	if runs, err := ReadRuns(strings.NewReader(header+"\n"+row+"\n"), edge); err != nil || len(runs) != 1 {
 		t.Errorf("valid one-row file: %d runs, err %v", len(runs), err)
+	}
+}
+
+func TestEmulationRunsHeaderExtendsTheSimulators(t *testing.T) {
+	c := RunColumns(Layout{Tiers: []string{"edge", "cloud"}})
+	h := EmulationRunsHeader(c)
+	sim := RunsHeader(c)
+	if strings.Join(h[:len(sim)], ",") != strings.Join(sim, ",") ||
+		strings.Join(h[len(sim):], ",") != "sent,completed,rejected,failed,valid" {
+		t.Errorf("header %v: want the simulator's then sent,completed,rejected,failed,valid", h)
+	}
+}
+
+func TestWriteEmulationRuns(t *testing.T) {
+	nan := math.NaN()
+	ec := RunColumns(Layout{Tiers: []string{"edge", "cloud"}})
+	run := NewRun(ec, map[string]float64{ColTasks: 3,
+		ColMeanLatency: 0.25, ColP50Latency: 0.2, ColP95Latency: 0.5, ColP99Latency: 0.5,
+		ColMaxLatency: 0.5, ColMeanWait: 0.01, ColMAPE: 12.5,
+		"share_edge": 0.5, "share_cloud": 0.5, "util_edge": 0.1, "util_cloud": 0.2})
+	run.Experiment, run.Value, run.Policy, run.Seed = "emulate", nan, "hybrid", 1
+	r := EmulatedRun{Run: run, Sent: 5, Completed: 3, Rejected: 1, Failed: 1, Valid: true}
+	var buf bytes.Buffer
+	if err := WriteEmulationRuns(&buf, ec, []EmulatedRun{r}); err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "emulation_runs.csv", buf.Bytes())
+	r.Cols = RunColumns(Layout{Tiers: []string{"edge"}})
+	if err := WriteEmulationRuns(&buf, ec, []EmulatedRun{r}); err == nil {
+		t.Error("a run with the columns of 1 tier under a header of 2: no error")
 	}
 }

@@ -1,4 +1,4 @@
-package report
+package results
 
 import (
 	"encoding/csv"
@@ -6,8 +6,6 @@ import (
 	"io"
 	"math"
 	"strconv"
-
-	"github.com/offload-sim/offload/internal/results"
 )
 
 // runKeys are the runs.csv columns before the metrics: they identify a run.
@@ -17,13 +15,13 @@ var runKeys = []string{"experiment", "param", "value", "policy", "seed"}
 var summaryKeys = []string{"experiment", "param", "value", "policy", "runs"}
 
 // RunsHeader returns the runs.csv header for these columns.
-func RunsHeader(cols []results.Column) []string {
-	return append(append([]string(nil), runKeys...), results.Names(cols)...)
+func RunsHeader(cols []Column) []string {
+	return append(append([]string(nil), runKeys...), Names(cols)...)
 }
 
 // SummaryHeader returns the summary.csv header for these columns: every
 // metric followed by its <metric>_ci95, then unstable.
-func SummaryHeader(cols []results.Column) []string {
+func SummaryHeader(cols []Column) []string {
 	h := append([]string(nil), summaryKeys...)
 	for _, c := range cols {
 		h = append(h, c.Name, c.Name+"_ci95")
@@ -40,7 +38,7 @@ const (
 // WriteRuns writes runs.csv: a header for cols and one row per run, in the
 // order given (the caller's order is the file's, which keeps it
 // deterministic). Every run must have exactly these columns.
-func WriteRuns(w io.Writer, cols []results.Column, runs []results.Run) error {
+func WriteRuns(w io.Writer, cols []Column, runs []Run) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(RunsHeader(cols)); err != nil {
 		return err
@@ -63,7 +61,7 @@ func WriteRuns(w io.Writer, cols []results.Column, runs []results.Run) error {
 
 // sameColumns refuses a row whose columns are not the header's: writing it
 // would shift values under the wrong column.
-func sameColumns(got, want []results.Column, nvalues int) error {
+func sameColumns(got, want []Column, nvalues int) error {
 	if len(got) != len(want) || nvalues != len(want) {
 		return fmt.Errorf("%d columns and %d values for a header of %d", len(got), nvalues, len(want))
 	}
@@ -78,7 +76,7 @@ func sameColumns(got, want []results.Column, nvalues int) error {
 // WriteSummary writes summary.csv: a header for cols and one row per
 // summary; when the summaries are of a run until precise (Precise), the
 // header ends with precision and precision_met.
-func WriteSummary(w io.Writer, cols []results.Column, sums []results.Summary) error {
+func WriteSummary(w io.Writer, cols []Column, sums []Summary) error {
 	cw := csv.NewWriter(w)
 	precise := len(sums) > 0 && sums[0].Precise
 	header := SummaryHeader(cols)
@@ -109,7 +107,7 @@ func WriteSummary(w io.Writer, cols []results.Column, sums []results.Summary) er
 }
 
 // formatValue writes an integer column as an integer, any other as a float.
-func formatValue(c results.Column, x float64) string {
+func formatValue(c Column, x float64) string {
 	if c.Int && !math.IsNaN(x) && !math.IsInf(x, 0) {
 		return strconv.FormatInt(int64(x), 10)
 	}

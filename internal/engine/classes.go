@@ -1,0 +1,131 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/offload-sim/offload/internal/quantile"
+	"github.com/offload-sim/offload/internal/workload"
+)
+
+// Class is one class of tasks (docs/model.md §1.13): the share of the
+// tasks in it, its priority at a priority tier (the lower served first),
+// its size law (the zero Dist: Config.Size), its deadline (s from arrival;
+// 0: none) and its patience law (the zero Dist: Config.Patience).
+type Class struct {
+	Name     string
+	Share    float64
+	Priority int
+	Size     workload.Dist
+	Deadline float64
+	Patience workload.Dist
+}
+
+// ClassResult is one class's account over the measured tasks: those that
+// arrived, those that completed and their latencies, and those that
+// completed after the class's deadline.
+type ClassResult struct {
+	Arrived, Tasks int
+	Late           int
+	Latencies      *quantile.Sample // s
+}
+
+// recordClass adds measured task x, completed with this latency, to its
+// class.
+func (r *Result) recordClass(cfg *Config, x *transit, latency float64) {
+	c := &r.Class[x.class]
+	c.Tasks++
+	c.Latencies.Add(latency)
+	if d := cfg.Classes[x.class].Deadline; d > 0 && latency > d {
+		c.Late++
+	}
+}
+
+func (c *Config) validateClasses() []error {
+	var errs []error
+	sum := 0.0
+	for k, cl := range c.Classes {
+		if !(cl.Share > 0 && cl.Share <= 1) || !(cl.Deadline >= 0) {
+			errs = append(errs, fmt.Errorf("class %d (%s): share %v, deadline %v: need a share in (0, 1] and a deadline ≥ 0", k, cl.Name, cl.Share, cl.Deadline))
+		}
+		sum += cl.Share
+	}
+	if len(c.Classes) > 0 && math.Abs(sum-1) > 1e-9 {
+		errs = append(errs, fmt.Errorf("classes' shares sum to %v: need 1", sum))
+	}
+	if c.patient() && c.eventDriven() {
+		for i := range c.Tiers {
+			if d := c.Tiers[i].Discipline; d != FCFS {
+				errs = append(errs, fmt.Errorf("tier %d (%s): discipline %s with patience: only fcfs tiers take it", i, c.Tiers[i].Name, d))
+			}
+		}
+	}
+	return errs
+}
+
+// patient reports whether some task may run out of patience.
+func (c *Config) patient() bool {
+	if c.Patience.Mean() > 0 {
+		return true
+	}
+	for k := range c.Classes {
+		if c.Classes[k].Patience.Mean() > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// patienceLaw is the patience law of class k, nil when it has none.
+func (c *Config) patienceLaw(k int32) *workload.Dist {
+	if len(c.Classes) > 0 {
+		if p := &c.Classes[k].Patience; p.Mean() > 0 {
+			return p
+		}
+	}
+	if c.Patience.Mean() > 0 {
+		return &c.Patience
+	}
+	return nil
+}
+
+// abandons reports whether the task in slot, reaching FCFS tier ts, would
+// wait longer than its patience, and if so ends it: it stays in the queue
+// until its patience runs out (its place counted, no server taken), then
+// leaves. An FCFS task's start is known at its reach, so the test is
+// exact: the tasks before it that abandon took no server either.
+func (s *sim) abandons(slot int32, ts *tierState) bool {
+	x := &s.slots[slot]
+	law := s.cfg.patienceLaw(x.class)
+	if law == nil {
+		return false
+	}
+	if tl := ts.tl; tl != nil {
+		tl.settle(x.reach)
+		if tl.down(x.reach) {
+			return false // refused as down (reachDynamic)
+		}
+	}
+	wait := max(x.reach, ts.free.Free()) - x.reach
+	if wait <= 0 {
+		return false
+	}
+	p := s.devs[x.dev].src.Patience(s.dyn.side[slot].seq, law)
+	if wait <= p {
+		return false
+	}
+	s.keep(ts, x.reach, x.reach+p)
+	if s.track {
+		s.touched(int(x.tier), ts)
+	}
+	if s.measuring && x.reach >= s.t0 {
+		ts.reached++
+		ts.sojourn += p
+	}
+	if x.measured {
+		s.pending--
+		s.res.Out.Abandoned++
+	}
+	s.freeSlots = append(s.freeSlots, slot)
+	return true
+}
