@@ -26,7 +26,10 @@ func newReportCmd(io IO) *cobra.Command {
 		Long: `Write an HTML report of a results folder (a run, an experiment, a
 reproduction with its experiment folders, an emulation): provenance from
 manifest.json, the summary tables with 95% confidence intervals (unstable
-rows marked), the figures re-drawn from the CSVs as inline SVG, a
+rows marked), each cell's policies ranked on mean latency by paired
+differences with Holm-adjusted p-values (compare's ranking, the
+significant differences named), the figures re-drawn from the CSVs as
+inline SVG, a
 reproduction's claims with their verdicts and evidence, and the resolved
 scenario. The page loads nothing (no script, font or stylesheet from
 elsewhere): it opens offline, reads on a phone and prints.

@@ -12,6 +12,7 @@ type precisionFlags struct {
 	target   float64
 	maxSeeds int
 	on       string
+	batches  int                    // --batches: each run's batch means
 	given    func(name string) bool // whether a flag was on the command line
 }
 
@@ -26,6 +27,7 @@ func (f *precisionFlags) register(c *cobra.Command, offers bool) {
 	fl.Float64Var(&f.target, "precision", 0, "add replicates to each cell until every policy's 95% half-width is at most this fraction `R` of its estimate (e.g. 0.01; --seeds, at least 10, before the first test)")
 	fl.IntVar(&f.maxSeeds, "max-seeds", experiment.DefaultMaxSeeds, "with --precision: the most replicates a cell may take (`N`)")
 	fl.StringVar(&f.on, "precision-on", "mean", "with --precision: the `statistic` made precise: mean (latency), p95 or p99 (the median over replicates of the run's percentile, with an order-statistics interval)")
+	fl.IntVar(&f.batches, "batches", 0, "split each run's measured tasks, in arrival order, into `K` batches: the interval of its mean latency from the batch means and their lag-1 autocorrelation (batch_ columns; one long run: --seeds 1)")
 }
 
 // precision returns the rule of the flags for a plan of seeds replicates,

@@ -176,6 +176,7 @@ func runExperiment(ctx context.Context, o *runOptions) error {
 	if opts.Precision, err = o.prec.precision(plan.Scenario.Seeds); err != nil {
 		return err
 	}
+	opts.Batches = o.prec.batches
 	_, err = runner.Run(ctx, o.spec, plan, o.args, opts)
 	return err
 }

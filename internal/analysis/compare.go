@@ -167,13 +167,7 @@ func readRunsFolder(ctx context.Context, dir string) ([]results.Run, report.Lege
 	if err != nil {
 		return nil, report.Legend{}, "", runner.BadInputf("%s: %w", dir, err)
 	}
-	var runs []results.Run
-	for _, r := range all {
-		if v := r.Get("valid"); v == 0 {
-			continue
-		}
-		runs = append(runs, r)
-	}
+	runs := validRuns(all)
 	var legend report.Legend
 	param := ""
 	y, err := runner.ReadResult(ctx, filepath.Join(dir, "scenario.yaml"))
@@ -194,6 +188,19 @@ func readRunsFolder(ctx context.Context, dir string) ([]results.Run, report.Lege
 		legend.Policies = legend.Labels
 	}
 	return runs, legend, param, nil
+}
+
+// validRuns returns the runs but the emulated ones marked invalid, which
+// the emulation's own summary leaves out too.
+func validRuns(all []results.Run) []results.Run {
+	var runs []results.Run
+	for _, r := range all {
+		if v := r.Get("valid"); v == 0 {
+			continue
+		}
+		runs = append(runs, r)
+	}
+	return runs
 }
 
 // printDiffs writes the differences as a table.

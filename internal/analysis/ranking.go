@@ -1,14 +1,19 @@
 package analysis
 
 import (
+	"bytes"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/offload-sim/offload/internal/htmlreport"
 	"github.com/offload-sim/offload/internal/results"
 	"github.com/offload-sim/offload/internal/runner"
 	"github.com/offload-sim/offload/internal/stats"
@@ -73,6 +78,64 @@ func rankCells(runs []results.Run, metric string) []cellRanking {
 	return out
 }
 
+// rankFolder is the HTML report's ranking of a results folder (its root
+// is folder): compare's, on mean latency, over the runs of its runs.csv
+// that compare reads. A folder without runs.csv, or whose runs have no
+// mean latency, has none.
+func rankFolder(folder fs.FS) (string, []htmlreport.Ranking, error) {
+	metric := results.ColMeanLatency
+	b, err := fs.ReadFile(folder, "runs.csv")
+	if errors.Is(err, fs.ErrNotExist) {
+		return metric, nil, nil
+	}
+	if err != nil {
+		return "", nil, err
+	}
+	all, err := results.ReadRunsAny(bytes.NewReader(b))
+	if err != nil {
+		return "", nil, fmt.Errorf("runs.csv: %w", err)
+	}
+	runs := validRuns(all)
+	if len(runs) == 0 || results.Index(runs[0].Cols, metric) < 0 {
+		return metric, nil, nil
+	}
+	var out []htmlreport.Ranking
+	for _, c := range rankCells(runs, metric) {
+		out = append(out, htmlRanking(c, metric))
+	}
+	return metric, out, nil
+}
+
+// htmlRanking is a cell's ranking as the report shows it.
+func htmlRanking(c cellRanking, metric string) htmlreport.Ranking {
+	value := c.Value
+	if c.Param == "" {
+		value = math.NaN()
+	}
+	r := htmlreport.Ranking{Value: value, Replicates: c.Replicates, Policies: c.Policies, Rank: c.Rank}
+	for _, pr := range c.Pairs {
+		aBetter, bBetter := c.better(pr, metric)
+		r.Pairs = append(r.Pairs, htmlreport.RankedPair{A: c.Policies[pr.A], B: c.Policies[pr.B], N: pr.N,
+			Diff: pr.Center, CI95: pr.Half, P: pr.P, PHolm: pr.PHolm, Significant: pr.Significant,
+			ABetter: aBetter, BBetter: bBetter})
+	}
+	return r
+}
+
+// better reports which policy of a pair is significantly better on
+// metric, in its direction; neither when the difference is not
+// significant or the metric has no better way.
+func (c cellRanking) better(pr stats.Pair, metric string) (a, b bool) {
+	if !pr.Significant || c.Neutral {
+		return false, false
+	}
+	sign := 1.0 // a − b < 0 is a better
+	if results.DirectionOf(metric) == results.HigherBetter {
+		sign = -1
+	}
+	return sign*pr.Center < 0, sign*pr.Center > 0
+}
+
 // rankingHeader and pairsHeader are the columns of ranking_<stem>.csv and
 // pairs_<stem>.csv.
 var (
@@ -83,20 +146,16 @@ var (
 // writeRanking writes each cell's policies with their rank and the
 // policies each is significantly better than (space-separated).
 func writeRanking(w io.Writer, cs []cellRanking, metric string) error {
-	sign := 1.0 // a − b < 0 is a better
-	if results.DirectionOf(metric) == results.HigherBetter {
-		sign = -1
-	}
 	var rows [][]string
 	for _, c := range cs {
 		for p, pol := range c.Policies {
 			var better []string
 			for _, pr := range c.Pairs {
+				aBetter, bBetter := c.better(pr, metric)
 				switch {
-				case !pr.Significant || c.Neutral:
-				case pr.A == p && sign*pr.Center < 0:
+				case pr.A == p && aBetter:
 					better = append(better, c.Policies[pr.B])
-				case pr.B == p && sign*pr.Center > 0:
+				case pr.B == p && bBetter:
 					better = append(better, c.Policies[pr.A])
 				}
 			}

@@ -65,6 +65,10 @@ type Plan struct {
 	// SeriesWidth, if positive, records each run's time series in windows of
 	// this many seconds (burst).
 	SeriesWidth float64
+	// Batches, if positive, analyses each run's measured latencies, in
+	// arrival order, as this many batch means (--batches): the
+	// batch_ columns.
+	Batches int
 	// Dir is the folder the programs of exec policies run in, so that
 	// their relative paths resolve against the scenario file's folder ("":
 	// the current folder, for an embedded scenario).
@@ -128,7 +132,8 @@ func (p *Plan) Columns() []results.Column { return results.RunColumns(p.Layout()
 func (p *Plan) Layout() results.Layout {
 	return results.Layout{Tiers: p.Tiers(), SLO: p.Scenario.SLO.Latency, Breakdown: p.Scenario.Breakdown, Energy: p.Scenario.HasEnergy(), Sketch: p.sketch,
 		Dynamic: p.Scenario.HasDynamics(), WarmupAuto: p.Scenario.Warmup.Auto(), Buffer: p.Scenario.HasBuffers(),
-		Patience: p.Scenario.HasPatience(), Classes: p.Scenario.ClassNames()}
+		Patience: p.Scenario.HasPatience(), Classes: p.Scenario.ClassNames(),
+		Batches: p.Batches > 0}
 }
 
 // measured hands a run's raw measurements to the metrics schema. The
@@ -431,6 +436,10 @@ func (p *Plan) runOnce(ctx context.Context, j Job, opt Options, tapes []*workloa
 		r.coll = &collector{}
 		sinks = append(sinks, r.coll.add)
 	}
+	if p.Batches > 0 && first == nil {
+		r.lat = &latencies{}
+		sinks = append(sinks, r.lat.add)
+	}
 	var closeTrace func(error) error
 	if opt.Trace != nil {
 		sink, cl, err := opt.Trace(j)
@@ -461,6 +470,7 @@ type jobRun struct {
 	clocks []*timer
 	pr     *probe
 	coll   *collector
+	lat    *latencies // --batches
 }
 
 // devices builds the job's devices: each its policy (its program started,
@@ -516,6 +526,9 @@ func (p *Plan) outcome(j Job, cfg *engine.Config, res *engine.Result, r *jobRun)
 	measuredEnergy(m, cfg, res, p.Layout().Energy)
 	measuredOutcomes(m, res, p.Layout())
 	measuredClasses(m, res)
+	if r.lat != nil {
+		m.BatchCI95, m.BatchLag1, m.BatchCorrelated = r.lat.batches(p.Batches)
+	}
 	if len(r.clocks) > 0 {
 		m.DecisionNs = meanNs(r.clocks)
 	}

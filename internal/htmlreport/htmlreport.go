@@ -42,6 +42,12 @@ type Options struct {
 	// Order is the order of a reproduction's experiment folders (its
 	// caller's experiments know it); any other folder follows, by name.
 	Order []string
+	// Rank, if set, ranks the policies of each cell of an experiment
+	// folder (its root is folder) on paired differences, and names the
+	// metric ranked; no rankings (nil) leave the section out. The
+	// statistics are the caller's (internal/analysis, as compare has
+	// them).
+	Rank func(folder fs.FS) (metric string, rankings []Ranking, err error)
 }
 
 // ErrNotResults is returned (wrapped) for a folder with no manifest.json:
@@ -55,7 +61,7 @@ func Write(w io.Writer, fsys fs.FS, o Options) error {
 	if err != nil {
 		return err
 	}
-	p := &page{order: o.Order}
+	p := &page{order: o.Order, rank: o.Rank}
 	title := o.Title
 	if title == "" {
 		title = "offload results: " + m.Experiment
@@ -99,6 +105,7 @@ type page struct {
 	toc   []tocEntry
 	ids   map[string]int
 	order []string // Options.Order
+	rank  func(fs.FS) (string, []Ranking, error)
 }
 
 type tocEntry struct {
@@ -296,6 +303,13 @@ func (p *page) experiment(fsys fs.FS, id string, level int) error {
 		p.b.WriteString("<p>Mean over replicates ± half-width of the 95% Student-t interval. ")
 		p.b.WriteString("<span class=\"flag\">unstable</span> marks a cell where some tier's offered load is shown above 1 (a one-sided test over the replicates, its noise scaled by the tasks measured, corrected for the number of tiers): its queue grows without bound, so its latencies depend on the run length.</p>\n")
 		p.summaryTable(sums, param)
+	}
+	if p.rank != nil {
+		metric, rs, err := p.rank(fsys)
+		if err != nil {
+			return err
+		}
+		p.rankingSection(rs, metric, param, id, level)
 	}
 	for _, t := range []struct{ file, title, note string }{
 		{"mape_summary.csv", "Prediction error of the estimators", "MAPE of the predicted latency (%) and mean absolute error of the predicted wait (s), each estimator in shadow on the router's decisions."},

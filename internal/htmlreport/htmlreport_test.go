@@ -3,6 +3,7 @@ package htmlreport
 import (
 	"bytes"
 	"errors"
+	"io/fs"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -94,5 +95,42 @@ func TestNumbersWithoutExponents(t *testing.T) {
 		if got := sig(c.x, c.n); got != c.want {
 			t.Errorf("sig(%g, %d) = %q, want %q", c.x, c.n, got, c.want)
 		}
+	}
+}
+
+// TestRankingSection: the caller's rankings show per cell as groups of
+// equal rank with the significant pairs counted, and every pair with its
+// difference, raw and Holm-adjusted p-values and verdict; a folder whose
+// rankings have one policy a cell has no section.
+func TestRankingSection(t *testing.T) {
+	fsys := fstest.MapFS{
+		"manifest.json": {Data: []byte(`{"tool":"offload","experiment":"s","scenario_sha256":"abc"}`)},
+		"scenario.yaml": {Data: []byte("name: s\npolicies: [a, b, c]\nsweep: {param: arrivals.rate, values: [10]}\n")},
+	}
+	rs := []Ranking{{Value: 10, Replicates: 12, Policies: []string{"a", "b", "c"}, Rank: []int{1, 2, 1}, Pairs: []RankedPair{
+		{A: "a", B: "b", N: 12, Diff: -1, CI95: 0.1, P: 1e-9, PHolm: 3e-9, Significant: true, ABetter: true},
+		{A: "a", B: "c", N: 12, Diff: -0.001, CI95: 0.01, P: 0.4, PHolm: 0.4},
+		{A: "b", B: "c", N: 12, Diff: 1, CI95: 0.1, P: 0.01, PHolm: 0.02, Significant: true, BBetter: true},
+	}}}
+	rank := func(fs.FS) (string, []Ranking, error) { return "mean_latency_s", rs, nil }
+	var b bytes.Buffer
+	if err := Write(&b, fsys, Options{Rank: rank}); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, want := range []string{`id="ranking"`, "Holm", "<td>1: a, c; 2: b</td><td class=\"num\">2 of 3</td>",
+		"<td>a</td><td>b</td><td class=\"num\">−1<span class=\"ci\"> ± 0.1</span></td><td class=\"num\">&lt; 0.0001</td><td class=\"num\">&lt; 0.0001</td><td><strong>yes</strong>: a better</td>",
+		"<td class=\"num\">0.4</td><td class=\"num\">0.4</td><td>no</td>", "<td class=\"num\">0.02</td><td><strong>yes</strong>: c better</td>"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	rs = []Ranking{{Value: 10, Replicates: 12, Policies: []string{"a"}, Rank: []int{1}}}
+	b.Reset()
+	if err := Write(&b, fsys, Options{Rank: rank}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), `id="ranking"`) {
+		t.Error("a ranking of one policy has a section")
 	}
 }

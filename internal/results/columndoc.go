@@ -50,6 +50,7 @@ var layoutConditions = map[string]string{
 	"Buffer":     "when a tier has a `buffer`",
 	"Patience":   "when the scenario or a class has a `patience`",
 	"Classes":    "with `classes`, three per class",
+	"Batches":    "with `--batches K`",
 }
 
 // The example layout of the reference: the default continuum's tiers and

@@ -17,7 +17,7 @@ func DirectionOf(name string) Direction {
 	switch {
 	case name == ColGoodput:
 		return HigherBetter
-	case name == ColTasks, name == ColWarmupTasks, name == ColSketched,
+	case name == ColTasks, name == ColWarmupTasks, name == ColSketched, name == ColBatchCI95, name == ColBatchLag1, name == ColBatchCorrelated,
 		strings.HasPrefix(name, "share_"), strings.HasPrefix(name, "util_"):
 		return NoBetter
 	}

@@ -128,7 +128,17 @@ type Layout struct {
 	// Classes are the task classes' names: each adds its mean and 95th
 	// percentile latency and its deadline miss share (none without).
 	Classes []string
+	// Batches adds batch_ci95, batch_lag1 and batch_correlated, each run's
+	// batch-means analysis of its mean latency (--batches).
+	Batches bool
 }
+
+// The columns of a run's batch means (--batches).
+const (
+	ColBatchCI95       = "batch_ci95"
+	ColBatchLag1       = "batch_lag1"
+	ColBatchCorrelated = "batch_correlated"
+)
 
 // ColWarmupTasks is a run's own warm-up under warmup: auto.
 const ColWarmupTasks = "warmup_tasks"
@@ -211,7 +221,22 @@ func RunColumns(l Layout) []Column {
 		cols = append(cols, abandonColumn())
 	}
 	cols = append(cols, classColumns(l.Classes)...)
+	if l.Batches {
+		cols = append(cols, batchColumns()...)
+	}
 	return cols
+}
+
+// batchColumns are the batch-means columns (Layout.Batches).
+func batchColumns() []Column {
+	return []Column{
+		{Name: ColBatchCI95, Unit: "s", Doc: "half-width of the 95% interval of the run's mean latency from its --batches K batch means of consecutive tasks (Student-t on K − 1 degrees of freedom); empty with fewer measured tasks than K",
+			Get: func(m *Measured) float64 { return m.BatchCI95 }},
+		{Name: ColBatchLag1, Doc: "lag-1 autocorrelation of the run's batch means: near 0 when the batches are long enough to be nearly independent; well above 0, the interval is too narrow",
+			Get: func(m *Measured) float64 { return m.BatchLag1 }},
+		{Name: ColBatchCorrelated, Int: true, Doc: "1 when the von Neumann ratio test rejects independent batch means at 5% (the batches are too short: fewer batches or a longer run), else 0",
+			Get: func(m *Measured) float64 { return m.BatchCorrelated }},
+	}
 }
 
 // Measured is what one run measured, in the form both the simulator and
@@ -257,6 +282,9 @@ type Measured struct {
 	Outcomes *Outcomes
 	// WarmupTasks is the warm-up the run chose (Layout.WarmupAuto).
 	WarmupTasks int
+	// BatchCI95, BatchLag1 and BatchCorrelated (0 or 1) are the run's
+	// batch means (Layout.Batches); NaN where it had too few tasks.
+	BatchCI95, BatchLag1, BatchCorrelated float64
 }
 
 // Row reads every column from m, in order. It sorts m's latency samples.

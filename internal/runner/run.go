@@ -40,6 +40,10 @@ type Options struct {
 	// replicates grow from max(seeds, 10) until the rule stops it; the
 	// scenario's seeds are then the minimum, not the count.
 	Precision *experiment.Precision
+	// Batches, if positive, analyses each run's mean latency as this many
+	// batch means of consecutive tasks (--batches): runs.csv and
+	// summary.csv gain batch_ci95, batch_lag1 and batch_correlated.
+	Batches int
 	// Memo, if set, holds the runs of the experiments run before with the
 	// same options (reproduce): a job whose run it has is taken from it,
 	// and the plan's runs are added to it.
@@ -297,6 +301,9 @@ func WriteSummary(d *store.Dir, plan *experiment.Plan, o *Options, runs []result
 		if note := plan.PrecisionOf(o.Precision, runs, sums); note != "" && o.Err != nil {
 			fmt.Fprintf(o.Err, "offload: warning: %s\n", note)
 		}
+	}
+	if note := batchNote(o.Batches, runs); note != "" && o.Err != nil {
+		fmt.Fprintf(o.Err, "offload: warning: %s\n", note)
 	}
 	err := d.WriteFile("summary.csv", func(w io.Writer) error { return results.WriteSummary(w, cols, sums) })
 	return sums, err

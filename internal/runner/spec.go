@@ -102,6 +102,10 @@ func Run(ctx context.Context, spec Spec, plan *experiment.Plan, a Args, opts Opt
 	if err := checkPrecision(spec, opts); err != nil {
 		return nil, err
 	}
+	if err := checkBatches(opts); err != nil {
+		return nil, err
+	}
+	plan.Batches = opts.Batches
 	if err := CheckMemory(plan, opts.Workers, opts.MaxMemory); err != nil {
 		return nil, err
 	}
