@@ -223,22 +223,7 @@ func (s *sim) resend(e *event) error {
 	s.now, dv.view.Now, dv.view.Task = t, t, x.id
 	s.task = workload.Task{Arrival: x.arrival, Size: x.size, Data: x.data, Reply: x.reply, Seq: a.seq}
 	dv.view.Data = x.data
-	if s.track {
-		s.settle(t)
-	}
-	switch {
-	case dv.count && s.track:
-		s.follow(dv)
-	case dv.count:
-		states := dv.view.States[:len(dv.seen)]
-		for i, ts := range dv.seen {
-			setCounts(&states[i], s.present(ts, t), ts.servers)
-		}
-	case s.drawView:
-		s.observe(dv, t)
-	case dv.tracks:
-		s.followBoard(dv)
-	}
+	s.prepare(dv, t)
 	a.tries++
 	failed := int(x.vtier)
 	s.dyn.retry = dispatch.Retry{Failed: failed, Attempt: int(a.tries)}
