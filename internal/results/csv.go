@@ -44,12 +44,9 @@ func WriteRuns(w io.Writer, cols []Column, runs []Run) error {
 		return err
 	}
 	for i, r := range runs {
-		if err := sameColumns(r.Cols, cols, len(r.Values)); err != nil {
-			return fmt.Errorf("run %d (%s, %s, seed %d): %w", i, r.Experiment, r.Policy, r.Seed, err)
-		}
-		row := []string{r.Experiment, r.Param, formatFloat(r.Value), r.Policy, strconv.Itoa(r.Seed)}
-		for j, c := range cols {
-			row = append(row, formatValue(c, r.Values[j]))
+		row, err := runRow(i, r, cols)
+		if err != nil {
+			return err
 		}
 		if err := cw.Write(row); err != nil {
 			return err
@@ -128,4 +125,17 @@ func formatBool(b bool) string {
 		return "1"
 	}
 	return "0"
+}
+
+// runRow is run i's row of runs.csv under cols: its key, then its values.
+// The emulation's runs.csv begins its rows with it too.
+func runRow(i int, r Run, cols []Column) ([]string, error) {
+	if err := sameColumns(r.Cols, cols, len(r.Values)); err != nil {
+		return nil, fmt.Errorf("run %d (%s, %s, seed %d): %w", i, r.Experiment, r.Policy, r.Seed, err)
+	}
+	row := []string{r.Experiment, r.Param, formatFloat(r.Value), r.Policy, strconv.Itoa(r.Seed)}
+	for j, c := range cols {
+		row = append(row, formatValue(c, r.Values[j]))
+	}
+	return row, nil
 }

@@ -2,7 +2,6 @@ package results
 
 import (
 	"encoding/csv"
-	"fmt"
 	"io"
 	"strconv"
 )
@@ -35,12 +34,9 @@ func WriteEmulationRuns(w io.Writer, cols []Column, runs []EmulatedRun) error {
 		return err
 	}
 	for i, r := range runs {
-		if err := sameColumns(r.Cols, cols, len(r.Values)); err != nil {
-			return fmt.Errorf("run %d (%s, %s, seed %d): %w", i, r.Experiment, r.Policy, r.Seed, err)
-		}
-		row := []string{r.Experiment, r.Param, formatFloat(r.Value), r.Policy, strconv.Itoa(r.Seed)}
-		for j, c := range cols {
-			row = append(row, formatValue(c, r.Values[j]))
+		row, err := runRow(i, r.Run, cols)
+		if err != nil {
+			return err
 		}
 		for _, n := range []int{r.Sent, r.Completed, r.Rejected, r.Failed} {
 			row = append(row, strconv.Itoa(n))
