@@ -68,6 +68,7 @@ type tierState struct {
 	servers int
 	owner   int32 // the device whose local copy it is; −1: shared by every device
 	kw      bool
+	idle    bool // a run with idle views: the tier had an idle server at the last decision or reach (track.go)
 
 	fin      finishes
 	transit  []int32   // slots of tasks travelling to the tier, in the order they reach it (kept for a clairvoyant policy only; reachedBy)
@@ -106,7 +107,10 @@ type device struct {
 	// (View.Changed): a counted fresh view of a tracked run, or a
 	// board's view, which changes at postings and own sends only.
 	tracks bool
-	index  int // the device's index in sim.devs
+	// idle: the device's view is an idle view (View.Idle), which follows
+	// the tiers that go idle or fill (track.go).
+	idle  bool
+	index int // the device's index in sim.devs
 	// Tracked views (track.go): the change log's entries this device has
 	// applied to its view, its own changes since its last decision, and
 	// the marks that list a tier once in View.Changed.
@@ -152,6 +156,8 @@ type sim struct {
 	clogBase int           // the log position of clog[0]
 	clogMax  int           // the log's length past which it is emptied with several devices
 	next     keyHeap       // several devices: by their next arrival
+	idles    bool          // the run keeps idle views (track.go)
+	busy     busyHeap      // idle views: the filled tiers
 	obsRand  *rand.Rand    // the board's draws (Individual epochs, noise at posting)
 	noise    workload.Dist // the lognormal factor of Observation.Noise
 	horizon  float64       // Delayed: how far back a look may go
@@ -246,6 +252,9 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 		if caps[d].Clairvoyant && cfg.EventDriven() {
 			return nil, fmt.Errorf("engine: a clairvoyant policy replays FCFS queues: it cannot run with a ps, srpt or priority tier")
 		}
+	}
+	s.idles = s.idleViews(caps, devs)
+	for d := range devs {
 		unread = unread && !s.countsView(&caps[d], devs[d].Shadows) && !s.samples(&caps[d], devs[d].Shadows)
 	}
 	s.devs = make([]device, len(devs))
@@ -263,6 +272,7 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 	}
 	s.res = newResult(cfg, s.tiers, s.nShadows)
 	s.setTrack(len(cfg.Tiers) >= trackTiers)
+	s.setIdle()
 	s.initDynamics()
 	s.patient = cfg.patient()
 	return s, nil
@@ -354,6 +364,7 @@ func (s *sim) addDevices(devs []Device, caps []dispatch.Capabilities) error {
 		dv.pol, dv.shadows, dv.rng = devs[d].Policy, devs[d].Shadows, devs[d].Observe
 		c := &caps[d]
 		dv.count, dv.sample, dv.index = s.countsView(c, dv.shadows), s.samples(c, dv.shadows), d
+		dv.idle = s.idles && c.Idle && len(dv.shadows) == 0
 		dv.feedback = devs[d].Feedback
 		if tp := devs[d].Tape; tp != nil {
 			if !reflect.DeepEqual(tp.Spec(), spec) {
@@ -378,6 +389,9 @@ func (s *sim) setView(dv *device, tiers []dispatch.Tier, clairvoyant bool) {
 	dv.view.States = make([]dispatch.State, nt)
 	if dv.sample {
 		dv.view.Reader = (*reader)(s)
+	}
+	if dv.idle {
+		dv.view.Idle = make([]bool, nt)
 	}
 	if !s.fresh { // fastFresh is false: the views carry their observation times
 		dv.view.Observed = make([]float64, nt)
@@ -466,9 +480,10 @@ func (s *sim) setTrack(on bool) {
 // countsView reports whether the fresh view of a device whose policy has
 // capabilities c and which runs shadows is counted at each of its
 // decisions (device.count): under fresh observation, unless its policy is
-// blind or a sampler and it has no shadows to read the view.
+// blind, a sampler or reads an idle view (in a run that keeps them) and it
+// has no shadows to read the view.
 func (s *sim) countsView(c *dispatch.Capabilities, shadows []dispatch.Predictor) bool {
-	return s.fresh && !((c.Blind || s.samples(c, shadows)) && len(shadows) == 0)
+	return s.fresh && !((c.Blind || s.samples(c, shadows) || s.idles && c.Idle) && len(shadows) == 0)
 }
 
 // samples reports whether such a device's policy reads its fresh view
@@ -775,7 +790,12 @@ func (s *sim) prepare(dv *device, t float64) {
 	if s.track { // every tier's count brought up to t, for tracked and sampled views alike
 		s.settle(t)
 	}
+	if s.idles {
+		s.freed(t)
+	}
 	switch {
+	case dv.idle:
+		s.followIdle(dv)
 	case dv.count && s.track:
 		s.follow(dv)
 	case dv.count:
@@ -911,6 +931,8 @@ func (s *sim) reach(slot int32) {
 	}
 	if s.track {
 		s.touched(p, ts)
+	} else if s.idles {
+		s.busied(p, ts, x.reach)
 	}
 
 	wait, latency := start-x.reach, finish-x.arrival
