@@ -22,16 +22,28 @@ import (
 // place before it is empty, so the r-th offered tier of that key is the
 // r-th offered place of the whole set: a scan of the block counts, then
 // of at most blockBits/64 words, then a select within one word.
+//
+// What a decision reads sits together (a place's tier and run, a run's
+// count and NaN flag), so that with many tiers, whose states push the
+// set out of the nearer caches between decisions, it misses few lines.
 type idleSet struct {
 	on    []bool   // on[i]: tier i is offered
 	place []int32  // place[i]: tier i's place in the order by (key, index)
-	tier  []int32  // tier[r]: the tier at place r
-	run   []int32  // run[r]: the key run of place r
-	nan   []bool   // nan[k]: run k's key is NaN (no draw among its tiers)
-	ties  []int32  // ties[k]: offered tiers of run k
+	at    []spot   // at[r]: the tier at place r and its run
+	runs  []keyRun // the runs of equal keys, in key order
 	bits  []uint64 // bit r: the tier at place r is offered
 	block []int32  // offered places in each block of blockBits
 	n     int      // offered tiers in all
+}
+
+// spot is a place of the order: its tier and the run of its key.
+type spot struct{ tier, run int32 }
+
+// keyRun is the places of one key: how many of them are offered, and
+// whether the key is NaN (no draw among its tiers).
+type keyRun struct {
+	ties int32
+	nan  bool
 }
 
 // blockBits is the places a block count covers: at a thousand tiers, two
@@ -59,15 +71,14 @@ func newIdleSet(keys []float64) *idleSet {
 		}
 		return cmp.Compare(a, b)
 	})
-	s := &idleSet{on: make([]bool, n), place: make([]int32, n), tier: order, run: make([]int32, n),
+	s := &idleSet{on: make([]bool, n), place: make([]int32, n), at: make([]spot, n),
 		bits: make([]uint64, (n+blockBits-1)/blockBits*blockWords), block: make([]int32, (n+blockBits-1)/blockBits)}
 	for r, i := range order {
 		s.place[i] = int32(r)
 		if r == 0 || !treeSame(keys[order[r-1]], keys[i]) {
-			s.nan = append(s.nan, math.IsNaN(keys[i]))
-			s.ties = append(s.ties, 0)
+			s.runs = append(s.runs, keyRun{nan: math.IsNaN(keys[i])})
 		}
-		s.run[r] = int32(len(s.ties) - 1)
+		s.at[r] = spot{i, int32(len(s.runs) - 1)}
 	}
 	return s
 }
@@ -81,7 +92,7 @@ func (s *idleSet) add(i int) {
 	r := s.place[i]
 	s.bits[r>>6] |= 1 << (r & 63)
 	s.block[r/blockBits]++
-	s.ties[s.run[r]]++
+	s.runs[s.at[r].run].ties++
 	s.n++
 }
 
@@ -94,7 +105,7 @@ func (s *idleSet) remove(i int) {
 	r := s.place[i]
 	s.bits[r>>6] &^= 1 << (r & 63)
 	s.block[r/blockBits]--
-	s.ties[s.run[r]]--
+	s.runs[s.at[r].run].ties--
 	s.n--
 }
 
@@ -102,7 +113,9 @@ func (s *idleSet) remove(i int) {
 func (s *idleSet) rebuild() {
 	clear(s.bits)
 	clear(s.block)
-	clear(s.ties)
+	for k := range s.runs {
+		s.runs[k].ties = 0
+	}
 	s.n = 0
 	for i, o := range s.on {
 		if o {
@@ -118,15 +131,16 @@ func (s *idleSet) pick(rng *rand.Rand) int {
 	if s.n == 0 {
 		return -1
 	}
-	r := 0
-	first := s.first()
-	if k := s.run[first]; s.ties[k] > 1 && !s.nan[k] {
-		r = rng.IntN(int(s.ties[k]))
+	first := &s.at[s.first()]
+	k := &s.runs[first.run]
+	if k.ties <= 1 || k.nan {
+		return int(first.tier)
 	}
+	r := rng.IntN(int(k.ties))
 	if r == 0 {
-		return int(s.tier[first])
+		return int(first.tier)
 	}
-	return int(s.tier[s.nth(r)])
+	return int(s.at[s.nth(r)].tier)
 }
 
 // first is the first offered place (n > 0), nth(0) by the first block and
