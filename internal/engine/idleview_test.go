@@ -24,7 +24,7 @@ type samplerFunc func(v *dispatch.View) dispatch.Decision
 func (f samplerFunc) Decide(v *dispatch.View) dispatch.Decision { return f(v) }
 func (samplerFunc) Sampler()                                    {}
 
-// TestIdleViewsAreTrue: in a run of 26 tiers of 1 to 24 servers (both
+// TestIdleViewsAreTrue: in a run of 26 tiers (and one of 4) of 1 to 24 servers (both
 // ways a tier counts its tasks) at a load where every kind fills, an idle
 // view (View.Idle, kept by the tiers going idle and filling) shows at
 // every decision exactly the tiers with fewer tasks present than servers,
@@ -46,10 +46,15 @@ func TestIdleViewsAreTrue(t *testing.T) {
 		{"three devices", false, false, false, 3},
 		{"a sampler beside", false, false, true, 2},
 		{"forty devices", false, false, false, 40},
+		{"four tiers", false, false, false, 1},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			cfg := idleTiers(t, 26, tc.ties)
+			n := 26
+			if tc.name == "four tiers" {
+				n = 4
+			}
+			cfg := idleTiers(t, n, tc.ties)
 			if tc.duration {
 				cfg.WarmupTime, cfg.Duration = 1, 25
 			} else {
