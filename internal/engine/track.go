@@ -12,7 +12,7 @@ import (
 // engine instead keeps every tier's count current and each view's States
 // up to date by the tiers that changed, and tells the policy which those
 // are (View.Changed), so that a policy that keeps its keys per tier (jsq,
-// jsq-s, jiq, the hybrid) does O(changes) work a decision:
+// jsq-s, the hybrid) does O(changes) work a decision:
 //
 //   - a tier changes when a task reaches it (reach) and when one leaves
 //     it. Departures are not events; each tier's next one is its key in
