@@ -85,17 +85,13 @@ type viewRef struct{ dev, tier int }
 
 // device is one dispatcher: its arrivals, its policy, its view.
 type device struct {
-	pol       dispatch.Policy
-	observers []dispatch.Observer
-	shadows   []dispatch.Predictor
-	src       *workload.Source
-	view      dispatch.View
-	phys      []int // view tier → physical tier
-	// seen is phys as pointers to the tiers' states, which the fresh
-	// view reads at every decision: no bounds check and no index
-	// arithmetic per tier.
-	seen []*tierState
-	rng  *rand.Rand // the observation draws of this device
+	// What every decision reads comes first, in the first four of the
+	// value's eight cache lines (it is 512 bytes, so that in sim.devs each
+	// device starts on a line; TestDeviceLayout): with many devices, a
+	// device is cold when its turn comes, and each line is a miss.
+	pol  dispatch.Policy
+	src  *workload.Source
+	phys []int // view tier → physical tier
 	// count: the device's fresh view is counted at each of its
 	// decisions, for a policy or shadows that read it (countsView); a
 	// dispatch.Blind policy without shadows reads none of it, and its Busy
@@ -109,8 +105,18 @@ type device struct {
 	tracks bool
 	// idle: the device's view is an idle view (View.Idle), which follows
 	// the tiers that go idle or fill (track.go).
-	idle  bool
-	index int // the device's index in sim.devs
+	idle      bool
+	index     int // the device's index in sim.devs
+	observers []dispatch.Observer
+	shadows   []dispatch.Predictor
+	// feedback is the policy's, if it learns from completions (feedback.go).
+	feedback dispatch.Feedback
+	view     dispatch.View
+	// seen is phys as pointers to the tiers' states, which the fresh
+	// view reads at every decision: no bounds check and no index
+	// arithmetic per tier.
+	seen []*tierState
+	rng  *rand.Rand // the observation draws of this device
 	// Tracked views (track.go): the change log's entries this device has
 	// applied to its view, its own changes since its last decision, and
 	// the marks that list a tier once in View.Changed.
@@ -121,9 +127,7 @@ type device struct {
 	sentSince []int     // own sends per view tier since that tier's observation (board models)
 	sendLog   []history // Delayed with CountOwn: own sends per view tier, as a running count
 	sent      []int     // own sends per view tier, ever
-
-	// feedback is the policy's, if it learns from completions (feedback.go).
-	feedback dispatch.Feedback
+	_         [24]byte  // to 512 bytes
 }
 
 // sim is one run's state. It lives for one call of Run.
