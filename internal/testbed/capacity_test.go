@@ -46,7 +46,7 @@ func TestServerFollowsEpisodes(t *testing.T) {
 		}
 		if c.status != http.StatusOK {
 			var e ErrorBody
-			if err := json.Unmarshal(w.Body.Bytes(), &e); err != nil || e.Reason != "tier_down" {
+			if err := json.Unmarshal(w.Body.Bytes(), &e); err != nil || (e.Reason != AnswerTierDown && e.Reason != AnswerTaskLost) {
 				t.Errorf("task at %v: body %s, want reason tier_down", c.start, w.Body)
 			}
 		}
