@@ -86,9 +86,18 @@ nginx:least_conn and so on, set beside the simulator's runs of the policy
 of the same rule. A balancer that fails to start is exit 1 with its log
 quoted. Tiers given with --tier are
 health-checked (GET /state every --health-every); a tier that fails a check
-or a request (refused, reset, timed out, a 5xx other than queue-full) is
-down until a check succeeds, and the policies see it saturated meanwhile.
-A run whose failed / sent exceeds --max-failures is invalid: it is marked
+or a request (refused, reset, timed out, a 5xx other than the tier's own
+503s) is down until a check succeeds, and the policies see it saturated
+meanwhile.
+
+The tiers follow the scenario's episodes (those of the simulator's run of
+each replicate; a --tier server must be 'serve-tier --scenario'), a
+priority tier serves by the class priority each request carries, and the
+scenario's timeout, retries and cancel_on_timeout are the client's, as the
+simulator's dispatcher has them (--timeout stays the transport's bound).
+The 503s the scenario schedules (a full buffer, a tier down, a task lost
+with it) are rejections, not failures. A run whose failed / sent exceeds
+--max-failures is invalid: it is marked
 in runs.csv (valid = 0), counted in comparison.csv's invalid_runs, left out
 of summary.csv, the comparison's means and the ranking, and the command
 exits 1 naming it and why.

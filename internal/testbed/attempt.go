@@ -154,6 +154,7 @@ func (c *client) resend(f *flight, t float64) {
 		}
 	}
 	nf.dec = dec
+	c.res.unplace(f)
 	c.launch(nf, i, nf.delays[i])
 }
 

@@ -119,6 +119,16 @@ func (r *Result) placed(f *flight) {
 	}
 }
 
+// unplace takes back a measured task's count at the tier of an attempt
+// that failed, as it is sent again: a task counts once, at the tier of
+// its last attempt.
+func (r *Result) unplace(f *flight) {
+	if f.measured {
+		r.TierCount[f.tier]--
+		r.TierWork[f.tier] -= f.size
+	}
+}
+
 func (r *Result) unsent(*flight) { r.Unsent++ }
 
 // failed records a failed request and why.
