@@ -248,7 +248,8 @@ func oneEmulatedCell(sc *scenario.Scenario, rate float64, warmup, duration time.
 
 // lookBalancers checks --balancer's names and finds each program on the
 // PATH, then in /usr/sbin, where Debian installs both. A program that is
-// not installed is an error of the machine, not of the input: exit 1.
+// not installed is an error of the machine, not of the input: exit 1,
+// once emulate has checked the input (Balancer.Missing).
 func (o *emulateOptions) lookBalancers() ([]emulate.Balancer, error) {
 	var out []emulate.Balancer
 	for _, name := range o.balancers {
@@ -259,14 +260,16 @@ func (o *emulateOptions) lookBalancers() ([]emulate.Balancer, error) {
 		if slices.ContainsFunc(out, func(b emulate.Balancer) bool { return b.Program == p }) {
 			continue
 		}
+		b := emulate.Balancer{Program: p}
 		bin, err := exec.LookPath(name)
 		if err != nil {
 			if _, serr := os.Stat(filepath.Join("/usr/sbin", name)); serr != nil {
-				return nil, fmt.Errorf("--balancer %s: %w (install it: apt-get install %s)", name, err, name)
+				b.Missing = fmt.Errorf("--balancer %s: %w (install it: apt-get install %s)", name, err, name)
 			}
 			bin = filepath.Join("/usr/sbin", name)
 		}
-		out = append(out, emulate.Balancer{Program: p, Binary: bin})
+		b.Binary = bin
+		out = append(out, b)
 	}
 	return out, nil
 }

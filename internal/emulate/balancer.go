@@ -21,6 +21,10 @@ import (
 type Balancer struct {
 	Program balancer.Program
 	Binary  string // the executable's path (cmd looks it up)
+	// Missing, if set, is why the executable was not found: an error of
+	// the machine (exit 1), reported once the input is known to be good,
+	// so that bad input is exit 2 on any machine.
+	Missing error
 }
 
 // realJob is one replicate of a policy's counterpart on a real balancer.
@@ -201,6 +205,11 @@ func checkBalancers(eo *Options, plan *experiment.Plan) error {
 	}
 	if len(realJobs(plan, eo.Balancers)) == 0 {
 		return runner.BadInputf("--balancer: none of the policies has a counterpart in the real balancers (round-robin, least-conn, p2c)")
+	}
+	for _, b := range eo.Balancers {
+		if b.Missing != nil {
+			return b.Missing
+		}
 	}
 	return nil
 }
