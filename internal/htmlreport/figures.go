@@ -36,7 +36,7 @@ func (m memFolder) WriteFile(name string, write func(io.Writer) error) error {
 // scenarioFacts reads what the figures need from scenario.yaml: the
 // legend, the swept parameter and the tiers (name and kind). A folder
 // without one (a reproduction's root) has none of them.
-func scenarioFacts(fsys fs.FS) (report.Legend, string, []tier, error) {
+func scenarioFacts(fsys fs.FS) (report.Legend, string, []Tier, error) {
 	b, err := fs.ReadFile(fsys, "scenario.yaml")
 	if errors.Is(err, fs.ErrNotExist) {
 		return report.Legend{}, "", nil, nil
@@ -49,7 +49,7 @@ func scenarioFacts(fsys fs.FS) (report.Legend, string, []tier, error) {
 		return report.Legend{}, "", nil, err
 	}
 	var doc struct {
-		Tiers []tier `yaml:"tiers"`
+		Tiers []Tier `yaml:"tiers"`
 	}
 	if err := yaml.Unmarshal(b, &doc); err != nil {
 		return report.Legend{}, "", nil, fmt.Errorf("scenario.yaml: %w", err)
@@ -57,8 +57,8 @@ func scenarioFacts(fsys fs.FS) (report.Legend, string, []tier, error) {
 	return legend, param, doc.Tiers, nil
 }
 
-// tier is a scenario tier as the figures need it.
-type tier struct {
+// Tier is a scenario tier as the figures need it.
+type Tier struct {
 	Name string `yaml:"name"`
 	Kind string `yaml:"kind"`
 }
@@ -74,7 +74,7 @@ type figure struct {
 // figures draws the folder's figures, as the experiment that made it drew
 // them, and returns each as a <figure> element. A figure without data
 // (report.ErrNoData: a run without a sweep, no stable point) is left out.
-func figures(fsys fs.FS, sums []results.Summary, legend report.Legend, param string, tiers []tier) ([]string, error) {
+func figures(fsys fs.FS, sums []results.Summary, legend report.Legend, param string, tiers []Tier, own OwnFigures) ([]string, error) {
 	var figs []figure
 	xlabel := report.ParamLabel(param)
 	_, isMAPE := fs.Stat(fsys, "mape_summary.csv")
@@ -87,10 +87,16 @@ func figures(fsys fs.FS, sums []results.Summary, legend report.Legend, param str
 	} else if param != "" {
 		figs = append(figs, sweepFigures(sums, legend, param, tiers)...)
 	}
-	if f, err := burstFigures(fsys, sums, legend, tiers); err != nil {
-		return nil, err
-	} else {
-		figs = append(figs, f...)
+	if own != nil {
+		fs, err := own(Contents{FS: fsys, Sums: sums, Legend: legend, Param: param, Tiers: tiers})
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range fs {
+			figs = append(figs, figure{f.Title, f.Caption, func(d report.Folder, file string) error {
+				return f.Draw(d, file, "svg", false, false)
+			}})
+		}
 	}
 	if cmp, err := fs.ReadFile(fsys, "comparison.csv"); err == nil {
 		cs, err := readComparison(cmp)
@@ -137,7 +143,7 @@ func figures(fsys fs.FS, sums []results.Summary, legend report.Legend, param str
 // (report.SweepFigures, as internal/runner draws them), with their titles
 // and captions in the page rather than in the image; a *_stable figure
 // that left nothing out is not repeated.
-func sweepFigures(sums []results.Summary, legend report.Legend, param string, tiers []tier) []figure {
+func sweepFigures(sums []results.Summary, legend report.Legend, param string, tiers []Tier) []figure {
 	names := make([]string, len(tiers))
 	for i, t := range tiers {
 		names[i] = t.Name
@@ -188,98 +194,6 @@ func mapeFigures(fsys fs.FS, param string) ([]figure, error) {
 				report.FigureOptions{XLabel: xlabel, YLabel: "MAE of the wait (s)", LogY: report.SuggestLogY(sums, results.ColMAEWait)})
 		}},
 	}, nil
-}
-
-// burstFigures re-draw the burst experiment's figures (report.BurstFigures)
-// from series_runs.csv, each replicate's windows, with the bursts from
-// bursts.csv. A folder with only timeseries.csv (the replicates' average)
-// draws its lines without an interval band; one with neither has none.
-func burstFigures(fsys fs.FS, sums []results.Summary, legend report.Legend, tiers []tier) ([]figure, error) {
-	names := make([]string, len(tiers))
-	cloud := -1
-	for i, t := range tiers {
-		names[i] = t.Name
-		if t.Kind == "cloud" && cloud < 0 {
-			cloud = i
-		}
-	}
-	name := "series_runs.csv"
-	b, err := fs.ReadFile(fsys, name)
-	if errors.Is(err, fs.ErrNotExist) {
-		name = "timeseries.csv"
-		b, err = fs.ReadFile(fsys, name)
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil
-		}
-		// The averaged series reads as one replicate per policy: its runs
-		// column stands where series_runs.csv has the replicate.
-		if i := bytes.IndexByte(b, '\n'); err == nil && i > 0 {
-			b = append([]byte(strings.Replace(string(b[:i]), ",runs,", ",seed,", 1)), b[i:]...)
-		}
-	}
-	if err != nil {
-		return nil, err
-	}
-	rows, err := results.ReadSeriesRuns(bytes.NewReader(b), names)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	if len(rows) == 0 {
-		return nil, nil
-	}
-	var runs []report.PolicyRuns
-	seeds := map[string]map[int]int{} // policy → replicate → index in its Runs
-	end, width := 0.0, rows[0].Width
-	for _, r := range rows {
-		if r.Param != rows[0].Param || r.Value != rows[0].Value && !(math.IsNaN(r.Value) && math.IsNaN(rows[0].Value)) {
-			continue // the first cell only, as the experiment draws it
-		}
-		i := slices.IndexFunc(runs, func(p report.PolicyRuns) bool { return p.Policy == r.Policy })
-		if i < 0 {
-			i = len(runs)
-			runs = append(runs, report.PolicyRuns{Policy: r.Policy, Unstable: unstableIn(sums, r.Policy, r.Value)})
-			seeds[r.Policy] = map[int]int{}
-		}
-		j, ok := seeds[r.Policy][r.Seed]
-		if !ok {
-			j = len(runs[i].Runs)
-			seeds[r.Policy][r.Seed] = j
-			runs[i].Runs = append(runs[i].Runs, nil)
-		}
-		runs[i].Runs[j] = append(runs[i].Runs[j], r.Window)
-		end = math.Max(end, r.Start+r.Width)
-	}
-	var bursts []results.Interval
-	if b, err := fs.ReadFile(fsys, "bursts.csv"); err == nil {
-		recs, err := records(b, results.BurstsHeader)
-		if err != nil {
-			return nil, fmt.Errorf("bursts.csv: %w", err)
-		}
-		for _, r := range recs {
-			iv := results.Interval{Start: float(r["start_s"]), End: float(r["end_s"])}
-			if !slices.Contains(bursts, iv) {
-				bursts = append(bursts, iv)
-			}
-		}
-	}
-	var figs []figure
-	for _, f := range report.BurstFigures(runs, legend, bursts, end, width, cloud) {
-		figs = append(figs, figure{f.Title, f.Caption, func(d report.Folder, file string) error {
-			return f.Draw(d, file, "svg", false, false)
-		}})
-	}
-	return figs, nil
-}
-
-// unstableIn reports whether summary.csv marks the policy unstable at the
-// swept value v.
-func unstableIn(sums []results.Summary, policy string, v float64) bool {
-	for _, s := range sums {
-		if s.Policy == policy && (s.Value == v || math.IsNaN(s.Value) && math.IsNaN(v)) {
-			return s.Unstable
-		}
-	}
-	return false
 }
 
 // readComparison parses comparison.csv by its header (a file from before

@@ -48,6 +48,26 @@ type Options struct {
 	// statistics are the caller's (internal/analysis, as compare has
 	// them).
 	Rank func(folder fs.FS) (metric string, rankings []Ranking, err error)
+	// Figures, if set, lists an experiment folder's figures of its own
+	// (those its experiment draws from the files it kept, such as a
+	// burst's series), after the sweep's. The experiments are the
+	// caller's (internal/analysis): the page only embeds what they draw.
+	Figures OwnFigures
+}
+
+// OwnFigures lists the figures an experiment draws of its own from the
+// contents of its folder; none (nil, nil) for a folder it does not know.
+type OwnFigures func(c Contents) ([]report.SweepFigure, error)
+
+// Contents are what the page has read of an experiment folder: the folder
+// itself, its summaries, and from its scenario.yaml the legend, the swept
+// parameter ("" without a sweep) and the tiers.
+type Contents struct {
+	FS     fs.FS
+	Sums   []results.Summary
+	Legend report.Legend
+	Param  string
+	Tiers  []Tier
 }
 
 // ErrNotResults is returned (wrapped) for a folder with no manifest.json:
@@ -61,7 +81,7 @@ func Write(w io.Writer, fsys fs.FS, o Options) error {
 	if err != nil {
 		return err
 	}
-	p := &page{order: o.Order, rank: o.Rank}
+	p := &page{order: o.Order, rank: o.Rank, own: o.Figures}
 	title := o.Title
 	if title == "" {
 		title = "offload results: " + m.Experiment
@@ -106,6 +126,7 @@ type page struct {
 	ids   map[string]int
 	order []string // Options.Order
 	rank  func(fs.FS) (string, []Ranking, error)
+	own   OwnFigures
 }
 
 type tocEntry struct {
@@ -327,7 +348,7 @@ func (p *page) experiment(fsys fs.FS, id string, level int) error {
 		p.heading(level, t.title, id+slug(t.title))
 		p.b.WriteString("<p>" + html.EscapeString(t.note) + "</p>\n" + tbl)
 	}
-	figs, err := figures(fsys, sums, legend, param, tiers)
+	figs, err := figures(fsys, sums, legend, param, tiers, p.own)
 	if err != nil {
 		return err
 	}

@@ -28,6 +28,14 @@ type SweepFigure struct {
 	opts FigureOptions
 }
 
+// NewFigure is a figure of an experiment's own, to be listed beside the
+// sweep's: draw writes it into dir as file.<format> (file may carry the
+// extension already) with the presentation o, which is the figure's own o
+// with the title, caption and size its caller asks for (Draw).
+func NewFigure(file, title, caption string, o FigureOptions, draw func(dir Folder, file, format string, o FigureOptions) error) SweepFigure {
+	return SweepFigure{File: file, Title: title, Caption: caption, opts: o, draw: draw}
+}
+
 // Draw writes the figure as dir/file.<format>; withTitle draws the title
 // in the image, caption the caption under the legend.
 func (f SweepFigure) Draw(dir Folder, file, format string, withTitle, caption bool) error {

@@ -570,7 +570,7 @@ func addSeries(p *plot.Plot, s series, sty style, markEvery, phase int, band boo
 		if err != nil {
 			return legendEntry{}, nil, err
 		}
-		fill.Color, fill.LineStyle.Width = burstBand(sty.Color), 0
+		fill.Color, fill.LineStyle.Width = bandFill(sty.Color), 0
 		p.Add(fill)
 	} else if len(barXY) > 0 {
 		bars, err := plotter.NewYErrorBars(struct {
@@ -653,3 +653,41 @@ func drawLegend(c draw.Canvas, entries []legendEntry, note string) {
 
 // burstLegend is the legend entry of the shaded bursts.
 const burstLegend = "burst"
+
+// renderWith is render with extra layers, if any, added to the plot
+// before it is drawn (the front's horizontal error bars and tags).
+func (f figure) renderWith(w io.Writer, format string, extra func(*plot.Plot) error) error {
+	p, entries, err := f.plot()
+	if err != nil {
+		return err
+	}
+	if extra != nil {
+		if err := extra(p); err != nil {
+			return err
+		}
+	}
+	var lines []string
+	if f.Caption {
+		w := f.Width
+		if w == 0 {
+			w = figWidth
+		}
+		lines = wrapCaption(f.note(), captionStyle(textScale(w)), w-2*vg.Points(captionMargin))
+	}
+	c, dc, legendH, err := whiteCanvas(format, entries, len(lines), f.Width, f.Height)
+	if err != nil {
+		return err
+	}
+	// Margins keep the title and the markers at the last swept value inside
+	// the image; gonum pads only for what lies inside the data area.
+	drawPlot(p, draw.Crop(dc, vg.Points(4), -vg.Points(14), legendH, -vg.Points(8)))
+	drawLegend(legendArea(dc, legendH), entries, strings.Join(lines, "\n"))
+	_, err = c.WriteTo(w)
+	return err
+}
+
+// bandFill is the fill of a series' interval band: its colour, faint.
+func bandFill(c color.Color) color.Color {
+	r, g, b, _ := c.RGBA()
+	return color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: 0x38}
+}
