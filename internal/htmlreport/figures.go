@@ -34,27 +34,32 @@ func (m memFolder) WriteFile(name string, write func(io.Writer) error) error {
 }
 
 // scenarioFacts reads what the figures need from scenario.yaml: the
-// legend, the swept parameter and the tiers (name and kind). A folder
-// without one (a reproduction's root) has none of them.
-func scenarioFacts(fsys fs.FS) (report.Legend, string, []Tier, error) {
+// legend, the swept parameter, the tiers (name and kind) and the classes
+// with a deadline. A folder without one (a reproduction's root) has none
+// of them.
+func scenarioFacts(fsys fs.FS) (Contents, error) {
+	c := Contents{FS: fsys}
 	b, err := fs.ReadFile(fsys, "scenario.yaml")
 	if errors.Is(err, fs.ErrNotExist) {
-		return report.Legend{}, "", nil, nil
+		return c, nil
 	}
 	if err != nil {
-		return report.Legend{}, "", nil, err
+		return c, err
 	}
-	legend, param, err := report.ScenarioLegend(b)
-	if err != nil {
-		return report.Legend{}, "", nil, err
+	if c.Legend, c.Param, err = report.ScenarioLegend(b); err != nil {
+		return c, err
+	}
+	if c.Deadlines, err = report.ScenarioDeadlines(b); err != nil {
+		return c, err
 	}
 	var doc struct {
 		Tiers []Tier `yaml:"tiers"`
 	}
 	if err := yaml.Unmarshal(b, &doc); err != nil {
-		return report.Legend{}, "", nil, fmt.Errorf("scenario.yaml: %w", err)
+		return c, fmt.Errorf("scenario.yaml: %w", err)
 	}
-	return legend, param, doc.Tiers, nil
+	c.Tiers = doc.Tiers
+	return c, nil
 }
 
 // Tier is a scenario tier as the figures need it.
@@ -74,7 +79,8 @@ type figure struct {
 // figures draws the folder's figures, as the experiment that made it drew
 // them, and returns each as a <figure> element. A figure without data
 // (report.ErrNoData: a run without a sweep, no stable point) is left out.
-func figures(fsys fs.FS, sums []results.Summary, legend report.Legend, param string, tiers []Tier, own OwnFigures) ([]string, error) {
+func figures(c Contents, own OwnFigures) ([]string, error) {
+	fsys, legend, param := c.FS, c.Legend, c.Param
 	var figs []figure
 	xlabel := report.ParamLabel(param)
 	_, isMAPE := fs.Stat(fsys, "mape_summary.csv")
@@ -85,10 +91,10 @@ func figures(fsys fs.FS, sums []results.Summary, legend report.Legend, param str
 		}
 		figs = append(figs, f...)
 	} else if param != "" {
-		figs = append(figs, sweepFigures(sums, legend, param, tiers)...)
+		figs = append(figs, sweepFigures(c, false)...)
 	}
 	if own != nil {
-		fs, err := own(Contents{FS: fsys, Sums: sums, Legend: legend, Param: param, Tiers: tiers})
+		fs, err := own(c)
 		if err != nil {
 			return nil, err
 		}
@@ -123,6 +129,12 @@ func figures(fsys fs.FS, sums []results.Summary, legend report.Legend, param str
 		figs = append(figs, figure{"Mean latency: each policy − jsq-s, paired by replicate", report.DiffNote(ds, legend),
 			func(d report.Folder, file string) error { return report.PlotDiffs(d, file, "svg", ds, legend, o) }})
 	}
+	return drawFigures(figs)
+}
+
+// drawFigures draws each figure as SVG and returns it as a <figure>
+// element; one without data (report.ErrNoData) is left out.
+func drawFigures(figs []figure) ([]string, error) {
 	var out []string
 	for i, f := range figs {
 		dir := memFolder{}
@@ -140,17 +152,18 @@ func figures(fsys fs.FS, sums []results.Summary, legend report.Legend, param str
 }
 
 // sweepFigures are the figures the sweep drew into its folder
-// (report.SweepFigures, as internal/runner draws them), with their titles
-// and captions in the page rather than in the image; a *_stable figure
-// that left nothing out is not repeated.
-func sweepFigures(sums []results.Summary, legend report.Legend, param string, tiers []Tier) []figure {
-	names := make([]string, len(tiers))
-	for i, t := range tiers {
+// (report.SweepFigures, as internal/analysis draws them), with their
+// titles and captions in the page rather than in the image; a *_stable
+// figure that left nothing out is not repeated. The per-class figures are
+// those of classes alone, the others without them.
+func sweepFigures(c Contents, classes bool) []figure {
+	names := make([]string, len(c.Tiers))
+	for i, t := range c.Tiers {
 		names[i] = t.Name
 	}
 	var figs []figure
-	for _, f := range report.SweepFigures(sums, legend, param, names) {
-		if f.Redundant {
+	for _, f := range report.SweepFigures(c.Sums, c.Legend, c.Param, names, report.ClassesOf(c.Sums, c.Deadlines)) {
+		if f.Redundant || slices.Contains(report.ClassFigures(), f.File) != classes {
 			continue
 		}
 		figs = append(figs, figure{f.Title, f.Caption, func(d report.Folder, file string) error {

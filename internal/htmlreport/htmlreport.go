@@ -63,11 +63,12 @@ type OwnFigures func(c Contents) ([]report.SweepFigure, error)
 // itself, its summaries, and from its scenario.yaml the legend, the swept
 // parameter ("" without a sweep) and the tiers.
 type Contents struct {
-	FS     fs.FS
-	Sums   []results.Summary
-	Legend report.Legend
-	Param  string
-	Tiers  []Tier
+	FS        fs.FS
+	Sums      []results.Summary
+	Legend    report.Legend
+	Param     string
+	Tiers     []Tier
+	Deadlines []string // the task classes that have a deadline
 }
 
 // ErrNotResults is returned (wrapped) for a folder with no manifest.json:
@@ -311,19 +312,22 @@ var headline = []string{results.ColMeanLatency, results.ColP95Latency, results.C
 // experiment writes one experiment's tables, figures and scenario (the
 // files it finds: a reproduction's root has none of them).
 func (p *page) experiment(fsys fs.FS, id string, level int) error {
-	legend, param, tiers, err := scenarioFacts(fsys)
+	c, err := scenarioFacts(fsys)
 	if err != nil {
 		return err
 	}
-	var sums []results.Summary
+	param := c.Param
 	if b, err := fs.ReadFile(fsys, "summary.csv"); err == nil {
-		if sums, err = results.ReadSummary(bytes.NewReader(b)); err != nil {
+		if c.Sums, err = results.ReadSummary(bytes.NewReader(b)); err != nil {
 			return err
 		}
 		p.heading(level, "Summary", id+"summary")
 		p.b.WriteString("<p>Mean over replicates ± half-width of the 95% Student-t interval. ")
 		p.b.WriteString("<span class=\"flag\">unstable</span> marks a cell where some tier's offered load is shown above 1 (a one-sided test over the replicates, its noise scaled by the tasks measured, corrected for the number of tiers): its queue grows without bound, so its latencies depend on the run length.</p>\n")
-		p.summaryTable(sums, param)
+		p.summaryTable(c.Sums, param)
+	}
+	if err := p.classSection(c, id, level); err != nil {
+		return err
 	}
 	if p.rank != nil {
 		metric, rs, err := p.rank(fsys)
@@ -348,7 +352,7 @@ func (p *page) experiment(fsys fs.FS, id string, level int) error {
 		p.heading(level, t.title, id+slug(t.title))
 		p.b.WriteString("<p>" + html.EscapeString(t.note) + "</p>\n" + tbl)
 	}
-	figs, err := figures(fsys, sums, legend, param, tiers, p.own)
+	figs, err := figures(c, p.own)
 	if err != nil {
 		return err
 	}

@@ -224,6 +224,8 @@ type Panels struct {
 	Columns int
 	// Extra are legend entries after the charts'.
 	Extra []LegendItem
+	// Caption is drawn under the legend, wrapped to the width ("": none).
+	Caption string
 }
 
 // panel is one chart of Panels as drawn, with its relative width.
@@ -245,6 +247,7 @@ func (ps Panels) Save(dir Folder, file, format string) error {
 	if len(panels) == 0 {
 		return fmt.Errorf("plot %s: %w", file, ErrNoData)
 	}
+	sc := textScale(ps.Width)
 	for _, e := range ps.Extra {
 		var thumbs []plot.Thumbnailer
 		if e.Fill != nil {
@@ -261,38 +264,64 @@ func (ps Panels) Save(dir Folder, file, format string) error {
 	if h == 0 && rows > 1 {
 		h = vg.Length(rows)*2.8*vg.Inch + vg.Inch
 	}
+	var lines []string
+	if ps.Caption != "" {
+		w := ps.Width
+		if w == 0 {
+			w = figWidth
+		}
+		lines = wrapCaption(ps.Caption, captionStyle(textScale(w)), w-2*vg.Points(captionMargin))
+	}
 	return dir.WriteFile(filepath.Base(file), func(w io.Writer) error {
-		c, dc, legendH, err := whiteCanvas(format, entries, 0, ps.Width, h)
+		c, dc, legendH, err := whiteCanvas(format, entries, len(lines), ps.Width, h)
 		if err != nil {
 			return err
 		}
 		top := draw.Crop(dc, vg.Points(4), -vg.Points(14), legendH, -vg.Points(8))
 		if ps.Title != "" {
 			sty := plot.New().Title.TextStyle
-			sty.Font.Size = vg.Points(13)
+			sty.Font.Size = pt(13, sc)
 			sty.XAlign, sty.YAlign = draw.XCenter, draw.YTop
 			top.FillText(sty, vg.Point{X: (top.Min.X + top.Max.X) / 2, Y: top.Max.Y}, ps.Title)
-			top = draw.Crop(top, 0, 0, 0, -vg.Points(22))
+			top = draw.Crop(top, 0, 0, 0, -pt(22, sc))
 		}
 		for r := range rows {
 			drawRow(panels[r*cols:min((r+1)*cols, len(panels))], rowCanvas(top, r, rows))
 		}
-		drawLegend(legendArea(dc, legendH), entries, "")
+		drawLegend(legendArea(dc, legendH), entries, strings.Join(lines, "\n"))
 		_, err = c.WriteTo(w)
 		return err
 	})
 }
 
-// plots builds each chart with a point, and the legend of them all.
+// plots builds each chart with a point, and the legend of them all. A
+// chart's text is scaled to the image's width, as a figure's of that width
+// is, and its labelled ticks to the panel's.
 func (ps Panels) plots() ([]panel, []legendEntry, error) {
 	var panels []panel
 	var entries []legendEntry
+	n := 0
+	for _, ch := range ps.Charts {
+		if len(ch.figure().Series) > 0 {
+			n++
+		}
+	}
+	cols := n
+	if ps.Columns > 0 {
+		cols = min(ps.Columns, n)
+	}
 	for i, ch := range ps.Charts {
 		f := ch.figure()
 		if len(f.Series) == 0 {
 			continue
 		}
-		f.Width, f.Height, f.Caption = 0, 0, false
+		f.Width, f.Height, f.Caption = ps.Width, 0, false
+		if rows := (n + cols - 1) / cols; ps.Height > 0 {
+			f.Height = ps.Height / vg.Length(rows) // for the minor ticks: a row's share
+		}
+		if cols > 1 { // the Y axis's labels take about a quarter of a panel
+			f.share = 0.75 / float64(cols)
+		}
 		p, e, err := f.plot()
 		if err != nil {
 			return nil, nil, err
@@ -302,7 +331,7 @@ func (ps Panels) plots() ([]panel, []legendEntry, error) {
 				return nil, nil, err
 			}
 		}
-		p.Title.TextStyle.Font.Size = vg.Points(11)
+		p.Title.TextStyle.Font.Size = pt(11, textScale(ps.Width))
 		for _, x := range e {
 			if !slices.ContainsFunc(entries, func(y legendEntry) bool { return y.Text == x.Text }) {
 				entries = append(entries, x)

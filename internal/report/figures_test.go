@@ -46,7 +46,7 @@ func TestSweepFiguresList(t *testing.T) {
 			sums[i].Mean[results.Index(cols, "util_local")], sums[i].CI95[results.Index(cols, "util_local")] = 0.998, 0.005
 		}
 	}
-	figs := SweepFigures(sums, testLegend, "arrivals.rate", []string{"local", "edge", "cloud"})
+	figs := SweepFigures(sums, testLegend, "arrivals.rate", []string{"local", "edge", "cloud"}, nil)
 	var files []string
 	for _, f := range figs {
 		files = append(files, f.File)
@@ -75,11 +75,11 @@ func TestSweepFiguresList(t *testing.T) {
 			calm = append(calm, s)
 		}
 	}
-	if f := SweepFigures(calm, testLegend, "arrivals.rate", nil)[4]; !f.Redundant {
+	if f := SweepFigures(calm, testLegend, "arrivals.rate", nil, nil)[4]; !f.Redundant {
 		t.Errorf("stable figure of a calm sweep not marked redundant: %q", f.Caption)
 	}
 	// A server count reads on a log axis, with ticks at its values.
-	for _, f := range SweepFigures(sums, testLegend, "tiers.edge.servers", nil) {
+	for _, f := range SweepFigures(sums, testLegend, "tiers.edge.servers", nil, nil) {
 		if !f.opts.LogX {
 			t.Errorf("%s of a server sweep: linear x", f.File)
 		}

@@ -162,6 +162,9 @@ type figure struct {
 	// SymY, if > 0, puts Y on a symmetric log scale linear within ±SymY
 	// (a difference plot whose differences span orders of magnitude).
 	SymY float64
+	// share is the part of the image's width the plot takes, 0 for all:
+	// a panel's labelled ticks need as much more room.
+	share float64
 }
 
 func (f figure) save(dir Folder, file, format string) error {
@@ -462,10 +465,14 @@ func (f figure) xTicks() plot.Ticker {
 // the axis: 4% on the default 7 in figure (about 0.25 in, room for three
 // digits), more on a narrower one, whose labels shrink less than its axis.
 func (f figure) tickGap() float64 {
-	if f.Width <= 0 || f.Width >= figWidth {
-		return 0.04
+	gap := 0.04
+	if f.Width > 0 && f.Width < figWidth {
+		gap *= textScale(f.Width) * float64(figWidth/f.Width)
 	}
-	return 0.04 * textScale(f.Width) * float64(figWidth/f.Width)
+	if f.share > 0 && f.share < 1 { // a panel's axis is as much shorter
+		gap /= f.share
+	}
+	return gap
 }
 
 // sweptTicks labels the sorted swept values xs when there are 2 to 15 and
@@ -655,7 +662,7 @@ func drawLegend(c draw.Canvas, entries []legendEntry, note string) {
 const burstLegend = "burst"
 
 // renderWith is render with extra layers, if any, added to the plot
-// before it is drawn (the front's horizontal error bars and tags).
+// before it is drawn (a Chart's horizontal bars and tags).
 func (f figure) renderWith(w io.Writer, format string, extra func(*plot.Plot) error) error {
 	p, entries, err := f.plot()
 	if err != nil {
