@@ -106,16 +106,6 @@ func PlotMetricWith(dir Folder, file, format string, sums []results.Summary, leg
 	return f.save(dir, file, format)
 }
 
-// PlotMAPE draws the mape column against the swept value (the load), one
-// line per estimator (the Policy field of the mape experiment's rows), with
-// the same conventions as PlotMetric. An estimator takes the colour and
-// marker of the policy it is named after (hybrid, model-only, queue-only).
-func PlotMAPE(dir Folder, file, format string, sums []results.Summary, legend Legend, title, xlabel string, logY bool) error {
-	f := figure{FigureOptions: FigureOptions{Title: title, XLabel: xlabel, YLabel: "MAPE (%)", LogY: logY}, Legend: legend,
-		Series: buildSeries(sums, legend, pickColumn(results.ColMAPE), logY), XTicks: sweptValues(sums)}
-	return f.save(dir, file, format)
-}
-
 // SweepCaption is the note the sweep figures carry: what their marks mean.
 const SweepCaption = "Lines: mean over replicates; bars: 95% Student-t confidence interval; " +
 	"points slightly offset sideways so that bars do not hide one another."
