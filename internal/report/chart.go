@@ -286,7 +286,7 @@ func (ps Panels) Save(dir Folder, file, format string) error {
 			top = draw.Crop(top, 0, 0, 0, -pt(22, sc))
 		}
 		for r := range rows {
-			drawRow(panels[r*cols:min((r+1)*cols, len(panels))], rowCanvas(top, r, rows))
+			drawRow(panels[r*cols:min((r+1)*cols, len(panels))], cols, rowCanvas(top, r, rows))
 		}
 		drawLegend(legendArea(dc, legendH), entries, strings.Join(lines, "\n"))
 		_, err = c.WriteTo(w)
@@ -359,14 +359,16 @@ func rowCanvas(c draw.Canvas, r, rows int) draw.Canvas {
 	return draw.Crop(c, 0, 0, bottom, top)
 }
 
-// drawRow draws the panels of one row side by side in c, each as wide as
-// its share of the row, with a gap between them.
-func drawRow(row []panel, c draw.Canvas) {
-	if len(row) == 1 {
+// drawRow draws the panels of one row of a grid of cols columns side by
+// side in c, each as wide as its share of the row, with a gap between
+// them; a last row with fewer panels leaves the rest of its width empty,
+// so that its panels are as wide as the others.
+func drawRow(row []panel, cols int, c draw.Canvas) {
+	if cols == 1 {
 		drawPlot(row[0].plot, c)
 		return
 	}
-	total, cum := 0.0, 0.0
+	total, cum := float64(cols-len(row)), 0.0 // an empty slot is of width 1, as a panel without Widths
 	for _, p := range row {
 		total += p.width
 	}
@@ -377,7 +379,7 @@ func drawRow(row []panel, c draw.Canvas) {
 			left = x(cum) - c.Min.X + vg.Points(10)
 		}
 		cum += p.width
-		if i < len(row)-1 {
+		if i < cols-1 {
 			right = x(cum) - c.Max.X
 		}
 		drawPlot(p.plot, draw.Crop(c, left, right, 0, 0))

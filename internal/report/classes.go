@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -67,14 +68,20 @@ func (g sweepFigs) classes(sums []results.Summary, classes []Class) []SweepFigur
 		g.classFigure(ClassP95Figure, "P95 latency per task class vs "+g.name, "P95 latency (s)",
 			"95th percentile of the latency of the class's completed tasks.", sums, classes, results.ClassP95Col, true),
 	}
+	var with []Class
 	for _, c := range classes {
 		if c.Deadline {
-			figs = append(figs, g.classFigure(ClassDeadlineMissFigure, "Deadline misses per task class vs "+g.name, "share missing the deadline",
-				"Share of the class's measured tasks that did not complete within its deadline: completed late, or dropped, abandoned, lost or timed out "+
-					"(a class without a deadline: those that did not complete). Linear axis from 0, so that a policy that misses none shows.",
-				sums, classes, results.ClassDeadlineMissCol, false))
-			break
+			with = append(with, c)
 		}
+	}
+	if len(with) > 0 {
+		what := "Share of the class's measured tasks that did not complete within its deadline: completed late, or dropped, abandoned, lost or timed out. " +
+			"Linear axis from 0, so that a policy that misses none shows."
+		if len(with) < len(classes) {
+			what += " Only the classes with a deadline have a panel."
+		}
+		figs = append(figs, g.classFigure(ClassDeadlineMissFigure, "Deadline misses per task class vs "+g.name, "share missing the deadline",
+			what, sums, with, results.ClassDeadlineMissCol, false))
 	}
 	return figs
 }
@@ -90,16 +97,23 @@ func (g sweepFigs) classFigure(file, title, ylabel, what string, sums []results.
 	legend, logX, xs := g.legend, g.logX, sweptValues(sums)
 	o := FigureOptions{XLabel: g.xlabel, YLabel: ylabel, LogX: logX}
 	return NewFigure(file, title, caption, o, func(dir Folder, file, format string, o FigureOptions) error {
-		ps := Panels{Title: o.Title, Width: o.Width, Height: o.Height, Columns: 3}
+		cols := 3 // a row of up to three, four as two by two
+		if len(classes) == 4 {
+			cols = 2
+		}
+		ps := Panels{Title: o.Title, Width: o.Width, Height: o.Height, Columns: cols}
 		if o.Caption {
 			ps.Caption = caption
 		}
 		for _, c := range classes {
 			m := col(c.Name)
 			ly := logY && SuggestLogY(sums, m)
+			// A linear axis of nothing but zeros (no task missed) shows
+			// [0, 1], not gonum's [−1, 1].
+			none := !slices.ContainsFunc(sums, func(s results.Summary) bool { return s.Get(m) > 0 })
 			ps.Charts = append(ps.Charts, Chart{
 				FigureOptions: FigureOptions{Title: "class " + c.Name, XLabel: o.XLabel, YLabel: o.YLabel, LogX: o.LogX, LogY: ly},
-				Legend:        legend, Series: publicSeries(buildSeries(sums, legend, pickColumn(m), ly)), Dodge: true, XTicks: xs})
+				Legend:        legend, Series: publicSeries(buildSeries(sums, legend, pickColumn(m), ly)), Dodge: true, XTicks: xs, Fraction: !ly && none})
 		}
 		return ps.Save(dir, file, format)
 	})
