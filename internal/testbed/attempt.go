@@ -148,6 +148,9 @@ func (c *client) resend(f *flight, t float64) {
 	}
 	if i == failed && n > 1 {
 		i = (i + 1) % n
+		// The policy's prediction was for the tier that failed: it says
+		// nothing of this one, so it is not scored (mape).
+		dec.HasPred = false
 		if c.fb != nil { // its counts follow the task
 			c.moved = dispatch.Completion{Task: f.id, Tier: i, Now: t, From: failed, Outcome: dispatch.Moved}
 			c.fb.Done(&c.moved)
