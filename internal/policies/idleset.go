@@ -16,7 +16,7 @@ import (
 //
 // The keys do not change (D̄ + 1/μ), so the tiers are laid out once in
 // the order of (key, index), NaN last: each key's tiers take a run of
-// places, in index order. A bit a place (whole blocks of them) says the tier there is offered,
+// places, in index order. A bit a place says the tier there is offered,
 // with the bits counted per block of blockBits places and per key. The
 // first offered place is in the run of the smallest offered key, every
 // place before it is empty, so the r-th offered tier of that key is the
@@ -72,7 +72,7 @@ func newIdleSet(keys []float64) *idleSet {
 		return cmp.Compare(a, b)
 	})
 	s := &idleSet{on: make([]bool, n), place: make([]int32, n), at: make([]spot, n),
-		bits: make([]uint64, (n+blockBits-1)/blockBits*blockWords), block: make([]int32, (n+blockBits-1)/blockBits)}
+		bits: make([]uint64, (n+63)/64), block: make([]int32, (n+blockBits-1)/blockBits)}
 	for r, i := range order {
 		s.place[i] = int32(r)
 		if r == 0 || !treeSame(keys[order[r-1]], keys[i]) {
@@ -166,7 +166,7 @@ func (s *idleSet) nth(r int) int {
 		r -= int(s.block[b])
 		b++
 	}
-	words := s.bits[b*blockWords:][:blockWords]
+	words := s.bits[b*blockWords : min(len(s.bits), (b+1)*blockWords)]
 	// k: the words of the block whose offered places up to their end are
 	// at most r, the r-th being in the word after them; before: those
 	// places.
