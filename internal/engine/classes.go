@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/offload-sim/offload/internal/discipline"
 	"github.com/offload-sim/offload/internal/quantile"
 	"github.com/offload-sim/offload/internal/workload"
 )
@@ -55,7 +56,7 @@ func (c *Config) validateClasses() []error {
 	}
 	if c.patient() && c.EventDriven() {
 		for i := range c.Tiers {
-			if d := c.Tiers[i].Discipline; d != FCFS {
+			if d := c.Tiers[i].Discipline; d != discipline.FCFS {
 				errs = append(errs, fmt.Errorf("tier %d (%s): discipline %s with patience: only fcfs tiers take it", i, c.Tiers[i].Name, d))
 			}
 		}
@@ -101,8 +102,8 @@ func (s *sim) abandons(slot int32, ts *tierState) bool {
 		return false
 	}
 	if tl := ts.tl; tl != nil {
-		tl.settle(x.reach)
-		if tl.down(x.reach) {
+		tl.Settle(x.reach)
+		if tl.Down(x.reach) {
 			return false // refused as down (reachDynamic)
 		}
 	}
