@@ -141,7 +141,8 @@
 // clog, Changed, scratchF), records are written into reused values (rec,
 // a Completion in feedback), and capabilities are looked up once, in
 // newSim, not by type assertion per task. BenchmarkEngine reports 0
-// allocs/op and its cost against BenchmarkFloor (x-floor, to stay within
-// 1.5); a change on the per-task path is measured there. Fields of a slot
+// allocs/op and its cost against BenchmarkFloor (x-floor, meant to stay
+// within 1.5; docs/performance.md gives the measured ratio, its command and
+// date); a change on the per-task path is measured there. Fields of a slot
 // are set one by one in arrive (see transit): a new field is set there too.
 package engine
