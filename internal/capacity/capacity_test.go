@@ -44,6 +44,10 @@ func TestTimelineFollowsFixedEpisodes(t *testing.T) {
 			t.Errorf("Down(%v) = %v, want %v", x, !want, want)
 		}
 	}
+	var none *Timeline // a tier at its speed, always
+	if none.DownAt(10.5) || !New(c, [2]uint64{1, 2}, 0).DownAt(10.5) {
+		t.Errorf("DownAt(10.5): %v for no timeline, want false; want true for the episodes'", none.DownAt(10.5))
+	}
 	for _, n := range []struct{ t, until, want float64 }{{0, 100, 10}, {0, 10, math.Inf(1)}, {11, 20, 11}, {12, 1e9, math.Inf(1)}} {
 		if got := tl.NextDown(n.t, n.until); got != n.want {
 			t.Errorf("NextDown(%v, %v) = %v, want %v", n.t, n.until, got, n.want)

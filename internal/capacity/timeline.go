@@ -108,6 +108,16 @@ func (tl *Timeline) Settle(t float64) {
 	}
 }
 
+// DownAt settles the timeline at t (Settle) and reports whether the tier
+// is down then. A nil timeline is a tier at its speed, always: never down.
+func (tl *Timeline) DownAt(t float64) bool {
+	if tl == nil {
+		return false
+	}
+	tl.Settle(t)
+	return tl.Down(t)
+}
+
 // Down reports whether the tier is down at t.
 func (tl *Timeline) Down(t float64) bool { return tl.rate[tl.find(max(t, 0))] == 0 }
 

@@ -101,11 +101,8 @@ func (s *sim) abandons(slot int32, ts *tierState) bool {
 	if law == nil {
 		return false
 	}
-	if tl := ts.tl; tl != nil {
-		tl.Settle(x.reach)
-		if tl.Down(x.reach) {
-			return false // refused as down (reachDynamic)
-		}
+	if ts.tl.DownAt(x.reach) {
+		return false // refused as down (reachDynamic)
 	}
 	wait := max(x.reach, ts.free.Free()) - x.reach
 	if wait <= 0 {

@@ -8,9 +8,9 @@ import (
 )
 
 // evDepart is a departure from an event-driven tier (PS, SRPT, priority),
-// whose tasks' finishes depend on the tasks that reach it later: its slot field
-// holds the tier's generation when it was pushed, and a departure pushed
-// before the tier last changed is stale and ignored.
+// whose tasks' finishes depend on the tasks that reach it later: its slot
+// field holds the tier's generation when it was pushed (Tier.Reschedule),
+// and a departure pushed before the tier last changed is stale and ignored.
 const evDepart eventKind = 1 << 5
 
 func (c *Config) validateDisciplines() []error {
@@ -43,9 +43,9 @@ func (c *Config) EventDriven() bool {
 
 // setDiscipline gives physical tier ts its scenario tier t's buffer and,
 // for PS, SRPT or priority, the state of an event-driven tier. Such a tier
-// keeps a +Inf in its heap of finishes per task present (kw false): its count is
-// then read as any heap tier's (present, Delayed's history, the tracked
-// views), and drain never takes one off; its departures do (leave).
+// keeps a +Inf in its heap of finishes per task present (kw false): its
+// count is then read as any heap tier's (present, Delayed's history, the
+// tracked views), and drain never takes one off; its departures do (leave).
 //
 // In a run where tasks may run out of patience, an FCFS tier keeps its
 // finishes too (kw false): a task that abandons leaves at its own instant,
@@ -89,13 +89,7 @@ func (s *sim) reachSlow(slot int32) {
 // full reports whether tier ts holds its buffer's worth of tasks at t. A
 // tier down at t is not full: it refuses the task as down (reachDynamic).
 func (s *sim) full(ts *tierState, t float64) bool {
-	if tl := ts.tl; tl != nil {
-		tl.Settle(t)
-		if tl.Down(t) {
-			return false
-		}
-	}
-	return s.present(ts, t) >= ts.buffer
+	return !ts.tl.DownAt(t) && s.present(ts, t) >= ts.buffer
 }
 
 // drop ends the attempt of the task in slot, which found its tier full:

@@ -141,18 +141,14 @@ func (s *sim) reachDynamic(slot int32) {
 		s.drain(ts, x.reach)
 	}
 	deadline := a.sent + d.timeout
-	tl := ts.tl
-	if tl != nil {
-		tl.Settle(x.reach)
-		if tl.Down(x.reach) { // refused: the error travels back over the same link
-			s.attemptFailed(slot, min(x.reach+x.delay, deadline), failLost)
-			return
-		}
+	if ts.tl.DownAt(x.reach) { // refused: the error travels back over the same link
+		s.attemptFailed(slot, min(x.reach+x.delay, deadline), failLost)
+		return
 	}
 	service := x.size / ts.speed
 	start := max(x.reach, ts.free.Free())
 	finish, lost := start+service, false
-	if tl != nil {
+	if tl := ts.tl; tl != nil {
 		finish, lost = tl.Finish(start, service)
 	}
 	// leave: when the task leaves the tier (its finish, the failure that
