@@ -33,7 +33,7 @@ var allowed = map[string][]string{
 	"internal/htmlreport":            {"internal/report", "internal/results"},
 	"internal/dispatch/dispatchtest": {"internal/dispatch"},
 	"internal/engine":                {"internal/capacity", "internal/discipline", "internal/dispatch", "internal/fcfs", "internal/quantile", "internal/workload"},
-	"internal/emulate":               {"internal/balancer", "internal/dispatch", "internal/engine", "internal/experiment", "internal/policies", "internal/report", "internal/results", "internal/runner", "internal/store", "internal/testbed", "internal/workload"},
+	"internal/emulate":               {"internal/balancer", "internal/dispatch", "internal/engine", "internal/experiment", "internal/policies", "internal/report", "internal/results", "internal/runner", "internal/testbed"},
 	"internal/estimators":            {"internal/dispatch"},
 	"internal/experiment":            {"internal/dispatch", "internal/engine", "internal/extpolicy", "internal/policies", "internal/quantile", "internal/results", "internal/scenario", "internal/stats", "internal/workload"},
 	"internal/extpolicy":             {"internal/dispatch"},
@@ -49,7 +49,7 @@ var allowed = map[string][]string{
 	"internal/schema":                {},
 	"internal/stats":                 {},
 	"internal/store":                 {},
-	"internal/testbed":               {"internal/dispatch", "internal/fcfs", "internal/quantile", "internal/results"},
+	"internal/testbed":               {"internal/dispatch", "internal/fcfs", "internal/quantile", "internal/results", "internal/workload"},
 	"internal/workload":              {},
 }
 

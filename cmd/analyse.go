@@ -55,7 +55,7 @@ func newPlotCmd(io IO) *cobra.Command {
 	var logY, linY, caption, noCaption bool
 	var title string
 	c := &cobra.Command{
-		Use:   "plot DIR --y METRIC -o FILE",
+		Use:   "plot DIR (--y METRIC | --figure NAME) -o FILE",
 		Short: "Re-plot any column of a results folder's summary.csv",
 		Long: `Draw one column of DIR/summary.csv (mean and 95% interval bars, one line per
 policy, unstable points ringed) against the swept parameter, or against
@@ -68,15 +68,20 @@ if given, must agree with it. A PNG is drawn at 300 dpi (its pixel width is
 300 × its width in inches) and says so in the file, so that it prints at its
 size. The title is "<metric> vs <x>" unless --title gives another, and
 --title "" draws none (a paper's caption carries it). No caption is drawn
-inside the image unless --caption; it wraps to the image's width.`,
+inside the image unless --caption; it wraps to the image's width.
+
+--figure NAME draws one of the sweep's own figures instead, as the
+experiment drew it (mean_latency, shares, class_latency, …: the file
+stems it wrote), at --size, for the policies of --policy.`,
 		Example: "  offload plot results/sweep-load --y p99_latency_s -o p99.svg\n" +
 			"  offload plot results/sweep-load --y share_cloud --policy hybrid,jsq-s --size 5x3.5 -o cloud.png\n" +
-			"  offload plot results/sweep-load --y mean_latency_s --size 3.5x2.6 --title \"\" -o fig3.pdf",
+			"  offload plot results/sweep-load --y mean_latency_s --size 3.5x2.6 --title \"\" -o fig3.pdf\n" +
+			"  offload plot results/classes --figure class_latency --policy hybrid,jsq-s -o classes.svg",
 		Args: oneFolder,
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Dir = args[0]
-			if o.Y == "" {
-				return badInputf("--y METRIC: which summary.csv column to plot")
+			if o.Y == "" && o.Figure == "" {
+				return badInputf("--y METRIC: which summary.csv column to plot (or --figure NAME: which of the sweep's figures)")
 			}
 			if logY && linY {
 				return badInputf("--log-y and --lin-y: give one")
@@ -99,6 +104,7 @@ inside the image unless --caption; it wraps to the image's width.`,
 	// -y and -x as shorthands too: cobra's completion looks a one-letter
 	// flag name up as a shorthand, so --y completes only with one.
 	fl.StringVarP(&o.Y, "y", "y", "", "the summary.csv `METRIC` to plot (required)")
+	fl.StringVar(&o.Figure, "figure", "", "draw the sweep's figure `NAME` (its file stem: mean_latency, shares, class_latency, …) instead of a column")
 	fl.StringVarP(&o.X, "x", "x", "", "plot against this `PARAM`: the swept parameter (default) or another summary.csv column")
 	fl.StringSliceVar(&o.Policies, "policy", nil, "only these policies, by label (`a,b`)")
 	fl.StringVar(&o.Format, "format", "", "png, svg or pdf (default: the one -o's extension names; if given, it must agree)")

@@ -23,6 +23,9 @@ func TestReportPlotCompare(t *testing.T) {
 		t.Fatalf("sweep-load: exit %d: %s", code, stderr)
 	}
 	checkPNG(t, filepath.Join(dir, "diff_mean_latency.png"))
+	if _, err := os.Stat(filepath.Join(dir, "class_latency.png")); err == nil {
+		t.Error("a sweep without task classes drew class_latency.png")
+	}
 	before := visible(t, dir)
 
 	code, stdout, stderr := run(t, context.Background(), "compare", dir, "--baseline", "jsq-s")
@@ -153,4 +156,48 @@ func pngWidthDPI(t *testing.T, p string) (int, float64) {
 		i += 12 + n
 	}
 	return cfg.Width, 0
+}
+
+// A sweep whose scenario has task classes draws the per-class figures and
+// the report's section; plot --figure redraws one; a sweep without classes
+// has neither (TestReportPlotCompare's folder).
+func TestClassFiguresAndPlotFigure(t *testing.T) {
+	tmp := t.TempDir()
+	sc := writeFile(t, tmp, "classes.yaml", "name: classes\narrivals: {rate: 40}\nworkload: {size: {dist: exponential, mean: 1}}\n"+
+		"classes:\n  - {name: fast, share: 0.4, size: {dist: exponential, mean: 0.3}, deadline: 0.1}\n  - {name: slow, share: 0.6}\n"+
+		"tiers:\n  - {name: edge, kind: edge, servers: 4, speed: 25}\n  - {name: cloud, kind: cloud, servers: 8, speed: 50, delay: {mean: 0.05, cv: 0.2}}\n"+
+		"policies: [hybrid, jsq-s]\nsweep: {param: arrivals.rate, values: [20, 60]}\n")
+	dir := filepath.Join(tmp, "out")
+	if code, _, stderr := run(t, context.Background(), append([]string{"run", "-f", sc, "-o", dir}, short...)...); code != 0 {
+		t.Fatalf("run: exit %d: %s", code, stderr)
+	}
+	for _, f := range []string{"class_latency.png", "class_p95.png", "class_deadline_miss.png"} {
+		checkPNG(t, filepath.Join(dir, f))
+	}
+	out := filepath.Join(dir, "fast.png")
+	if code, _, stderr := run(t, context.Background(), "plot", dir, "--figure", "class_latency", "--policy", "hybrid", "--size", "3.5x3", "-o", out); code != 0 {
+		t.Fatalf("plot --figure: exit %d: %s", code, stderr)
+	}
+	if w, _ := pngWidthDPI(t, out); w != 1050 {
+		t.Errorf("plot --figure --size 3.5x3: %d px wide, want 1050", w)
+	}
+	if code, _, stderr := run(t, context.Background(), "report", dir); code != 0 {
+		t.Fatalf("report: exit %d: %s", code, stderr)
+	}
+	if page, _ := os.ReadFile(filepath.Join(dir, "report.html")); !strings.Contains(string(page), `id="classes"`) || !strings.Contains(string(page), "fast: missed deadline") {
+		t.Error("report.html has no Task classes section")
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"plot", dir, "--figure", "nope", "-o", filepath.Join(dir, "x.png")}, "allowed: mean_latency, p95_latency"},
+		{[]string{"plot", dir, "--figure", "class_p95", "--y", "mean_latency_s", "-o", filepath.Join(dir, "x.png")}, "give one"},
+		{[]string{"plot", dir, "--figure", "class_p95", "--log-y", "-o", filepath.Join(dir, "x.png")}, "not with --figure"},
+	} {
+		code, _, stderr := run(t, context.Background(), c.args...)
+		if code != ExitUsage || !strings.Contains(stderr, c.want) {
+			t.Errorf("%q: exit %d, %q; want %d and %q", c.args, code, stderr, ExitUsage, c.want)
+		}
+	}
 }

@@ -86,9 +86,18 @@ nginx:least_conn and so on, set beside the simulator's runs of the policy
 of the same rule. A balancer that fails to start is exit 1 with its log
 quoted. Tiers given with --tier are
 health-checked (GET /state every --health-every); a tier that fails a check
-or a request (refused, reset, timed out, a 5xx other than queue-full) is
-down until a check succeeds, and the policies see it saturated meanwhile.
-A run whose failed / sent exceeds --max-failures is invalid: it is marked
+or a request (refused, reset, timed out, a 5xx other than the tier's own
+503s) is down until a check succeeds, and the policies see it saturated
+meanwhile.
+
+The tiers follow the scenario's episodes (those of the simulator's run of
+each replicate; a --tier server must be 'serve-tier --scenario'), a
+priority tier serves by the class priority each request carries, and the
+scenario's timeout, retries and cancel_on_timeout are the client's, as the
+simulator's dispatcher has them (--timeout stays the transport's bound).
+The 503s the scenario schedules (a full buffer, a tier down, a task lost
+with it) are rejections, not failures. A run whose failed / sent exceeds
+--max-failures is invalid: it is marked
 in runs.csv (valid = 0), counted in comparison.csv's invalid_runs, left out
 of summary.csv, the comparison's means and the ranking, and the command
 exits 1 naming it and why.
@@ -239,7 +248,8 @@ func oneEmulatedCell(sc *scenario.Scenario, rate float64, warmup, duration time.
 
 // lookBalancers checks --balancer's names and finds each program on the
 // PATH, then in /usr/sbin, where Debian installs both. A program that is
-// not installed is an error of the machine, not of the input: exit 1.
+// not installed is an error of the machine, not of the input: exit 1,
+// once emulate has checked the input (Balancer.Missing).
 func (o *emulateOptions) lookBalancers() ([]emulate.Balancer, error) {
 	var out []emulate.Balancer
 	for _, name := range o.balancers {
@@ -250,14 +260,16 @@ func (o *emulateOptions) lookBalancers() ([]emulate.Balancer, error) {
 		if slices.ContainsFunc(out, func(b emulate.Balancer) bool { return b.Program == p }) {
 			continue
 		}
+		b := emulate.Balancer{Program: p}
 		bin, err := exec.LookPath(name)
 		if err != nil {
 			if _, serr := os.Stat(filepath.Join("/usr/sbin", name)); serr != nil {
-				return nil, fmt.Errorf("--balancer %s: %w (install it: apt-get install %s)", name, err, name)
+				b.Missing = fmt.Errorf("--balancer %s: %w (install it: apt-get install %s)", name, err, name)
 			}
 			bin = filepath.Join("/usr/sbin", name)
 		}
-		out = append(out, emulate.Balancer{Program: p, Binary: bin})
+		b.Binary = bin
+		out = append(out, b)
 	}
 	return out, nil
 }

@@ -4,8 +4,11 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"strings"
 	"time"
 
+	"github.com/offload-sim/offload/internal/emulate"
+	"github.com/offload-sim/offload/internal/experiment"
 	"github.com/offload-sim/offload/internal/scenario"
 	"github.com/offload-sim/offload/internal/testbed"
 	"github.com/spf13/cobra"
@@ -22,15 +25,19 @@ type serveTierOptions struct {
 	listen     string
 	timeScale  float64
 	grace      time.Duration
+	scenario   string   // --scenario: the tier's settings from a scenario file
+	tier       string   // --tier: which of its tiers
+	sets       []string // --set, applied to the scenario
 	// ready, if set, is told the address once listening (tests).
 	ready func(addr string)
+	cmd   *cobra.Command
 }
 
 func newServeTierCmd(io IO, runF func(*serveTierOptions) error) *cobra.Command {
 	o := &serveTierOptions{io: io}
 	c := &cobra.Command{
 		Use:     "serve-tier",
-		Example: "  offload serve-tier --name edge --servers 4 --speed 25 --listen 127.0.0.1:8081\n  curl -s -d '{\"id\": 1, \"size\": 2.5}' http://127.0.0.1:8081/tasks",
+		Example: "  offload serve-tier --name edge --servers 4 --speed 25 --listen 127.0.0.1:8081\n  curl -s -d '{\"id\": 1, \"size\": 2.5}' http://127.0.0.1:8081/tasks\n  offload serve-tier --scenario my.yaml --tier edge --time-scale 0.5 --listen 127.0.0.1:8081",
 		Short:   "Serve one tier over HTTP for the emulation",
 		Long: `Serve one tier: C workers behind one FIFO queue, over HTTP.
 
@@ -42,7 +49,19 @@ the tier, the client sends each task's delay to every tier of the pool
 ({"id": 1, "size": 2.5, "delays": [0, 0.02]}); the tier waits its own, the
 one at --index, before the task joins the queue, and names itself (name
 and index) in its answer. SIGINT or SIGTERM stops accepting, answers
-every request already accepted (for at most --grace) and exits 0.`,
+every request already accepted (for at most --grace) and exits 0.
+
+With --scenario FILE --tier NAME the tier is the scenario's (after any
+--set): its name, servers, speed, buffer (the queue limit, buffer minus
+servers), its queue by class priority if its discipline is priority, and
+its episodes (fixed, and the random slow-downs and failures of each run's
+seed and replicate, which the emulation's requests carry), so that
+'offload emulate --tier NAME=URL' runs it as the simulator does. --index
+is then the tier's position in the scenario unless given; --name,
+--servers, --speed and --queue-limit may be given only with the
+scenario's own values (exit 2 otherwise: change the scenario, or --set
+it). A ps or srpt discipline, or preemptive priority, is simulator-only
+(exit 2).`,
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if runF != nil {
@@ -60,6 +79,10 @@ every request already accepted (for at most --grace) and exits 0.`,
 	fl.StringVar(&o.listen, "listen", "127.0.0.1:8080", "listen `address` (loopback by default; 0.0.0.0:PORT to serve other machines)")
 	fl.Float64Var(&o.timeScale, "time-scale", 1, "wall seconds per model second")
 	durationVar(fl, &o.grace, "grace", 30*time.Second, "on shutdown, how long accepted requests may take to finish")
+	fl.StringVar(&o.scenario, "scenario", "", "take the tier from this scenario YAML `file` (with --tier)")
+	fl.StringVar(&o.tier, "tier", "", "the scenario's tier to serve: its `name` (with --scenario)")
+	fl.StringArrayVar(&o.sets, "set", nil, "override a field of --scenario, as emulate's --set (`path=value`, repeatable)")
+	o.cmd = c
 	return c
 }
 
@@ -82,11 +105,18 @@ func (o *serveTierOptions) check() error {
 }
 
 func runServeTier(ctx context.Context, o *serveTierOptions) error {
+	cfg, err := o.fromScenario()
+	if err != nil {
+		return err
+	}
 	if err := o.check(); err != nil {
 		return err
 	}
-	s, err := testbed.NewServer(testbed.ServerConfig{Name: o.name, Servers: o.servers, Speed: o.speed,
-		QueueLimit: o.queueLimit, TimeScale: o.timeScale, Index: o.index})
+	cfg.Name, cfg.Servers, cfg.Speed, cfg.TimeScale, cfg.Index = o.name, o.servers, o.speed, o.timeScale, o.index
+	if cfg.QueueLimit == 0 {
+		cfg.QueueLimit = o.queueLimit
+	}
+	s, err := testbed.NewServer(cfg)
 	if err != nil {
 		return badInput(err)
 	}
@@ -95,8 +125,9 @@ func runServeTier(ctx context.Context, o *serveTierOptions) error {
 		return badInputf("--listen %s: %w", o.listen, err)
 	}
 	addr := ln.Addr().String()
-	fmt.Fprintf(o.io.Out, "tier %s: serving http://%s (%d servers, speed %g, queue limit %d, time-scale %g)\n",
-		o.name, addr, o.servers, o.speed, o.queueLimit, o.timeScale)
+	st := s.State()
+	fmt.Fprintf(o.io.Out, "tier %s: serving http://%s (%d servers, speed %g, queue limit %d, time-scale %g%s)\n",
+		o.name, addr, o.servers, o.speed, st.QueueLimit, o.timeScale, follows(st))
 	if o.ready != nil {
 		o.ready(addr)
 	}
@@ -110,8 +141,81 @@ func runServeTier(ctx context.Context, o *serveTierOptions) error {
 	}
 	err = testbed.Shutdown(srv, o.grace)
 	<-served
-	st := s.State()
-	fmt.Fprintf(o.io.Out, "tier %s: shut down; %d completed, %d rejected (rate %.3g), %d abandoned\n",
-		o.name, st.Completed, st.Rejected, st.RejectionRate, st.Abandoned)
+	st = s.State()
+	fmt.Fprintf(o.io.Out, "tier %s: shut down; %d completed, %d rejected (rate %.3g), %d abandoned, %d lost\n",
+		o.name, st.Completed, st.Rejected, st.RejectionRate, st.Abandoned, st.Lost)
 	return err
+}
+
+// follows says what a tier from a scenario follows besides its queue.
+func follows(st testbed.State) string {
+	var s []string
+	if st.Priority {
+		s = append(s, "queue by priority")
+	}
+	if st.Episodes {
+		s = append(s, "the scenario's episodes")
+	}
+	if len(s) == 0 {
+		return ""
+	}
+	return "; " + strings.Join(s, ", ")
+}
+
+// fromScenario takes the tier's settings from --scenario's tier --tier
+// into o's fields and the returned config (its queue limit, priority and
+// episodes); the zero config without --scenario. A flag given beside it
+// must agree with the scenario.
+func (o *serveTierOptions) fromScenario() (testbed.ServerConfig, error) {
+	var cfg testbed.ServerConfig
+	if o.scenario == "" {
+		if o.tier != "" || len(o.sets) > 0 {
+			return cfg, badInputf("--tier %q, --set %q: only with --scenario", o.tier, o.sets)
+		}
+		return cfg, nil
+	}
+	sf := scenarioFlags{file: o.scenario}
+	sc, err := sf.load("", o.sets)
+	if err != nil {
+		return cfg, err
+	}
+	ec, err := experiment.Config(sc)
+	if err != nil {
+		return cfg, badInput(err)
+	}
+	if cfg, err = emulate.TierServer(ec, sc.Seed, o.tier); err != nil {
+		return cfg, err
+	}
+	return cfg, o.agree(&cfg)
+}
+
+// agree takes the scenario tier's settings into o's fields, and refuses
+// a flag given with another value.
+func (o *serveTierOptions) agree(cfg *testbed.ServerConfig) error {
+	limit := cfg.QueueLimit // the server's: 0 its default, −1 none may wait
+	switch {
+	case limit == 0:
+		limit = testbed.DefaultQueueLimit
+	case limit < 0:
+		limit = 0
+	}
+	for _, f := range []struct {
+		flag      string
+		given, of any
+		set       func()
+	}{
+		{"name", o.name, cfg.Name, func() { o.name = cfg.Name }},
+		{"servers", o.servers, cfg.Servers, func() { o.servers = cfg.Servers }},
+		{"speed", o.speed, cfg.Speed, func() { o.speed = cfg.Speed }},
+		{"queue-limit", o.queueLimit, limit, func() {}}, // the config's own, which may be 0
+		{"index", o.index, cfg.Index, func() { o.index = cfg.Index }},
+	} {
+		switch {
+		case o.cmd == nil || !o.cmd.Flags().Changed(f.flag):
+			f.set()
+		case f.flag != "index" && f.given != f.of:
+			return badInputf("--%s %v: the scenario's tier %s has %v; drop the flag, or change the scenario (--set)", f.flag, f.given, o.tier, f.of)
+		}
+	}
+	return nil
 }

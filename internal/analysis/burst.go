@@ -1,15 +1,23 @@
 package analysis
 
 import (
+	"bytes"
+	"encoding/csv"
 	"errors"
 	"fmt"
+	"image/color"
 	"io"
+	"io/fs"
 	"math"
 	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/offload-sim/offload/internal/dispatch"
 	"github.com/offload-sim/offload/internal/experiment"
+	"github.com/offload-sim/offload/internal/htmlreport"
 	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/results"
 	"github.com/offload-sim/offload/internal/runner"
@@ -118,7 +126,7 @@ func (b *burstAnalysis) write(dir *store.Dir, format string) (drawn []string, er
 	if err := dir.WriteFile(burstsCSV, func(w io.Writer) error { return results.WriteBursts(w, b.stats) }); err != nil {
 		return nil, err
 	}
-	for _, f := range report.BurstFigures(b.policyRuns(), Legend(b.plan), b.bursts, b.end, b.width, b.cloud) {
+	for _, f := range burstFigures(b.policyRuns(), Legend(b.plan), b.bursts, b.end, b.width, b.cloud) {
 		err := f.Draw(dir, f.File, format, true, false)
 		if errors.Is(err, report.ErrNoData) {
 			continue
@@ -133,13 +141,13 @@ func (b *burstAnalysis) write(dir *store.Dir, format string) (drawn []string, er
 
 // policyRuns are the replicates' series of each policy in the first cell,
 // marked unstable as summary.csv marks them.
-func (b *burstAnalysis) policyRuns() []report.PolicyRuns {
-	var out []report.PolicyRuns
+func (b *burstAnalysis) policyRuns() []policyRuns {
+	var out []policyRuns
 	for _, k := range b.order {
 		if k.param != b.order[0].param || k.value != b.order[0].value {
 			continue
 		}
-		pr := report.PolicyRuns{Policy: k.policy, Runs: b.reps[k]}
+		pr := policyRuns{Policy: k.policy, Runs: b.reps[k]}
 		for _, s := range b.sums {
 			if s.Policy == k.policy && s.Param == k.param && math.Float64bits(s.Value) == k.value {
 				pr.Unstable = s.Unstable
@@ -356,4 +364,256 @@ func avgAt(reps [][]results.Window, i int, field func(results.Window) []float64)
 		out[t] = m.Mean()
 	}
 	return out
+}
+
+// policyRuns is one policy's time series in each replicate of one cell
+// (series_runs.csv). Unstable says the policy is unstable at the base load
+// (summary.csv's unstable): its latency has no level to come back to, so
+// the figures draw it in a panel of its own rather than let it stretch the
+// axis of the others.
+type policyRuns struct {
+	Policy   string
+	Unstable bool
+	Runs     [][]results.Window // per replicate, windows in time order
+}
+
+// burstFigures lists the burst experiment's figures: windowed mean and
+// P95 latency and the share of tasks sent to the cloud (tier index cloud,
+// −1: none), each zoomed on one burst period — from BaselineSpan before
+// the middle burst (the level it is measured against) to the next burst's
+// start (or end, the end of arrivals) — with the mean over replicates and
+// its 95% interval as a band, and the policies unstable at the base load
+// in a separate panel. width is the windows' width, s.
+func burstFigures(runs []policyRuns, legend report.Legend, bursts []results.Interval, end, width float64, cloud int) []report.SweepFigure {
+	if len(bursts) == 0 || len(runs) == 0 {
+		return nil
+	}
+	k := len(bursts) / 2
+	b := bursts[k]
+	to := end
+	if k+1 < len(bursts) {
+		to = bursts[k+1].Start
+	}
+	from := math.Max(b.Start-results.BaselineSpan, 0)
+	which := fmt.Sprintf("burst %d of %d", k+1, len(bursts))
+	caption := fmt.Sprintf("Zoomed on %s: from %g s before it (the baseline of bursts.csv) to the next burst's start, time counted from the burst's start (shaded: the burst). "+
+		"Lines: mean over replicates of each %g s window; band: its 95%% Student-t interval. ", which, b.Start-from, width)
+	if slices.ContainsFunc(runs, func(r policyRuns) bool { return r.Unstable }) {
+		caption += "Right: the policies unstable at the base load (a tier's offered load shown above 1), on an axis of their own: their latency grows through the run."
+	}
+	z := zoom{runs: runs, legend: legend, span: b, from: from, to: to, width: width, which: which, caption: caption, xlabel: "time since the burst began (s)"}
+	figs := []report.SweepFigure{
+		z.fig("burst_latency", "Windowed mean latency", "mean latency (s)", func(w results.Window) float64 { return w.MeanLatency }, true, false),
+		z.fig("burst_p95", "Windowed P95 latency", "P95 latency (s)", func(w results.Window) float64 { return w.P95Latency }, true, false),
+	}
+	if cloud >= 0 {
+		figs = append(figs, z.fig("burst_cloud_share", "Share of tasks sent to the cloud", "cloud share",
+			func(w results.Window) float64 { return shareAt(w.Share, cloud) }, false, true))
+	}
+	return figs
+}
+
+// zoom is a time-series figure's window on one shaded span.
+type zoom struct {
+	runs                   []policyRuns
+	legend                 report.Legend
+	span                   results.Interval
+	from, to, width        float64
+	which, caption, xlabel string
+	shade                  string // the shade's legend entry; "" is "burst"
+}
+
+// fig is one figure of the zoom: y of every window, the stable policies'
+// panel and, when some are unstable, theirs beside it a third as wide.
+func (z zoom) fig(file, title, ylabel string, y func(results.Window) float64, logY, frac bool) report.SweepFigure {
+	stable, unstable := burstLines(z.runs, z.span.Start, z.from, z.to, z.width, y)
+	chart := func(ss []report.Series, title string) report.Chart {
+		return report.Chart{FigureOptions: report.FigureOptions{Title: title, XLabel: z.xlabel, YLabel: ylabel, LogY: logY}, Legend: z.legend, Series: ss,
+			Fraction: frac, MarkEvery: 3, Band: true, Shade: []results.Interval{{Start: 0, End: z.span.End - z.span.Start}}, ShadeName: z.shade}
+	}
+	return report.NewFigure(file, title+" through "+z.which, strings.TrimSpace(z.caption), report.FigureOptions{XLabel: z.xlabel, YLabel: ylabel, LogY: logY},
+		func(dir report.Folder, file, format string, o report.FigureOptions) error {
+			ps := report.Panels{Title: o.Title, Width: o.Width, Height: o.Height, Widths: []float64{2, 1},
+				Charts: []report.Chart{chart(stable, ""), chart(unstable, "unstable at the base load")},
+				Extra:  []report.LegendItem{{Text: "band: 95% interval", Fill: color.Gray{Y: 200}}}}
+			return ps.Save(dir, file, format)
+		})
+}
+
+// burstLines averages each policy's replicates window by window over the
+// windows lying wholly in [from, to), x measured from start: the stable
+// policies' series, then the unstable ones'.
+func burstLines(runs []policyRuns, start, from, to, width float64, y func(results.Window) float64) (stable, unstable []report.Series) {
+	for _, pr := range runs {
+		if len(pr.Runs) == 0 {
+			continue
+		}
+		l := report.Series{Label: pr.Policy}
+		n := len(pr.Runs[0])
+		for _, r := range pr.Runs {
+			n = min(n, len(r))
+		}
+		vals := make([]float64, len(pr.Runs))
+		for i := range n {
+			w0 := pr.Runs[0][i].Start
+			if w0 < from-1e-9*width || w0+width > to+1e-9*width {
+				continue
+			}
+			for r, run := range pr.Runs {
+				vals[r] = y(run[i])
+			}
+			m, ci, k := results.MeanCI95(vals)
+			if k == 0 {
+				continue
+			}
+			if !isFinite(ci) {
+				ci = 0
+			}
+			l.Points = append(l.Points, report.Point{X: w0 + width/2 - start, Y: m, Low: ci, High: ci})
+		}
+		switch {
+		case len(l.Points) == 0:
+		case pr.Unstable:
+			unstable = append(unstable, l)
+		default:
+			stable = append(stable, l)
+		}
+	}
+	return stable, unstable
+}
+
+// shareAt is xs[i], or NaN past its end (a window without that tier).
+func shareAt(xs []float64, i int) float64 {
+	if i < len(xs) {
+		return xs[i]
+	}
+	return math.NaN()
+}
+
+// burstReportFigures re-draw the burst experiment's figures for the HTML
+// report from series_runs.csv, each replicate's windows, with the bursts
+// from bursts.csv. A folder with only timeseries.csv (the replicates'
+// average) draws its lines without an interval band; one with neither
+// has none.
+func burstReportFigures(c htmlreport.Contents) ([]report.SweepFigure, error) {
+	names := make([]string, len(c.Tiers))
+	cloud := -1
+	for i, t := range c.Tiers {
+		names[i] = t.Name
+		if t.Kind == dispatch.Cloud.String() && cloud < 0 {
+			cloud = i
+		}
+	}
+	rows, err := readSeriesRows(c.FS, names)
+	if err != nil || len(rows) == 0 {
+		return nil, err
+	}
+	var runs []policyRuns
+	seeds := map[string]map[int]int{} // policy → replicate → index in its Runs
+	end, width := 0.0, rows[0].Width
+	for _, r := range rows {
+		if r.Param != rows[0].Param || r.Value != rows[0].Value && !(math.IsNaN(r.Value) && math.IsNaN(rows[0].Value)) {
+			continue // the first cell only, as the experiment draws it
+		}
+		i := slices.IndexFunc(runs, func(p policyRuns) bool { return p.Policy == r.Policy })
+		if i < 0 {
+			i = len(runs)
+			runs = append(runs, policyRuns{Policy: r.Policy, Unstable: unstableIn(c.Sums, r.Policy, r.Value)})
+			seeds[r.Policy] = map[int]int{}
+		}
+		j, ok := seeds[r.Policy][r.Seed]
+		if !ok {
+			j = len(runs[i].Runs)
+			seeds[r.Policy][r.Seed] = j
+			runs[i].Runs = append(runs[i].Runs, nil)
+		}
+		runs[i].Runs[j] = append(runs[i].Runs[j], r.Window)
+		end = math.Max(end, r.Start+r.Width)
+	}
+	bursts, err := readBurstIntervals(c.FS)
+	if err != nil {
+		return nil, err
+	}
+	return burstFigures(runs, c.Legend, bursts, end, width, cloud), nil
+}
+
+// readSeriesRows reads series_runs.csv, or else timeseries.csv as one
+// replicate per policy; neither: no rows.
+func readSeriesRows(fsys fs.FS, tiers []string) ([]results.SeriesRow, error) {
+	name := seriesRunsCSV
+	b, err := fs.ReadFile(fsys, name)
+	if errors.Is(err, fs.ErrNotExist) {
+		name = seriesCSV
+		b, err = fs.ReadFile(fsys, name)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		// The averaged series reads as one replicate per policy: its runs
+		// column stands where series_runs.csv has the replicate.
+		if i := bytes.IndexByte(b, '\n'); err == nil && i > 0 {
+			b = append([]byte(strings.Replace(string(b[:i]), ",runs,", ",seed,", 1)), b[i:]...)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	rows, err := results.ReadSeriesRuns(bytes.NewReader(b), tiers)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return rows, nil
+}
+
+// readBurstIntervals reads the distinct bursts of bursts.csv (none
+// without the file).
+func readBurstIntervals(fsys fs.FS) ([]results.Interval, error) {
+	b, err := fs.ReadFile(fsys, burstsCSV)
+	if err != nil {
+		return nil, nil
+	}
+	recs, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
+	if err == nil && len(recs) == 0 {
+		err = errors.New("empty file")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", burstsCSV, err)
+	}
+	for _, n := range results.BurstsHeader {
+		if !slices.Contains(recs[0], n) {
+			return nil, fmt.Errorf("%s: no %s column", burstsCSV, n)
+		}
+	}
+	start, end := slices.Index(recs[0], "start_s"), slices.Index(recs[0], "end_s")
+	var bursts []results.Interval
+	for _, r := range recs[1:] {
+		iv := results.Interval{Start: parseCell(r, start), End: parseCell(r, end)}
+		if !slices.Contains(bursts, iv) {
+			bursts = append(bursts, iv)
+		}
+	}
+	return bursts, nil
+}
+
+// parseCell is record r's number at column j; an empty, bad or missing
+// cell is NaN.
+func parseCell(r []string, j int) float64 {
+	if j >= len(r) {
+		return math.NaN()
+	}
+	x, err := strconv.ParseFloat(r[j], 64)
+	if err != nil {
+		return math.NaN()
+	}
+	return x
+}
+
+// unstableIn reports whether summary.csv marks the policy unstable at the
+// swept value v.
+func unstableIn(sums []results.Summary, policy string, v float64) bool {
+	for _, s := range sums {
+		if s.Policy == policy && (s.Value == v || math.IsNaN(s.Value) && math.IsNaN(v)) {
+			return s.Unstable
+		}
+	}
+	return false
 }

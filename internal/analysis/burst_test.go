@@ -2,8 +2,10 @@ package analysis
 
 import (
 	"math"
+	"slices"
 	"testing"
 
+	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/results"
 )
 
@@ -51,5 +53,45 @@ func TestMeanSeries(t *testing.T) {
 	m := meanSeries([][]results.Window{a, b})
 	if m[0].MeanLatency != 2 || m[1].MeanLatency != 2 || m[0].Share[2] != 0.5 || m[0].Tasks != 20 {
 		t.Errorf("mean series %+v", m)
+	}
+}
+
+// TestBurstLines: the zoom keeps the windows lying wholly in [from, to),
+// counts time from the burst's start, gives each window the mean over
+// replicates and its 95% Student-t half-width, and puts the unstable
+// policies apart.
+func TestBurstLines(t *testing.T) {
+	mk := func(vals ...float64) []results.Window {
+		var ws []results.Window
+		for i, v := range vals {
+			ws = append(ws, results.Window{Start: 5 * float64(i), MeanLatency: v})
+		}
+		return ws
+	}
+	runs := []policyRuns{{Policy: "hybrid", Runs: [][]results.Window{mk(1, 2, 3, 4, 5), mk(1, 4, 5, 6, 7)}},
+		{Policy: "random", Unstable: true, Runs: [][]results.Window{mk(9, 9, 9, 9, math.NaN())}}}
+	stable, unstable := burstLines(runs, 10, 5, 20, 5, func(w results.Window) float64 { return w.MeanLatency })
+	if len(stable) != 1 || len(unstable) != 1 || stable[0].Label != "hybrid" || unstable[0].Label != "random" {
+		t.Fatalf("stable %+v, unstable %+v", stable, unstable)
+	}
+	h := stable[0].Points
+	if got := []float64{h[0].X, h[1].X, h[2].X}; len(h) != 3 || !slices.Equal(got, []float64{-2.5, 2.5, 7.5}) {
+		t.Fatalf("hybrid's points %v, want the windows [5,10), [10,15), [15,20) at −2.5, 2.5, 7.5 s", h)
+	}
+	// Window [5,10): values 2 and 4, mean 3, half-width t(0.975, 1)·s/√2 = 12.706·√2/√2.
+	if h[0].Y != 3 || math.Abs(h[0].Low-12.7062) > 1e-3 {
+		t.Errorf("window [5,10): %g ± %g, want 3 ± 12.706", h[0].Y, h[0].Low)
+	}
+	if r := unstable[0].Points; len(r) != 3 || r[0].Low != 0 {
+		t.Errorf("one replicate: %+v, want three points without a band", r)
+	}
+	legend := report.Legend{Labels: []string{"hybrid", "random"}, Policies: []string{"hybrid", "random"}}
+	figs := burstFigures(runs, legend, []results.Interval{{Start: 10, End: 15}}, 25, 5, -1)
+	if len(figs) != 2 || figs[0].Title != "Windowed mean latency through burst 1 of 1" {
+		t.Fatalf("burst figures %+v, want mean and P95 (no cloud tier)", figs)
+	}
+	m := memFolder{}
+	if err := figs[0].Draw(m, "b", "svg", true, false); err != nil || len(m["b.svg"]) == 0 {
+		t.Fatal(err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
@@ -42,7 +43,7 @@ func FailuresOutputs(r *runner.Result) ([]string, error) {
 		filepath.Join(dir, seriesRunsCSV)}
 	span, what := EpisodeSpan(r.Plan)
 	if span != nil {
-		for _, f := range report.EpisodeFigures(b.policyRuns(), Legend(b.plan), *span, what, b.end, b.width, failuresStem) {
+		for _, f := range episodeFigures(b.policyRuns(), Legend(b.plan), *span, what, b.end, b.width, failuresStem) {
 			err := f.Draw(r.Dir, f.File, format, true, false)
 			if errors.Is(err, report.ErrNoData) {
 				continue
@@ -102,3 +103,24 @@ func printFailures(w io.Writer, b *burstAnalysis) {
 
 // failuresStem begins the names of the failures experiment's figures.
 const failuresStem = "failures"
+
+// episodeFigures are the failures experiment's figures: windowed mean and
+// P95 latency of every policy from BaselineSpan before span (a tier's
+// episode, which name names, e.g. "the slow-down of slow") to end, time
+// counted from its start, span shaded; files prefix_latency, prefix_p95.
+func episodeFigures(runs []policyRuns, legend report.Legend, span results.Interval, name string, end, width float64, prefix string) []report.SweepFigure {
+	if len(runs) == 0 {
+		return nil
+	}
+	from := math.Max(span.Start-results.BaselineSpan, 0)
+	caption := fmt.Sprintf("From %g s before %s to the end of arrivals, time counted from its start (shaded). "+
+		"Lines: mean over replicates of each %g s window of the completed tasks' latency; band: its 95%% Student-t interval. "+
+		"Random slow-downs and failures differ between replicates (alike across policies), so the series spread their effect.",
+		span.Start-from, name, width)
+	z := zoom{runs: runs, legend: legend, span: span, from: from, to: end, width: width, which: name, caption: caption,
+		xlabel: "time since the episode began (s)", shade: "episode"}
+	return []report.SweepFigure{
+		z.fig(prefix+"_latency", "Windowed mean latency", "mean latency (s)", func(w results.Window) float64 { return w.MeanLatency }, true, false),
+		z.fig(prefix+"_p95", "Windowed P95 latency", "P95 latency (s)", func(w results.Window) float64 { return w.P95Latency }, true, false),
+	}
+}

@@ -1,11 +1,13 @@
 package analysis
 
 import (
+	"cmp"
 	"encoding/csv"
 	"fmt"
 	"io"
 	"math"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -52,11 +54,71 @@ func SweptEnergyLabel(plan *experiment.Plan) (string, error) {
 	return "", fmt.Errorf("energy: sweep.param %q: the scenario must sweep %s", sc.Sweep.Param, want)
 }
 
+// frontPoint is one point of the latency–energy figure: a policy entry's
+// mean energy per task and mean latency over the replicates, with their
+// 95% half-widths. Points of one label form one line (a swept weight),
+// drawn in order of energy.
+type frontPoint struct {
+	Label              string
+	Energy, EnergyCI   float64 // J per task
+	Latency, LatencyCI float64 // s
+	Unstable           bool
+	Tag                string // written beside the point (a swept weight), or ""
+}
+
+// FrontCaption is the note of the latency–energy figure, drawn in the image
+// only when FigureOptions.Caption asks for it: offload energy leaves it out,
+// and the docs give it beside the figure.
+const FrontCaption = "Points: mean over replicates; bars: 95% Student-t intervals of both coordinates. " +
+	"A line joins one policy's points across its swept weight; a ring marks a point where a tier's load is shown above 1."
+
+// frontSeries groups the points by label, each label's sorted by energy,
+// the labels in legend order; points missing a coordinate are left out,
+// and a missing interval draws no bar.
+func frontSeries(pts []frontPoint, legend report.Legend) []report.Series {
+	var out []report.Series
+	for _, p := range pts {
+		if !isFinite(p.Energy) || !isFinite(p.Latency) {
+			continue
+		}
+		i := slices.IndexFunc(out, func(s report.Series) bool { return s.Label == p.Label })
+		if i < 0 {
+			i = len(out)
+			out = append(out, report.Series{Label: p.Label})
+		}
+		out[i].Points = append(out[i].Points, report.Point{X: p.Energy, Y: p.Latency, Low: halfWidth(p.LatencyCI), High: halfWidth(p.LatencyCI),
+			XErr: halfWidth(p.EnergyCI), Unstable: p.Unstable, Tag: p.Tag})
+	}
+	for _, s := range out {
+		slices.SortStableFunc(s.Points, func(a, b report.Point) int { return cmp.Compare(a.X, b.X) })
+	}
+	slices.SortStableFunc(out, func(a, b report.Series) int {
+		return cmp.Compare(legendRank(legend, a.Label), legendRank(legend, b.Label))
+	})
+	return out
+}
+
+// legendRank is a label's place in the legend; names outside it go last.
+func legendRank(l report.Legend, label string) int {
+	if i := slices.Index(l.Labels, label); i >= 0 {
+		return i
+	}
+	return len(l.Labels)
+}
+
+// halfWidth is a usable error-bar half-width: 0 when missing.
+func halfWidth(ci float64) float64 {
+	if !isFinite(ci) || ci < 0 {
+		return 0
+	}
+	return ci
+}
+
 // frontPoints are the plot's points: the swept entry at each weight, every
 // other entry once (the sweep does not touch it, so its cells agree; the
 // first is taken).
-func frontPoints(sums []results.Summary, swept string) []report.FrontPoint {
-	var pts []report.FrontPoint
+func frontPoints(sums []results.Summary, swept string) []frontPoint {
+	var pts []frontPoint
 	seen := map[string]bool{}
 	for _, s := range sums {
 		if s.Policy != swept && seen[s.Policy] {
@@ -67,7 +129,7 @@ func frontPoints(sums []results.Summary, swept string) []report.FrontPoint {
 		if s.Policy == swept && s.Value != 0 { // at 0 it is hybrid, drawn under hybrid's point
 			tag = "w=" + strconv.FormatFloat(s.Value, 'g', 4, 64)
 		}
-		pts = append(pts, report.FrontPoint{Label: s.Policy, Energy: s.Get(results.ColEnergy), EnergyCI: s.CI(results.ColEnergy),
+		pts = append(pts, frontPoint{Label: s.Policy, Energy: s.Get(results.ColEnergy), EnergyCI: s.CI(results.ColEnergy),
 			Latency: s.Get(results.ColMeanLatency), LatencyCI: s.CI(results.ColMeanLatency), Unstable: s.Unstable, Tag: tag})
 	}
 	return pts
@@ -75,7 +137,7 @@ func frontPoints(sums []results.Summary, swept string) []report.FrontPoint {
 
 // dominated reports, for each point, whether another point has a lower
 // mean on both coordinates (or lower on one and equal on the other).
-func dominated(pts []report.FrontPoint) []bool {
+func dominated(pts []frontPoint) []bool {
 	out := make([]bool, len(pts))
 	for i, p := range pts {
 		for j, q := range pts {
@@ -107,10 +169,12 @@ func FrontOutputs(r *runner.Result) ([]string, error) {
 	if len(sums) > 0 {
 		idle = sums[0].Get(results.ColEnergyIdle)
 	}
-	err = report.PlotFront(r.Dir, frontPlot, r.Opts.Format, pts, Legend(plan), report.FigureOptions{
+	legend := Legend(plan)
+	err = report.Chart{FigureOptions: report.FigureOptions{
 		Title:  "Mean latency against energy per task",
 		XLabel: fmt.Sprintf("energy caused per task (J; idle adds %s J to every point)", runner.Num(idle)),
-		YLabel: "mean latency (s)", LogY: spansDecade(pts)})
+		YLabel: "mean latency (s)", LogY: spansDecade(pts)},
+		Legend: legend, Series: frontSeries(pts, legend), Note: FrontCaption}.Save(r.Dir, frontPlot, r.Opts.Format)
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +191,7 @@ func FrontOutputs(r *runner.Result) ([]string, error) {
 // spansDecade reports whether the points' latencies span more than a
 // factor of 10 (an unstable policy's seconds beside the others'
 // milliseconds), where a linear axis would flatten the front.
-func spansDecade(pts []report.FrontPoint) bool {
+func spansDecade(pts []frontPoint) bool {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, p := range pts {
 		if p.Latency > 0 && !math.IsInf(p.Latency, 1) {
@@ -159,7 +223,7 @@ func frontWeights(sums []results.Summary, swept string) []float64 {
 // writeFront writes front.csv: policy, energy_weight (empty for the
 // entries not swept), the two coordinates with their 95% half-widths, and
 // pareto (1 when no other point beats it on both).
-func writeFront(w io.Writer, pts []report.FrontPoint, weights []float64) error {
+func writeFront(w io.Writer, pts []frontPoint, weights []float64) error {
 	cw := csv.NewWriter(w)
 	_ = cw.Write([]string{"policy", "energy_weight", "mean_latency_s", "mean_latency_s_ci95", "energy_j", "energy_j_ci95", "pareto"})
 	dom := dominated(pts)
@@ -184,7 +248,7 @@ func cell(x float64) string {
 }
 
 // printFront writes the front's table to w.
-func printFront(w io.Writer, pts []report.FrontPoint, weights []float64) {
+func printFront(w io.Writer, pts []frontPoint, weights []float64) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "policy\tenergy_weight (s/J)\tmean latency (s)\t± 95%% CI\tenergy (J/task)\t± 95%% CI\t  on the front\n")
 	dom := dominated(pts)

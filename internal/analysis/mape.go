@@ -48,7 +48,9 @@ func MAPEOutputs(r *runner.Result) ([]string, error) {
 	format := r.Opts.Format
 	if plan.Scenario.Sweep != nil {
 		xlabel := report.ParamLabel(plan.Scenario.Sweep.Param)
-		if err := report.PlotMAPE(r.Dir, mapePlot, format, esums, estimatorLegend(), "Prediction error vs "+report.ParamName(plan.Scenario.Sweep.Param)+", router "+router, xlabel, report.SuggestLogY(esums, results.ColMAPE)); err != nil {
+		if err := report.PlotMetricWith(r.Dir, mapePlot, format, esums, estimatorLegend(), results.ColMAPE, report.FigureOptions{
+			Title: "Prediction error vs " + report.ParamName(plan.Scenario.Sweep.Param) + ", router " + router, XLabel: xlabel, YLabel: "MAPE (%)",
+			LogY: report.SuggestLogY(esums, results.ColMAPE)}); err != nil {
 			return nil, err
 		}
 		if err := report.PlotMetric(r.Dir, maeWaitPlot, format, esums, estimatorLegend(), results.ColMAEWait, "Mean absolute error of the predicted wait vs "+report.ParamName(plan.Scenario.Sweep.Param), xlabel, "MAE of the wait (s)", report.SuggestLogY(esums, results.ColMAEWait)); err != nil {

@@ -24,6 +24,7 @@ import (
 type PlotOptions struct {
 	Dir      string   // the results folder whose summary.csv is plotted
 	Y        string   // a summary.csv metric column
+	Figure   string   // or one of the sweep's figures by its file stem (report.SweepFigures), instead of Y
 	X        string   // the swept parameter ("" or its path) or another metric column
 	Policies []string // labels to draw; nil for all
 	Format   string   // png, svg or pdf; "" for the one Out's extension names
@@ -53,6 +54,9 @@ func Plot(ctx context.Context, o PlotOptions) (string, error) {
 	w, h, err := parseSize(o.Size)
 	if err != nil {
 		return "", runner.BadInputf("--size %q: %v", o.Size, err)
+	}
+	if o.Figure != "" {
+		return plotFigure(ctx, o, w, h)
 	}
 	sums, names, err := readSummary(ctx, o)
 	if err != nil {
@@ -97,7 +101,7 @@ func readSummary(ctx context.Context, o PlotOptions) ([]results.Summary, []strin
 		return nil, nil, runner.BadInputf("%s: summary.csv has no rows", o.Dir)
 	}
 	names := results.Names(sums[0].Cols)
-	if !slices.Contains(names, o.Y) {
+	if o.Figure == "" && !slices.Contains(names, o.Y) {
 		return nil, nil, runner.BadInputf("--y %q: not a column of %s (allowed: %s)", o.Y, filepath.Join(o.Dir, "summary.csv"), strings.Join(names, ", "))
 	}
 	return sums, names, nil
@@ -174,11 +178,28 @@ func selectPolicies(sums []results.Summary, want []string) ([]results.Summary, e
 // writePlot draws the figure into o.Out: through internal/store when that
 // is inside the folder, recording it in the folder's manifest.
 func writePlot(o PlotOptions, sums []results.Summary, legend report.Legend, fo report.FigureOptions) (string, error) {
+	err := writeOut(o, func(folder report.Folder) error {
+		return report.PlotMetricWith(folder, filepath.Base(o.Out), o.Format, sums, legend, o.Y, fo)
+	})
+	if errors.Is(err, report.ErrNoData) {
+		return "", runner.BadInputf("--y %s: no point to draw: every selected row's value (or swept value) is missing, or not positive on a log axis", o.Y)
+	}
+	if err != nil {
+		return "", err
+	}
+	runner.NoteWritten(o.Stdout, o.Out)
+	return o.Out, nil
+}
+
+// writeOut hands draw the folder of o.Out: the results folder through
+// internal/store when o.Out is inside it (its manifest then records the
+// file), else a plain folder written atomically.
+func writeOut(o PlotOptions, draw func(report.Folder) error) error {
 	var folder report.Folder = report.Dir(filepath.Dir(o.Out))
 	if same, _ := runner.SameDir(filepath.Dir(o.Out), o.Dir); same {
 		d, err := runner.AddToFolder(o.Dir, []string{filepath.Base(o.Out)})
 		if err != nil {
-			return "", err
+			return err
 		}
 		defer d.Close()
 		folder = d
@@ -188,15 +209,7 @@ func writePlot(o PlotOptions, sums []results.Summary, legend report.Legend, fo r
 			}
 		}()
 	}
-	err := report.PlotMetricWith(folder, filepath.Base(o.Out), o.Format, sums, legend, o.Y, fo)
-	if errors.Is(err, report.ErrNoData) {
-		return "", runner.BadInputf("--y %s: no point to draw: every selected row's value (or swept value) is missing, or not positive on a log axis", o.Y)
-	}
-	if err != nil {
-		return "", err
-	}
-	runner.NoteWritten(o.Stdout, o.Out)
-	return o.Out, nil
+	return draw(folder)
 }
 
 // plotFormat is the format of the plot file out: the one its extension

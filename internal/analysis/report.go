@@ -32,7 +32,7 @@ func RenderReport(ctx context.Context, dir string, order []string) ([]byte, erro
 	}
 	var b bytes.Buffer
 	fsys := &resultsFS{ctx: ctx, dir: dir, refusal: new(refusal)}
-	err := htmlreport.Write(&b, fsys, htmlreport.Options{Generator: "offload " + runner.Version(), Order: order, Rank: rankFolder})
+	err := htmlreport.Write(&b, fsys, htmlreport.Options{Generator: "offload " + runner.Version(), Order: order, Rank: rankFolder, Figures: burstReportFigures})
 	if rerr := fsys.refusal.get(); rerr != nil {
 		// htmlreport leaves out an optional file it cannot read; one that
 		// is not a regular file, or too large, is refused all the same.

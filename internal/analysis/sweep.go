@@ -18,7 +18,8 @@ import (
 
 // SweepPlots are the figures SweepOutputs may draw (runner.Spec's Plots).
 func SweepPlots() []string {
-	return []string{"mean_latency", "p95_latency", "p99_latency", "p95_large", "mean_latency_stable", "p95_large_stable", "shares", diffPlot}
+	return append([]string{"mean_latency", "p95_latency", "p99_latency", "p95_large", "mean_latency_stable", "p95_large_stable", "shares", diffPlot},
+		report.ClassFigures()...)
 }
 
 // SweepOutputs writes summary.csv and, for a sweep, the plots, and prints
@@ -54,7 +55,14 @@ func SweepOutputs(r *runner.Result) ([]string, error) {
 // warn, a warning, not a failure.
 func sweepPlots(d *store.Dir, format string, plan *experiment.Plan, sums []results.Summary, warn io.Writer) ([]string, error) {
 	var paths []string
-	for _, f := range report.SweepFigures(sums, Legend(plan), plan.Scenario.Sweep.Param, plan.Tiers()) {
+	var deadlines []string
+	for _, c := range plan.Scenario.Classes {
+		if c.Deadline > 0 {
+			deadlines = append(deadlines, c.Name)
+		}
+	}
+	classes := report.ClassesOf(sums, deadlines)
+	for _, f := range report.SweepFigures(sums, Legend(plan), plan.Scenario.Sweep.Param, plan.Tiers(), classes) {
 		if f.Note != "" && warn != nil {
 			fmt.Fprintf(warn, "offload: warning: %s: %s\n", filepath.Join(d.Path(), f.File+"."+format), f.Note)
 		}

@@ -13,7 +13,6 @@ import (
 	"github.com/offload-sim/offload/internal/results"
 	"github.com/offload-sim/offload/internal/runner"
 	"github.com/offload-sim/offload/internal/testbed"
-	"github.com/offload-sim/offload/internal/workload"
 )
 
 // Balancer is a real load balancer to run in front of the tiers
@@ -22,6 +21,10 @@ import (
 type Balancer struct {
 	Program balancer.Program
 	Binary  string // the executable's path (cmd looks it up)
+	// Missing, if set, is why the executable was not found: an error of
+	// the machine (exit 1), reported once the input is known to be good,
+	// so that bad input is exit 2 on any machine.
+	Missing error
 }
 
 // realJob is one replicate of a policy's counterpart on a real balancer.
@@ -126,11 +129,9 @@ func (e *emulation) runReal(ctx context.Context, rj realJob) (results.EmulatedRu
 	}()
 	tr := testbed.NewLimitedHTTPTransport([]string{proc.URL()}, e.inFlight)
 	defer tr.CloseIdleConnections()
-	sc := e.plan.Scenario
-	res, err := testbed.Run(ctx, testbed.Config{Tiers: e.tiers, Balanced: true, Transport: tr,
-		Workload: workloadOf(e.cfg, workload.NewStreams(sc.Seed, rj.job.Seed), ctx.Done()), TimeScale: e.eo.TimeScale,
-		Warmup: e.eo.Warmup, Duration: e.eo.Duration, Timeout: e.eo.Timeout, Large: e.cfg.Large, Spin: e.eo.Spin,
-		MaxInFlight: e.inFlight})
+	tc := e.clientConfig(ctx, rj.job.Seed)
+	tc.Balanced, tc.Transport = true, tr
+	res, err := testbed.Run(ctx, tc)
 	stopped = true
 	if serr := proc.Stop(); err == nil {
 		err = serr // it died during the run, or exited badly when stopped
@@ -199,8 +200,16 @@ func checkBalancers(eo *Options, plan *experiment.Plan) error {
 			return runner.BadInputf("--balancer %q: allowed: haproxy, nginx", b.Program)
 		}
 	}
+	if sc := plan.Scenario; sc.Timeout > 0 || sc.Retries > 0 {
+		return runner.BadInputf("--balancer with the scenario's timeout %v or retries %d: a real balancer's choice is final (no retry), and it has no timeout of the model's", sc.Timeout, sc.Retries)
+	}
 	if len(realJobs(plan, eo.Balancers)) == 0 {
 		return runner.BadInputf("--balancer: none of the policies has a counterpart in the real balancers (round-robin, least-conn, p2c)")
+	}
+	for _, b := range eo.Balancers {
+		if b.Missing != nil {
+			return b.Missing
+		}
 	}
 	return nil
 }

@@ -24,9 +24,7 @@ import (
 	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/results"
 	"github.com/offload-sim/offload/internal/runner"
-	"github.com/offload-sim/offload/internal/store"
 	"github.com/offload-sim/offload/internal/testbed"
-	"github.com/offload-sim/offload/internal/workload"
 )
 
 // Name is the emulation's command, its embedded scenario
@@ -140,7 +138,7 @@ func Run(ctx context.Context, plan *experiment.Plan, eo Options, opts runner.Opt
 type emulation struct {
 	eo       *Options
 	opts     *runner.Options
-	dir      *store.Dir
+	dir      *runner.Folder
 	plan     *experiment.Plan
 	cfg      *engine.Config
 	tiers    []dispatch.Tier
@@ -229,7 +227,6 @@ func (e *emulation) runOne(ctx context.Context, j experiment.Job) (results.Emula
 			checked = append(checked, i)
 		}
 	}
-	sc := e.plan.Scenario
 	// The plan's own constructor: the entry of this label, with every Build
 	// field the simulator gives it (size law, base rate), so that both run
 	// the same rule.
@@ -247,10 +244,10 @@ func (e *emulation) runOne(ctx context.Context, j experiment.Job) (results.Emula
 	if _, err := progs.Start(ctx, e.plan, j, 0, pol, logs); err != nil {
 		return results.EmulatedRun{}, progs.End(ctx, err)
 	}
-	res, err := testbed.Run(ctx, testbed.Config{Tiers: e.tiers, Policy: pol, Transport: tr,
-		Workload: workloadOf(e.cfg, workload.NewStreams(sc.Seed, j.Seed), ctx.Done()), TimeScale: e.eo.TimeScale,
-		Warmup: e.eo.Warmup, Duration: e.eo.Duration, Timeout: e.eo.Timeout, Large: e.cfg.Large, Spin: e.eo.Spin,
-		MaxInFlight: e.inFlight, Health: &testbed.Health{Tiers: checked, Every: e.eo.HealthEvery, Check: tr.Check}})
+	tc := e.clientConfig(ctx, j.Seed)
+	tc.Policy, tc.Transport = pol, tr
+	tc.Health = &testbed.Health{Tiers: checked, Every: e.eo.HealthEvery, Check: tr.Check}
+	res, err := testbed.Run(ctx, tc)
 	if err = progs.End(ctx, err); errors.Is(err, engine.ErrCanceled) {
 		err = ctx.Err()
 	}
@@ -275,26 +272,10 @@ func (e *emulation) record(res *testbed.Result, j experiment.Job, label string) 
 	return results.EmulatedRun{Run: run, Sent: res.Sent, Completed: res.Completed, Rejected: res.Rejected, Failed: res.Failed}
 }
 
-// workloadOf draws the emulated workload from the simulator's own source,
-// so that replicate r of the emulation sends exactly the tasks of replicate
-// r of the simulator. The client calls Next, then Size and Delays, per task.
-func workloadOf(cfg *engine.Config, st workload.Streams, stop <-chan struct{}) testbed.Workload {
-	src := workload.NewSource(cfg.Workload(), st, stop)
-	var task workload.Task
-	return testbed.Workload{
-		Next: func(float64) float64 { src.Next(&task); return task.Arrival },
-		Size: func() float64 { return task.Size },
-		Delays: func(dst []float64) {
-			for i := range dst {
-				dst[i] = src.Delay(&task, i)
-			}
-		},
-		Data: func() float64 { return task.Data },
-	}
-}
-
 // startTiers serves every tier not given with --tier on 127.0.0.1; stop
-// shuts them down and waits for them.
+// shuts them down and waits for them. Each follows its tier's episodes
+// in the replicate each request names, on that run's clock, and serves
+// its queue by priority if its discipline says so.
 func (e *emulation) startTiers() (urls []string, stop func(), err error) {
 	var stops []func()
 	stop = func() {
@@ -308,7 +289,7 @@ func (e *emulation) startTiers() (urls []string, stop func(), err error) {
 			continue
 		}
 		s, err := testbed.NewServer(testbed.ServerConfig{Name: t.Name, Index: i, Servers: t.Servers, Speed: t.Speed, TimeScale: e.eo.TimeScale,
-			QueueLimit: queueLimit(&e.cfg.Tiers[i])})
+			QueueLimit: QueueLimit(&e.cfg.Tiers[i]), Runs: Runs(e.cfg, i), Priority: e.cfg.Tiers[i].Discipline == engine.Priority})
 		if err != nil {
 			stop()
 			return nil, nil, err
@@ -352,6 +333,12 @@ func checkExternal(ctx context.Context, cfg *engine.Config, external map[string]
 		if st.Servers != t.Servers || st.Speed != t.Speed || st.TimeScale != scale {
 			return runner.BadInputf("--tier %s=%s serves %d servers at speed %g, time-scale %g; the scenario needs %d at %g, time-scale %g",
 				t.Name, u, st.Servers, st.Speed, st.TimeScale, t.Servers, t.Speed, scale)
+		}
+		if t.Capacity.Dynamic() && !st.Episodes {
+			return runner.BadInputf("--tier %s=%s does not follow the tier's episodes: start it with serve-tier --scenario FILE --tier %s", t.Name, u, t.Name)
+		}
+		if (t.Discipline == engine.Priority) != st.Priority {
+			return runner.BadInputf("--tier %s=%s: its queue by priority is %v, the scenario's discipline is %s: start it with serve-tier --scenario FILE --tier %s", t.Name, u, st.Priority, t.Discipline, t.Name)
 		}
 	}
 	return nil

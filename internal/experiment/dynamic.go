@@ -63,3 +63,22 @@ func measuredOutcomes(m *results.Measured, res *engine.Result, l results.Layout)
 	m.Outcomes = &results.Outcomes{Arrived: o.Arrived, Lost: o.Lost, TimedOut: o.TimedOut, Retried: o.Retried,
 		Dropped: o.Dropped, Abandoned: o.Abandoned}
 }
+
+// EpisodeSchedule is scenario tier i's capacity in replicate rep of a
+// run of cfg under seed: the episodes the simulator's run of that
+// replicate has, for a tier server of the testbed to follow. nil when
+// the tier's capacity never changes.
+func EpisodeSchedule(cfg *engine.Config, seed uint64, rep, i int) *engine.Schedule {
+	c := &cfg.Tiers[i].Capacity
+	if !c.Dynamic() {
+		return nil
+	}
+	return engine.NewSchedule(c, episodeSeed(seed, rep), i)
+}
+
+// NewSource is replicate rep's source of tasks under seed, the one the
+// simulator's single device draws from, for the testbed's client to send
+// the same tasks.
+func NewSource(cfg *engine.Config, seed uint64, rep int, stop <-chan struct{}) *workload.Source {
+	return workload.NewSource(cfg.Workload(), workload.NewStreams(seed, rep), stop)
+}

@@ -34,31 +34,36 @@ func (m memFolder) WriteFile(name string, write func(io.Writer) error) error {
 }
 
 // scenarioFacts reads what the figures need from scenario.yaml: the
-// legend, the swept parameter and the tiers (name and kind). A folder
-// without one (a reproduction's root) has none of them.
-func scenarioFacts(fsys fs.FS) (report.Legend, string, []tier, error) {
+// legend, the swept parameter, the tiers (name and kind) and the classes
+// with a deadline. A folder without one (a reproduction's root) has none
+// of them.
+func scenarioFacts(fsys fs.FS) (Contents, error) {
+	c := Contents{FS: fsys}
 	b, err := fs.ReadFile(fsys, "scenario.yaml")
 	if errors.Is(err, fs.ErrNotExist) {
-		return report.Legend{}, "", nil, nil
+		return c, nil
 	}
 	if err != nil {
-		return report.Legend{}, "", nil, err
+		return c, err
 	}
-	legend, param, err := report.ScenarioLegend(b)
-	if err != nil {
-		return report.Legend{}, "", nil, err
+	if c.Legend, c.Param, err = report.ScenarioLegend(b); err != nil {
+		return c, err
+	}
+	if c.Deadlines, err = report.ScenarioDeadlines(b); err != nil {
+		return c, err
 	}
 	var doc struct {
-		Tiers []tier `yaml:"tiers"`
+		Tiers []Tier `yaml:"tiers"`
 	}
 	if err := yaml.Unmarshal(b, &doc); err != nil {
-		return report.Legend{}, "", nil, fmt.Errorf("scenario.yaml: %w", err)
+		return c, fmt.Errorf("scenario.yaml: %w", err)
 	}
-	return legend, param, doc.Tiers, nil
+	c.Tiers = doc.Tiers
+	return c, nil
 }
 
-// tier is a scenario tier as the figures need it.
-type tier struct {
+// Tier is a scenario tier as the figures need it.
+type Tier struct {
 	Name string `yaml:"name"`
 	Kind string `yaml:"kind"`
 }
@@ -74,7 +79,8 @@ type figure struct {
 // figures draws the folder's figures, as the experiment that made it drew
 // them, and returns each as a <figure> element. A figure without data
 // (report.ErrNoData: a run without a sweep, no stable point) is left out.
-func figures(fsys fs.FS, sums []results.Summary, legend report.Legend, param string, tiers []tier) ([]string, error) {
+func figures(c Contents, own OwnFigures) ([]string, error) {
+	fsys, legend, param := c.FS, c.Legend, c.Param
 	var figs []figure
 	xlabel := report.ParamLabel(param)
 	_, isMAPE := fs.Stat(fsys, "mape_summary.csv")
@@ -85,12 +91,18 @@ func figures(fsys fs.FS, sums []results.Summary, legend report.Legend, param str
 		}
 		figs = append(figs, f...)
 	} else if param != "" {
-		figs = append(figs, sweepFigures(sums, legend, param, tiers)...)
+		figs = append(figs, sweepFigures(c, false)...)
 	}
-	if f, err := burstFigures(fsys, sums, legend, tiers); err != nil {
-		return nil, err
-	} else {
-		figs = append(figs, f...)
+	if own != nil {
+		fs, err := own(c)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range fs {
+			figs = append(figs, figure{f.Title, f.Caption, func(d report.Folder, file string) error {
+				return f.Draw(d, file, "svg", false, false)
+			}})
+		}
 	}
 	if cmp, err := fs.ReadFile(fsys, "comparison.csv"); err == nil {
 		cs, err := readComparison(cmp)
@@ -117,6 +129,12 @@ func figures(fsys fs.FS, sums []results.Summary, legend report.Legend, param str
 		figs = append(figs, figure{"Mean latency: each policy − jsq-s, paired by replicate", report.DiffNote(ds, legend),
 			func(d report.Folder, file string) error { return report.PlotDiffs(d, file, "svg", ds, legend, o) }})
 	}
+	return drawFigures(figs)
+}
+
+// drawFigures draws each figure as SVG and returns it as a <figure>
+// element; one without data (report.ErrNoData) is left out.
+func drawFigures(figs []figure) ([]string, error) {
 	var out []string
 	for i, f := range figs {
 		dir := memFolder{}
@@ -134,17 +152,18 @@ func figures(fsys fs.FS, sums []results.Summary, legend report.Legend, param str
 }
 
 // sweepFigures are the figures the sweep drew into its folder
-// (report.SweepFigures, as internal/runner draws them), with their titles
-// and captions in the page rather than in the image; a *_stable figure
-// that left nothing out is not repeated.
-func sweepFigures(sums []results.Summary, legend report.Legend, param string, tiers []tier) []figure {
-	names := make([]string, len(tiers))
-	for i, t := range tiers {
+// (report.SweepFigures, as internal/analysis draws them), with their
+// titles and captions in the page rather than in the image; a *_stable
+// figure that left nothing out is not repeated. The per-class figures are
+// those of classes alone, the others without them.
+func sweepFigures(c Contents, classes bool) []figure {
+	names := make([]string, len(c.Tiers))
+	for i, t := range c.Tiers {
 		names[i] = t.Name
 	}
 	var figs []figure
-	for _, f := range report.SweepFigures(sums, legend, param, names) {
-		if f.Redundant {
+	for _, f := range report.SweepFigures(c.Sums, c.Legend, c.Param, names, report.ClassesOf(c.Sums, c.Deadlines)) {
+		if f.Redundant || slices.Contains(report.ClassFigures(), f.File) != classes {
 			continue
 		}
 		figs = append(figs, figure{f.Title, f.Caption, func(d report.Folder, file string) error {
@@ -188,98 +207,6 @@ func mapeFigures(fsys fs.FS, param string) ([]figure, error) {
 				report.FigureOptions{XLabel: xlabel, YLabel: "MAE of the wait (s)", LogY: report.SuggestLogY(sums, results.ColMAEWait)})
 		}},
 	}, nil
-}
-
-// burstFigures re-draw the burst experiment's figures (report.BurstFigures)
-// from series_runs.csv, each replicate's windows, with the bursts from
-// bursts.csv. A folder with only timeseries.csv (the replicates' average)
-// draws its lines without an interval band; one with neither has none.
-func burstFigures(fsys fs.FS, sums []results.Summary, legend report.Legend, tiers []tier) ([]figure, error) {
-	names := make([]string, len(tiers))
-	cloud := -1
-	for i, t := range tiers {
-		names[i] = t.Name
-		if t.Kind == "cloud" && cloud < 0 {
-			cloud = i
-		}
-	}
-	name := "series_runs.csv"
-	b, err := fs.ReadFile(fsys, name)
-	if errors.Is(err, fs.ErrNotExist) {
-		name = "timeseries.csv"
-		b, err = fs.ReadFile(fsys, name)
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil
-		}
-		// The averaged series reads as one replicate per policy: its runs
-		// column stands where series_runs.csv has the replicate.
-		if i := bytes.IndexByte(b, '\n'); err == nil && i > 0 {
-			b = append([]byte(strings.Replace(string(b[:i]), ",runs,", ",seed,", 1)), b[i:]...)
-		}
-	}
-	if err != nil {
-		return nil, err
-	}
-	rows, err := results.ReadSeriesRuns(bytes.NewReader(b), names)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	if len(rows) == 0 {
-		return nil, nil
-	}
-	var runs []report.PolicyRuns
-	seeds := map[string]map[int]int{} // policy → replicate → index in its Runs
-	end, width := 0.0, rows[0].Width
-	for _, r := range rows {
-		if r.Param != rows[0].Param || r.Value != rows[0].Value && !(math.IsNaN(r.Value) && math.IsNaN(rows[0].Value)) {
-			continue // the first cell only, as the experiment draws it
-		}
-		i := slices.IndexFunc(runs, func(p report.PolicyRuns) bool { return p.Policy == r.Policy })
-		if i < 0 {
-			i = len(runs)
-			runs = append(runs, report.PolicyRuns{Policy: r.Policy, Unstable: unstableIn(sums, r.Policy, r.Value)})
-			seeds[r.Policy] = map[int]int{}
-		}
-		j, ok := seeds[r.Policy][r.Seed]
-		if !ok {
-			j = len(runs[i].Runs)
-			seeds[r.Policy][r.Seed] = j
-			runs[i].Runs = append(runs[i].Runs, nil)
-		}
-		runs[i].Runs[j] = append(runs[i].Runs[j], r.Window)
-		end = math.Max(end, r.Start+r.Width)
-	}
-	var bursts []results.Interval
-	if b, err := fs.ReadFile(fsys, "bursts.csv"); err == nil {
-		recs, err := records(b, results.BurstsHeader)
-		if err != nil {
-			return nil, fmt.Errorf("bursts.csv: %w", err)
-		}
-		for _, r := range recs {
-			iv := results.Interval{Start: float(r["start_s"]), End: float(r["end_s"])}
-			if !slices.Contains(bursts, iv) {
-				bursts = append(bursts, iv)
-			}
-		}
-	}
-	var figs []figure
-	for _, f := range report.BurstFigures(runs, legend, bursts, end, width, cloud) {
-		figs = append(figs, figure{f.Title, f.Caption, func(d report.Folder, file string) error {
-			return f.Draw(d, file, "svg", false, false)
-		}})
-	}
-	return figs, nil
-}
-
-// unstableIn reports whether summary.csv marks the policy unstable at the
-// swept value v.
-func unstableIn(sums []results.Summary, policy string, v float64) bool {
-	for _, s := range sums {
-		if s.Policy == policy && (s.Value == v || math.IsNaN(s.Value) && math.IsNaN(v)) {
-			return s.Unstable
-		}
-	}
-	return false
 }
 
 // readComparison parses comparison.csv by its header (a file from before

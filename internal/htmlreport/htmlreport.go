@@ -48,6 +48,27 @@ type Options struct {
 	// statistics are the caller's (internal/analysis, as compare has
 	// them).
 	Rank func(folder fs.FS) (metric string, rankings []Ranking, err error)
+	// Figures, if set, lists an experiment folder's figures of its own
+	// (those its experiment draws from the files it kept, such as a
+	// burst's series), after the sweep's. The experiments are the
+	// caller's (internal/analysis): the page only embeds what they draw.
+	Figures OwnFigures
+}
+
+// OwnFigures lists the figures an experiment draws of its own from the
+// contents of its folder; none (nil, nil) for a folder it does not know.
+type OwnFigures func(c Contents) ([]report.SweepFigure, error)
+
+// Contents are what the page has read of an experiment folder: the folder
+// itself, its summaries, and from its scenario.yaml the legend, the swept
+// parameter ("" without a sweep) and the tiers.
+type Contents struct {
+	FS        fs.FS
+	Sums      []results.Summary
+	Legend    report.Legend
+	Param     string
+	Tiers     []Tier
+	Deadlines []string // the task classes that have a deadline
 }
 
 // ErrNotResults is returned (wrapped) for a folder with no manifest.json:
@@ -61,7 +82,7 @@ func Write(w io.Writer, fsys fs.FS, o Options) error {
 	if err != nil {
 		return err
 	}
-	p := &page{order: o.Order, rank: o.Rank}
+	p := &page{order: o.Order, rank: o.Rank, own: o.Figures}
 	title := o.Title
 	if title == "" {
 		title = "offload results: " + m.Experiment
@@ -106,6 +127,7 @@ type page struct {
 	ids   map[string]int
 	order []string // Options.Order
 	rank  func(fs.FS) (string, []Ranking, error)
+	own   OwnFigures
 }
 
 type tocEntry struct {
@@ -290,19 +312,22 @@ var headline = []string{results.ColMeanLatency, results.ColP95Latency, results.C
 // experiment writes one experiment's tables, figures and scenario (the
 // files it finds: a reproduction's root has none of them).
 func (p *page) experiment(fsys fs.FS, id string, level int) error {
-	legend, param, tiers, err := scenarioFacts(fsys)
+	c, err := scenarioFacts(fsys)
 	if err != nil {
 		return err
 	}
-	var sums []results.Summary
+	param := c.Param
 	if b, err := fs.ReadFile(fsys, "summary.csv"); err == nil {
-		if sums, err = results.ReadSummary(bytes.NewReader(b)); err != nil {
+		if c.Sums, err = results.ReadSummary(bytes.NewReader(b)); err != nil {
 			return err
 		}
 		p.heading(level, "Summary", id+"summary")
 		p.b.WriteString("<p>Mean over replicates ± half-width of the 95% Student-t interval. ")
 		p.b.WriteString("<span class=\"flag\">unstable</span> marks a cell where some tier's offered load is shown above 1 (a one-sided test over the replicates, its noise scaled by the tasks measured, corrected for the number of tiers): its queue grows without bound, so its latencies depend on the run length.</p>\n")
-		p.summaryTable(sums, param)
+		p.summaryTable(c.Sums, param)
+	}
+	if err := p.classSection(c, id, level); err != nil {
+		return err
 	}
 	if p.rank != nil {
 		metric, rs, err := p.rank(fsys)
@@ -327,7 +352,7 @@ func (p *page) experiment(fsys fs.FS, id string, level int) error {
 		p.heading(level, t.title, id+slug(t.title))
 		p.b.WriteString("<p>" + html.EscapeString(t.note) + "</p>\n" + tbl)
 	}
-	figs, err := figures(fsys, sums, legend, param, tiers)
+	figs, err := figures(c, p.own)
 	if err != nil {
 		return err
 	}

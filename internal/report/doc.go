@@ -1,16 +1,14 @@
-// Package report writes what an experiment produced: runs.csv and
-// summary.csv (docs/design.md §5) through encoding/csv, and plots through
-// gonum.org/v1/plot. It reads runs.csv back for --resume.
+// Package report draws figures through gonum.org/v1/plot: a general
+// surface (Chart, one plot of series with interval bars or bands; Panels,
+// several under one title and legend) on which the experiments draw their
+// own figures, and the figures every sweep has (SweepFigures: the latency
+// metrics, their *_stable versions, the shares, the per-class panels) with
+// the paired differences and the emulation's comparison. Every policy
+// entry keeps one colour and marker across figures (Legend), the legend
+// sits under the plot where it cannot cover a line, and the axes come from
+// internal/axis.
 //
-// Nothing here prints or chooses a path: writers take an io.Writer, and
-// files go only into the folder they are handed, each written atomically
-// (WriteFileAtomic) so that an interrupted run never leaves a half file.
-//
-// Cell format: floats as strconv.FormatFloat(x, 'g', -1, 64), which reads
-// back to the same float64; integers plain; a missing value (NaN) as an
-// empty cell, never "NaN". ±Inf is written empty too: no metric of a
-// finished run can be infinite, so it would be a bug upstream, and an empty
-// cell keeps every consumer (spreadsheets, pandas, R) parsing the column as
-// numbers. Summaries skip non-finite values in the same way, so a summary
-// computed in memory equals one computed from the file read back.
+// Nothing here prints or chooses a path: a figure goes only into the
+// Folder it is handed, each file written atomically (WriteFileAtomic) so
+// that an interrupted run never leaves a half file.
 package report

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"gonum.org/v1/plot/vg"
+
 	"github.com/offload-sim/offload/internal/results"
 	"github.com/offload-sim/offload/internal/scenario"
 )
@@ -28,6 +30,14 @@ type SweepFigure struct {
 	opts FigureOptions
 }
 
+// NewFigure is a figure of an experiment's own, to be listed beside the
+// sweep's: draw writes it into dir as file.<format> (file may carry the
+// extension already) with the presentation o, which is the figure's own o
+// with the title, caption and size its caller asks for (Draw).
+func NewFigure(file, title, caption string, o FigureOptions, draw func(dir Folder, file, format string, o FigureOptions) error) SweepFigure {
+	return SweepFigure{File: file, Title: title, Caption: caption, opts: o, draw: draw}
+}
+
 // Draw writes the figure as dir/file.<format>; withTitle draws the title
 // in the image, caption the caption under the legend.
 func (f SweepFigure) Draw(dir Folder, file, format string, withTitle, caption bool) error {
@@ -39,14 +49,26 @@ func (f SweepFigure) Draw(dir Folder, file, format string, withTitle, caption bo
 	return f.draw(dir, file, format, o)
 }
 
+// DrawSized is Draw at the image size w × h (0: the default).
+func (f SweepFigure) DrawSized(dir Folder, file, format string, withTitle, caption bool, w, h vg.Length) error {
+	o := f.opts
+	if withTitle {
+		o.Title = f.Title
+	}
+	o.Caption, o.Width, o.Height = caption, w, h
+	return f.draw(dir, file, format, o)
+}
+
 // SweepFigures lists the figures of a sweep over param, from its summaries
 // (tiers in scenario order): mean, P95, P99 and large-task P95 latency
 // against the swept value; the *_stable versions, without the points at or
 // near a tier's capacity and with the Y axis fitted to the rest; where each
 // policy sends its tasks (shares, stacked); and the share of tasks over
-// each SLO threshold when the scenario sets one. A server-count sweep gets
-// a log X axis. Figures of columns the summaries lack are left out.
-func SweepFigures(sums []results.Summary, legend Legend, param string, tiers []string) []SweepFigure {
+// each SLO threshold when the scenario sets one; with task classes
+// (ClassesOf), each class's mean and P95 latency and, when some class has a
+// deadline, its deadline misses, a panel per class. A server-count sweep
+// gets a log X axis. Figures of columns the summaries lack are left out.
+func SweepFigures(sums []results.Summary, legend Legend, param string, tiers []string, classes []Class) []SweepFigure {
 	g := sweepFigs{legend: legend, xlabel: ParamLabel(param), name: ParamName(param), logX: SweepLogX(param, sweptValues(sums))}
 	has := func(c string) bool { return len(sums) > 0 && results.Index(sums[0].Cols, c) >= 0 }
 	var stable []results.Summary
@@ -95,7 +117,7 @@ func SweepFigures(sums []results.Summary, legend Legend, param string, tiers []s
 			}
 		}
 	}
-	return figs
+	return append(figs, g.classes(sums, classes)...)
 }
 
 // sweepFigs is what a sweep's figures share: the legend, the x axis, and

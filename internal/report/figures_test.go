@@ -46,7 +46,7 @@ func TestSweepFiguresList(t *testing.T) {
 			sums[i].Mean[results.Index(cols, "util_local")], sums[i].CI95[results.Index(cols, "util_local")] = 0.998, 0.005
 		}
 	}
-	figs := SweepFigures(sums, testLegend, "arrivals.rate", []string{"local", "edge", "cloud"})
+	figs := SweepFigures(sums, testLegend, "arrivals.rate", []string{"local", "edge", "cloud"}, nil)
 	var files []string
 	for _, f := range figs {
 		files = append(files, f.File)
@@ -75,11 +75,11 @@ func TestSweepFiguresList(t *testing.T) {
 			calm = append(calm, s)
 		}
 	}
-	if f := SweepFigures(calm, testLegend, "arrivals.rate", nil)[4]; !f.Redundant {
+	if f := SweepFigures(calm, testLegend, "arrivals.rate", nil, nil)[4]; !f.Redundant {
 		t.Errorf("stable figure of a calm sweep not marked redundant: %q", f.Caption)
 	}
 	// A server count reads on a log axis, with ticks at its values.
-	for _, f := range SweepFigures(sums, testLegend, "tiers.edge.servers", nil) {
+	for _, f := range SweepFigures(sums, testLegend, "tiers.edge.servers", nil, nil) {
 		if !f.opts.LogX {
 			t.Errorf("%s of a server sweep: linear x", f.File)
 		}
@@ -121,42 +121,5 @@ func TestShareSeries(t *testing.T) {
 	}
 	if err := PlotShares(memFolder{}, "s", "png", nil, testLegend, []string{"edge"}, FigureOptions{}); !errors.Is(err, ErrNoData) {
 		t.Errorf("no summaries: %v, want ErrNoData", err)
-	}
-}
-
-// TestBurstLines: the zoom keeps the windows lying wholly in [from, to),
-// counts time from the burst's start, and gives each window the mean over
-// replicates and its 95% Student-t half-width.
-func TestBurstLines(t *testing.T) {
-	mk := func(vals ...float64) []results.Window {
-		var ws []results.Window
-		for i, v := range vals {
-			ws = append(ws, results.Window{Start: 5 * float64(i), MeanLatency: v})
-		}
-		return ws
-	}
-	runs := []PolicyRuns{{Policy: "hybrid", Runs: [][]results.Window{mk(1, 2, 3, 4, 5), mk(1, 4, 5, 6, 7)}},
-		{Policy: "random", Unstable: true, Runs: [][]results.Window{mk(9, 9, 9, 9, math.NaN())}}}
-	lines := burstLines(runs, 10, 5, 20, 5, func(w results.Window) float64 { return w.MeanLatency })
-	if len(lines) != 2 || lines[0].unstable || !lines[1].unstable {
-		t.Fatalf("lines %+v", lines)
-	}
-	h := lines[0]
-	if got := []float64{h.XYs[0].X, h.XYs[1].X, h.XYs[2].X}; len(h.XYs) != 3 || !slices.Equal(got, []float64{-2.5, 2.5, 7.5}) {
-		t.Fatalf("hybrid's points %v, want the windows [5,10), [10,15), [15,20) at −2.5, 2.5, 7.5 s", h.XYs)
-	}
-	// Window [5,10): values 2 and 4, mean 3, half-width t(0.975, 1)·s/√2 = 12.706·√2/√2.
-	if h.XYs[0].Y != 3 || math.Abs(h.Err[0].Low-12.7062) > 1e-3 {
-		t.Errorf("window [5,10): %g ± %g, want 3 ± 12.706", h.XYs[0].Y, h.Err[0].Low)
-	}
-	if r := lines[1]; len(r.XYs) != 3 || r.Err[0].Low != 0 {
-		t.Errorf("one replicate: %+v, want three points without a band", r)
-	}
-	figs := BurstFigures(runs, testLegend, []results.Interval{{Start: 10, End: 15}}, 25, 5, -1)
-	if len(figs) != 2 || figs[0].Title != "Windowed mean latency through burst 1 of 1" {
-		t.Fatalf("burst figures %+v, want mean and P95 (no cloud tier)", figs)
-	}
-	if err := figs[0].Draw(memFolder{}, "b", "svg", true, false); err != nil {
-		t.Error(err)
 	}
 }

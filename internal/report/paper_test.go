@@ -69,7 +69,7 @@ func TestStableFigureSetsApart(t *testing.T) {
 	sums := append(sweepCell(80, map[string][2]float64{"hybrid": {0.055, 0.5}, "jsq-s": {0.052, 0.5}, "edge-first": {0.069, 0.8}}),
 		sweepCell(100, map[string][2]float64{"hybrid": {0.060, 0.6}, "jsq-s": {0.056, 0.6}, "edge-first": {1.95, 0.998}})...)
 	var st SweepFigure
-	for _, f := range SweepFigures(sums, testLegend, "arrivals.rate", nil) {
+	for _, f := range SweepFigures(sums, testLegend, "arrivals.rate", nil, nil) {
 		if f.File == "mean_latency_stable" {
 			st = f
 		}

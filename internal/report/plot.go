@@ -106,16 +106,6 @@ func PlotMetricWith(dir Folder, file, format string, sums []results.Summary, leg
 	return f.save(dir, file, format)
 }
 
-// PlotMAPE draws the mape column against the swept value (the load), one
-// line per estimator (the Policy field of the mape experiment's rows), with
-// the same conventions as PlotMetric. An estimator takes the colour and
-// marker of the policy it is named after (hybrid, model-only, queue-only).
-func PlotMAPE(dir Folder, file, format string, sums []results.Summary, legend Legend, title, xlabel string, logY bool) error {
-	f := figure{FigureOptions: FigureOptions{Title: title, XLabel: xlabel, YLabel: "MAPE (%)", LogY: logY}, Legend: legend,
-		Series: buildSeries(sums, legend, pickColumn(results.ColMAPE), logY), XTicks: sweptValues(sums)}
-	return f.save(dir, file, format)
-}
-
 // SweepCaption is the note the sweep figures carry: what their marks mean.
 const SweepCaption = "Lines: mean over replicates; bars: 95% Student-t confidence interval; " +
 	"points slightly offset sideways so that bars do not hide one another."
@@ -162,6 +152,9 @@ type figure struct {
 	// SymY, if > 0, puts Y on a symmetric log scale linear within ±SymY
 	// (a difference plot whose differences span orders of magnitude).
 	SymY float64
+	// share is the part of the image's width the plot takes, 0 for all:
+	// a panel's labelled ticks need as much more room.
+	share float64
 }
 
 func (f figure) save(dir Folder, file, format string) error {
@@ -462,10 +455,14 @@ func (f figure) xTicks() plot.Ticker {
 // the axis: 4% on the default 7 in figure (about 0.25 in, room for three
 // digits), more on a narrower one, whose labels shrink less than its axis.
 func (f figure) tickGap() float64 {
-	if f.Width <= 0 || f.Width >= figWidth {
-		return 0.04
+	gap := 0.04
+	if f.Width > 0 && f.Width < figWidth {
+		gap *= textScale(f.Width) * float64(figWidth/f.Width)
 	}
-	return 0.04 * textScale(f.Width) * float64(figWidth/f.Width)
+	if f.share > 0 && f.share < 1 { // a panel's axis is as much shorter
+		gap /= f.share
+	}
+	return gap
 }
 
 // sweptTicks labels the sorted swept values xs when there are 2 to 15 and
@@ -570,7 +567,7 @@ func addSeries(p *plot.Plot, s series, sty style, markEvery, phase int, band boo
 		if err != nil {
 			return legendEntry{}, nil, err
 		}
-		fill.Color, fill.LineStyle.Width = burstBand(sty.Color), 0
+		fill.Color, fill.LineStyle.Width = bandFill(sty.Color), 0
 		p.Add(fill)
 	} else if len(barXY) > 0 {
 		bars, err := plotter.NewYErrorBars(struct {
@@ -653,3 +650,41 @@ func drawLegend(c draw.Canvas, entries []legendEntry, note string) {
 
 // burstLegend is the legend entry of the shaded bursts.
 const burstLegend = "burst"
+
+// renderWith is render with extra layers, if any, added to the plot
+// before it is drawn (a Chart's horizontal bars and tags).
+func (f figure) renderWith(w io.Writer, format string, extra func(*plot.Plot) error) error {
+	p, entries, err := f.plot()
+	if err != nil {
+		return err
+	}
+	if extra != nil {
+		if err := extra(p); err != nil {
+			return err
+		}
+	}
+	var lines []string
+	if f.Caption {
+		w := f.Width
+		if w == 0 {
+			w = figWidth
+		}
+		lines = wrapCaption(f.note(), captionStyle(textScale(w)), w-2*vg.Points(captionMargin))
+	}
+	c, dc, legendH, err := whiteCanvas(format, entries, len(lines), f.Width, f.Height)
+	if err != nil {
+		return err
+	}
+	// Margins keep the title and the markers at the last swept value inside
+	// the image; gonum pads only for what lies inside the data area.
+	drawPlot(p, draw.Crop(dc, vg.Points(4), -vg.Points(14), legendH, -vg.Points(8)))
+	drawLegend(legendArea(dc, legendH), entries, strings.Join(lines, "\n"))
+	_, err = c.WriteTo(w)
+	return err
+}
+
+// bandFill is the fill of a series' interval band: its colour, faint.
+func bandFill(c color.Color) color.Color {
+	r, g, b, _ := c.RGBA()
+	return color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: 0x38}
+}

@@ -124,7 +124,8 @@ func TestPlotMAPEAndFormats(t *testing.T) {
 		}
 	}
 	for _, f := range []string{"png", "svg", "pdf"} {
-		if err := PlotMAPE(Dir(dir), "mape", f, sums, testLegend, "mape: prediction error of the estimators", "arrival rate λ (tasks/s)", false); err != nil {
+		o := FigureOptions{Title: "mape: prediction error of the estimators", XLabel: "arrival rate λ (tasks/s)", YLabel: "MAPE (%)"}
+		if err := PlotMetricWith(Dir(dir), "mape", f, sums, testLegend, results.ColMAPE, o); err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
 		fi, err := os.Stat(filepath.Join(dir, "mape."+f))
@@ -133,7 +134,7 @@ func TestPlotMAPEAndFormats(t *testing.T) {
 		}
 	}
 	checkPNG(t, filepath.Join(dir, "mape.png"))
-	if err := PlotMAPE(Dir(dir), "x", "gif", sums, testLegend, "", "", false); err == nil || !strings.Contains(err.Error(), `unknown plot format "gif"`) {
+	if err := PlotMetricWith(Dir(dir), "x", "gif", sums, testLegend, results.ColMAPE, FigureOptions{}); err == nil || !strings.Contains(err.Error(), `unknown plot format "gif"`) {
 		t.Errorf("gif: err = %v", err)
 	}
 	assertNoTemp(t, dir)

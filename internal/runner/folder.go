@@ -14,6 +14,12 @@ import (
 	"github.com/offload-sim/offload/internal/store"
 )
 
+// Folder is an output folder as OpenFolder opens it (store.Dir): its
+// files written atomically, its lock held until Close. Named here so
+// that a command's package that writes through the runner need not
+// import the store for the type alone.
+type Folder = store.Dir
+
 // ErrBadInput marks an error the user can fix (exit status 2): cmd maps
 // every error that wraps it to a usage error.
 var ErrBadInput = errors.New("bad input")

@@ -14,8 +14,8 @@ import (
 // TestServerFollowsEpisodes: a server given the scenario's episodes
 // stretches a task's service through a slow-down exactly as the simulator
 // does, refuses a task while down (503, tier_down), and loses a task in
-// service when the tier goes down (503 at that instant), on a clock the
-// test sets.
+// service when the tier goes down (503, task_lost, at that instant), on a
+// clock the test sets.
 func TestServerFollowsEpisodes(t *testing.T) {
 	epoch := time.Unix(1000, 0)
 	var now time.Time
@@ -46,8 +46,12 @@ func TestServerFollowsEpisodes(t *testing.T) {
 		}
 		if c.status != http.StatusOK {
 			var e ErrorBody
-			if err := json.Unmarshal(w.Body.Bytes(), &e); err != nil || e.Reason != "tier_down" {
-				t.Errorf("task at %v: body %s, want reason tier_down", c.start, w.Body)
+			want := AnswerTaskLost // it ran
+			if c.want < 0 {
+				want = AnswerTierDown // refused
+			}
+			if err := json.Unmarshal(w.Body.Bytes(), &e); err != nil || e.Reason != want {
+				t.Errorf("task at %v: body %s, want reason %s", c.start, w.Body, want)
 			}
 		}
 		if c.want < 0 {

@@ -28,6 +28,17 @@ type Workload struct {
 	// Data, if set, is the task's data in bits, shown to the policy
 	// (dispatch.View.Data); nil: none.
 	Data func() float64
+	// Class, if set, is the task's class, an index into Config.Classes;
+	// nil: none.
+	Class func() int
+}
+
+// Class is one task class as the client treats it: the priority its
+// requests carry, and the deadline its latency is judged against (s; 0:
+// none).
+type Class struct {
+	Priority int
+	Deadline float64
 }
 
 // Config is one emulated run.
@@ -66,6 +77,29 @@ type Config struct {
 	// them down (see Health for the rule). nil: no checks, no tier is ever
 	// marked down.
 	Health *Health
+	// TaskTimeout is the dispatcher's timeout, model s (the scenario's
+	// timeout): an attempt not answered TaskTimeout after it was sent ends
+	// timed out, and is sent again while Retries last, to the policy's
+	// choice with the failed tier left out (View.Retry), the task keeping
+	// its arrival. A refusal of a down tier or a full queue ends the
+	// attempt too, learned after the answer's way back (the delay
+	// again). 0: no timeout. The request itself is left to run, as the
+	// tier does not know (its answer then counts for nothing but the
+	// request account), unless CancelOnTimeout.
+	TaskTimeout     float64
+	Retries         int
+	CancelOnTimeout bool
+	// Stamped sends each request with its run (Task.Stamped): Seed, the
+	// scenario's, Rep, the replicate, and its model instant, so that tiers
+	// that follow the scenario's episodes follow this run's
+	// (ServerConfig.Runs).
+	Stamped bool
+	Seed    uint64
+	Rep     int
+	// Classes are the task classes (Workload.Class indexes them): each
+	// request carries its class's priority, and the result keeps an
+	// account per class. nil: none.
+	Classes []Class
 	// Balanced says that the transport's tier 0 is a real load balancer in
 	// front of Tiers, which chooses each task's tier: no Policy decides
 	// (it must be nil), each task is sent at its arrival with its delay to
@@ -94,6 +128,15 @@ func (c *Config) check() error {
 	}
 	if c.MaxInFlight < 0 {
 		errs = append(errs, fmt.Errorf("max in flight %d: need ≥ 0", c.MaxInFlight))
+	}
+	if !(c.TaskTimeout >= 0) || math.IsInf(c.TaskTimeout, 1) || c.Retries < 0 || c.Rep < 0 {
+		errs = append(errs, fmt.Errorf("task timeout %v, retries %d, replicate %d: need finite ≥ 0, ≥ 0, ≥ 0", c.TaskTimeout, c.Retries, c.Rep))
+	}
+	if c.Balanced && (c.TaskTimeout > 0 || c.Retries > 0) {
+		errs = append(errs, errors.New("a timeout or retries behind a balancer: the balancer's choice is final"))
+	}
+	if (len(c.Classes) > 0) != (c.Workload.Class != nil) {
+		errs = append(errs, errors.New("classes need the workload's Class, and it needs them"))
 	}
 	if h := c.Health; h != nil {
 		if h.Check == nil && len(h.Tiers) > 0 {
@@ -130,6 +173,9 @@ type client struct {
 	orc      *shadow
 	res      *Result
 	firstE   error
+	err      error          // a retry's policy chose a tier that does not exist
+	retry    dispatch.Retry // the retry being decided (View.Retry)
+	moved    dispatch.Completion
 }
 
 // Run emulates one run: it dispatches the workload's tasks in open loop
@@ -158,6 +204,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	err := c.loop()
 	stopHealth()
 	c.wg.Wait()
+	if err == nil {
+		err = c.err
+	}
 	for i := range c.res.Health {
 		c.res.Health[i].Down = c.down[i]
 	}
@@ -215,17 +264,32 @@ func (c *client) waitUntil(due time.Time, timer *time.Timer) error {
 	return c.ctx.Err()
 }
 
-// flight is one task from decision to answer.
+// flight is one attempt of a task, from decision to answer: a retry is a
+// flight of its own, so that the request of an attempt given up on can
+// still end without touching the next.
 type flight struct {
 	id       int
 	tier     int
 	size     float64
+	class    int
+	data     float64
 	arrival  float64 // model s
-	reach    float64 // model s: arrival + delay, for the oracle's replay
+	sent     float64 // model s: when this attempt left the dispatcher (its arrival, or its retry)
+	reach    float64 // model s: sent + delay, for the oracle's replay
 	due      time.Time
 	measured bool
+	tries    int // the attempts before this one
 	dec      dispatch.Decision
-	delays   []float64 // to every tier, sent behind a balancer (Config.Balanced)
+	delays   []float64 // to every tier: sent behind a balancer (Config.Balanced), a retry's delays
+
+	// Under c.mu: the dispatcher is done with the attempt (answered, its
+	// failure learned, timed out); why it failed, as far as the answer
+	// told; the request's cancel (Config.CancelOnTimeout); the stop of its
+	// timeout.
+	ended  bool
+	why    failure
+	cancel context.CancelFunc
+	stop   func()
 }
 
 // dispatch decides task k's tier and hands it to the delay.
@@ -233,58 +297,76 @@ func (c *client) dispatch(k int, t float64, due time.Time, measured bool) error 
 	cfg := c.cfg
 	size := cfg.Workload.Size()
 	cfg.Workload.Delays(c.delay)
+	f := &flight{id: k, tier: -1, size: size, arrival: t, sent: t, due: due, measured: measured}
+	if cfg.Workload.Data != nil {
+		f.data = cfg.Workload.Data() // drawn as the simulator does, to keep the streams aligned
+	}
+	if cfg.Workload.Class != nil {
+		f.class = cfg.Workload.Class()
+	}
+	if cfg.Balanced || cfg.Retries > 0 {
+		f.delays = slices.Clone(c.delay)
+	}
 	if cfg.Balanced {
-		if cfg.Workload.Data != nil {
-			cfg.Workload.Data() // drawn as the simulator does, to keep the streams aligned
-		}
-		f := &flight{id: k, tier: -1, size: size, arrival: t, due: due, measured: measured, delays: slices.Clone(c.delay)}
-		c.mu.Lock()
-		c.res.dispatched(f)
-		c.mu.Unlock()
-		c.wg.Add(1)
-		go c.send(f)
+		c.balanced(f)
 		return nil
 	}
 	c.mu.Lock()
-	c.fillView(k, t)
+	defer c.mu.Unlock()
+	c.fillView(k, t, f.data)
 	if c.orc != nil {
 		c.orc.set(t, size, c.delay)
 	}
 	dec := cfg.Policy.Decide(&c.view)
-	i := dec.Tier
-	if i < 0 || i >= len(cfg.Tiers) {
-		c.mu.Unlock()
+	if i := dec.Tier; i < 0 || i >= len(cfg.Tiers) {
 		return fmt.Errorf("policy chose tier %d, but there are %d tiers", i, len(cfg.Tiers))
 	}
+	f.dec = dec
+	c.launch(f, dec.Tier, c.delay[dec.Tier])
+	return nil
+}
+
+// balanced sends f to the real balancer at once: it chooses the tier,
+// which applies the delay.
+func (c *client) balanced(f *flight) {
+	c.mu.Lock()
+	c.res.dispatched(f)
+	c.mu.Unlock()
+	c.wg.Add(1)
+	go c.send(f)
+}
+
+// launch sends attempt f to tier i after its delay (c.mu held): the
+// view's and the oracle's counts, the observers, the timeout.
+func (c *client) launch(f *flight, i int, delay float64) {
+	f.tier, f.reach = i, f.sent+delay
 	c.view.States[i].InTransit++
 	if c.down[i] {
 		c.res.Health[i].ChosenWhileDown++
 	}
-	f := &flight{id: k, tier: i, size: size, arrival: t, reach: t + c.delay[i], due: due, measured: measured, dec: dec}
 	if c.orc != nil {
-		c.orc.dispatched(i, f.reach, size)
+		c.orc.dispatched(i, f.reach, f.size)
 	}
 	c.res.dispatched(f)
-	c.mu.Unlock()
 	if c.obs != nil {
-		c.obs.Dispatched(t, i)
+		c.obs.Dispatched(f.sent, i)
+	}
+	if c.cfg.TaskTimeout > 0 {
+		deadline := f.sent + c.cfg.TaskTimeout
+		f.stop = c.at(c.start.Add(c.wall(deadline)), func() { c.expire(f, deadline) })
 	}
 	c.wg.Add(1)
-	if d := c.wall(c.delay[i]); d > 0 {
+	if d := c.wall(delay); d > 0 {
 		time.AfterFunc(d, func() { c.send(f) })
 	} else {
 		go c.send(f)
 	}
-	return nil
 }
 
 // fillView sets the view task k at time t is decided on (c.mu held).
-func (c *client) fillView(k int, t float64) {
+func (c *client) fillView(k int, t, data float64) {
 	cfg := c.cfg
-	c.view.Now = t
-	if cfg.Workload.Data != nil {
-		c.view.Data = cfg.Workload.Data()
-	}
+	c.view.Now, c.view.Data = t, data
 	for i := range c.view.States {
 		n, s := c.n[i], cfg.Tiers[i].Servers
 		if c.down[i] { // saturated, so that no policy reading the view picks it
@@ -299,22 +381,32 @@ func (c *client) fillView(k int, t float64) {
 // send runs once the task's delay is over: the task reaches its tier.
 func (c *client) send(f *flight) {
 	defer c.wg.Done()
-	if !c.admit(f) {
+	ctx, ok := c.admit(f)
+	if !ok {
 		return
 	}
-	ctx, cancel := c.ctx, context.CancelFunc(func() {})
+	var cancel context.CancelFunc
 	if c.cfg.Timeout > 0 {
-		ctx, cancel = context.WithTimeout(c.ctx, c.cfg.Timeout)
+		ctx, cancel = context.WithTimeout(ctx, c.cfg.Timeout)
+		defer cancel()
 	}
-	rep := c.cfg.Transport.Send(ctx, max(f.tier, 0), Task{ID: f.id, Size: f.size, Delays: f.delays})
-	cancel()
+	t := Task{ID: f.id, Size: f.size, Stamped: c.cfg.Stamped, At: f.reach, Seed: c.cfg.Seed, Rep: c.cfg.Rep}
+	if c.cfg.Balanced {
+		t.Delays, t.At = f.delays, f.arrival
+	}
+	if c.cfg.Classes != nil {
+		t.Priority = c.cfg.Classes[f.class].Priority
+	}
+	rep := c.cfg.Transport.Send(ctx, max(f.tier, 0), t)
 	c.answered(f, rep, time.Since(f.due))
 }
 
 // admit accounts for the task's arrival at its tier and reports whether
-// it is to be sent: not after an interruption, nor when the client
-// refuses it itself (its tier down, too many requests in flight).
-func (c *client) admit(f *flight) bool {
+// it is to be sent, with the request's context: not after an
+// interruption, nor when the client refuses it itself (its tier down, too
+// many requests in flight), nor when it timed out on the way and is
+// cancelled.
+func (c *client) admit(f *flight) (context.Context, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if f.tier >= 0 {
@@ -323,9 +415,9 @@ func (c *client) admit(f *flight) bool {
 	if c.orc != nil {
 		c.orc.reached(f.tier, f.reach, f.size)
 	}
-	if c.ctx.Err() != nil { // interrupted during the delay: never sent
+	if c.ctx.Err() != nil || (f.ended && c.cfg.CancelOnTimeout) { // interrupted or cancelled during the delay: never sent
 		c.res.unsent(f)
-		return false
+		return nil, false
 	}
 	c.res.Sent++
 	// The client's own refusals: accounted as failed requests, and no socket
@@ -339,14 +431,19 @@ func (c *client) admit(f *flight) bool {
 	}
 	if refused != nil {
 		c.failed(f, Reply{Outcome: Failed, Err: refused})
-		return false
+		c.endAttempt(f)
+		return nil, false
 	}
 	if f.tier >= 0 {
 		c.n[f.tier]++
 	}
 	c.inflight++
 	c.res.PeakInFlight = max(c.res.PeakInFlight, c.inflight)
-	return true
+	ctx := c.ctx
+	if c.cfg.CancelOnTimeout && c.cfg.TaskTimeout > 0 {
+		ctx, f.cancel = context.WithCancel(ctx)
+	}
+	return ctx, true
 }
 
 // answered accounts for the tier's reply to a sent task.
@@ -357,6 +454,9 @@ func (c *client) answered(f *flight, rep Reply, latency time.Duration) {
 		c.n[f.tier]--
 	}
 	c.inflight--
+	if f.cancel != nil {
+		f.cancel()
+	}
 	if c.cfg.Balanced && rep.Outcome == Completed {
 		if rep.Tier < 0 || rep.Tier >= len(c.cfg.Tiers) {
 			rep = Reply{Outcome: Failed, Err: badAnswer{fmt.Errorf("the answer names tier %d of %d", rep.Tier, len(c.cfg.Tiers))}}
@@ -366,26 +466,54 @@ func (c *client) answered(f *flight, rep Reply, latency time.Duration) {
 			c.res.placed(f)
 		}
 	}
+	if f.ended {
+		c.late(f, rep)
+		return
+	}
 	if rep.Outcome == Failed {
 		c.failed(f, rep)
+		c.endAttempt(f)
 		return
 	}
 	if rep.Outcome != Completed && c.firstE == nil && rep.Err != nil {
 		c.firstE = fmt.Errorf("task %d to %s: %w", f.id, c.tierName(f.tier), rep.Err)
 	}
-	c.res.answered(f, rep, latency.Seconds()/c.cfg.TimeScale)
-	if c.fb != nil && rep.Outcome == Completed {
-		c.tell(f, rep, latency)
+	c.res.answered(rep.Outcome)
+	if rep.Outcome != Completed {
+		c.refused(f, rep.Outcome)
+		return
 	}
+	c.endAttempt(f)
+	lat := latency.Seconds() / c.cfg.TimeScale
+	c.res.completed(f, rep, lat, c.cfg.Classes)
+	if c.fb != nil {
+		c.tell(f, rep, lat)
+	}
+}
+
+// late accounts for the answer to an attempt given up on at its timeout
+// (c.mu held): the request's account only, a cancel at the timeout being
+// the scenario's, not a failure.
+func (c *client) late(f *flight, rep Reply) {
+	if rep.Outcome == Failed && !(f.cancel != nil && errors.Is(rep.Err, context.Canceled) && c.ctx.Err() == nil) {
+		c.failed(f, rep)
+		return
+	}
+	c.res.answered(rep.Outcome)
 }
 
 // tell gives a feedback policy a completed task's outcome (c.mu held, so
 // that it never runs beside a decision), in model seconds: the delay is the
-// task's drawn one, wait and service the tier's own timings.
-func (c *client) tell(f *flight, rep Reply, latency time.Duration) {
+// task's drawn one, wait and service the tier's own timings, the latency
+// the last attempt's (from its arrival on the first).
+func (c *client) tell(f *flight, rep Reply, latency float64) {
 	scale := c.cfg.TimeScale
-	c.done = dispatch.Completion{Task: f.id, Tier: f.tier, Now: time.Since(c.start).Seconds() / scale,
-		Latency: latency.Seconds() / scale, Delay: f.reach - f.arrival,
+	now := time.Since(c.start).Seconds() / scale
+	if f.tries > 0 {
+		latency = now - f.sent
+	}
+	c.done = dispatch.Completion{Task: f.id, Tier: f.tier, Now: now,
+		Latency: latency, Delay: f.reach - f.sent,
 		Wait: rep.Wait.Seconds() / scale, Service: rep.Service.Seconds() / scale}
 	c.fb.Done(&c.done)
 }

@@ -4,11 +4,14 @@
 //
 // # Tier server
 //
-// Server is an http.Handler for one tier: c service slots fed by one FIFO
-// queue of bounded length. POST /tasks with {"id": 1, "size": 2.5} occupies a
-// slot for size/speed model seconds (times the time-scale, in wall-clock
-// time) and answers with the task's timings; a full queue answers 503 with a
-// reason. GET /state reports the queue. The clock and the executor (what
+// Server is an http.Handler for one tier: c service slots fed by one queue
+// of bounded length, FIFO or by the priority each request carries. POST
+// /tasks with {"id": 1, "size": 2.5} occupies a slot for size/speed model
+// seconds (times the time-scale, in wall-clock time) and answers with the
+// task's timings; a full queue answers 503 with a reason. A request that
+// carries its run (its model instant, seed and replicate) follows that
+// run's episodes: refused while the tier is down, lost when it fails,
+// served slower through a slow-down. GET /state reports the queue. The clock and the executor (what
 // "running a task" means) are injected, so tests drive the handler without a
 // network and without waiting.
 //
@@ -21,6 +24,10 @@
 // delay. Open loop means arrivals never wait for answers: a late loop catches
 // up at once and records its lag, and latency is measured from the scheduled
 // arrival, so the client's own slowness is charged to latency, not hidden.
+// The scenario's timeout and retries are the client's, as the simulator's
+// dispatcher has them: an attempt that fails (a tier's 503, a timeout) is
+// learned when the model says it is, told to a feedback policy, and sent
+// again with the failed tier left out (attempt.go).
 //
 // # The dispatcher's view
 //

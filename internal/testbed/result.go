@@ -16,12 +16,15 @@ import (
 // Sent = Completed + Rejected + Failed; Dispatched = Sent + Unsent.
 // Latency metrics cover the measured tasks that completed.
 type Result struct {
-	Dispatched int // tasks the policy placed
+	Dispatched int // attempts the policy placed (a retried task's each)
 	Sent       int // requests that left the client (delay over)
 	Completed  int // answered with timings
-	Rejected   int // answered 503 (queue full)
-	Failed     int // refused by the client, timed out, connection error, other status
-	Unsent     int // interrupted inside their delay, never sent
+	// Rejected counts the requests that ended as the scenario has them
+	// end: answered 503 by their tier (its queue full, down, or failed
+	// with the task present), or cancelled at the scenario's timeout.
+	Rejected int
+	Failed   int // refused by the client, timed out (--timeout), connection error, other status
+	Unsent   int // interrupted inside their delay, or cancelled there at their timeout: never sent
 	// FirstError is the first rejection's or failure's reason, if any.
 	FirstError error
 	// Failures counts the failed requests by reason (the Reason constants):
@@ -49,6 +52,13 @@ type Result struct {
 	TierSumLatency []float64
 	TierSumWait    []float64
 
+	// Out is how the measured tasks ended, each in one way: completed
+	// (Tasks), lost, timed out or dropped (Config.TaskTimeout); a task
+	// whose request failed unexpectedly is in none of them.
+	Out Outcomes
+	// Classes is each task class's account (Config.Classes).
+	Classes []ClassResult
+
 	// Lag is how late the client dispatched against its open-loop schedule.
 	Lag  LagStats
 	lags []time.Duration
@@ -56,6 +66,21 @@ type Result struct {
 	tiers []dispatch.Tier
 	large float64
 	scale float64 // wall seconds per model second
+}
+
+// Outcomes counts how measured tasks ended, as the simulator's account
+// does.
+type Outcomes struct {
+	Arrived, Lost, TimedOut, Dropped int
+	Retried                          int // sent again at least once; also among the others
+}
+
+// ClassResult is one class's account over the measured tasks: those that
+// arrived, those that completed, their latencies (model s), and those
+// that completed after the class's deadline.
+type ClassResult struct {
+	Arrived, Tasks, Late int
+	Latencies            []float64
 }
 
 // LagStats summarises the client's schedule lag over every arrival.
@@ -67,13 +92,18 @@ func newResult(cfg *Config) *Result {
 	nt := len(cfg.Tiers)
 	return &Result{TierCount: make([]int, nt), TierWork: make([]float64, nt), tiers: cfg.Tiers,
 		TierDone: make([]int, nt), TierSumLatency: make([]float64, nt), TierSumWait: make([]float64, nt), large: cfg.Large, scale: cfg.TimeScale,
-		Span: cfg.Duration.Seconds() / cfg.TimeScale, Failures: map[string]int{}, MaxInFlight: cfg.MaxInFlight, Health: newHealth(nt)}
+		Span: cfg.Duration.Seconds() / cfg.TimeScale, Failures: map[string]int{}, MaxInFlight: cfg.MaxInFlight, Health: newHealth(nt),
+		Classes: make([]ClassResult, len(cfg.Classes))}
 }
 
 func (r *Result) dispatched(f *flight) {
 	r.Dispatched++
-	if f.measured {
+	if f.measured && f.tries == 0 {
 		r.Measured++
+		r.Out.Arrived++
+		if len(r.Classes) > 0 {
+			r.Classes[f.class].Arrived++
+		}
 	}
 	if f.tier >= 0 {
 		r.placed(f)
@@ -86,6 +116,16 @@ func (r *Result) placed(f *flight) {
 	if f.measured {
 		r.TierCount[f.tier]++
 		r.TierWork[f.tier] += f.size
+	}
+}
+
+// unplace takes back a measured task's count at the tier of an attempt
+// that failed, as it is sent again: a task counts once, at the tier of
+// its last attempt.
+func (r *Result) unplace(f *flight) {
+	if f.measured {
+		r.TierCount[f.tier]--
+		r.TierWork[f.tier] -= f.size
 	}
 }
 
@@ -131,18 +171,33 @@ type ReasonCount struct {
 	Count  int
 }
 
-// answered records a request's end; latency is in model seconds.
-func (r *Result) answered(f *flight, rep Reply, latency float64) {
-	switch rep.Outcome {
-	case Completed:
+// answered counts a request that ended at its tier as the scenario
+// says: completed, or rejected (a 503 of its own, a cancel at the
+// timeout).
+func (r *Result) answered(o Outcome) {
+	if o == Completed {
 		r.Completed++
-	case Rejected:
+	} else {
 		r.Rejected++
-		return
-	default: // the client calls failed instead; kept so that no outcome goes uncounted
-		r.failed(ReasonOther)
-		return
 	}
+}
+
+// ended counts a measured task that did not complete, by why its last
+// attempt failed.
+func (r *Result) ended(why failure) {
+	switch why {
+	case failLost:
+		r.Out.Lost++
+	case failTimeout:
+		r.Out.TimedOut++
+	case failDropped:
+		r.Out.Dropped++
+	}
+}
+
+// completed records a completed task; latency is in model seconds, from
+// its arrival.
+func (r *Result) completed(f *flight, rep Reply, latency float64, classes []Class) {
 	if !f.measured {
 		return
 	}
@@ -150,6 +205,14 @@ func (r *Result) answered(f *flight, rep Reply, latency float64) {
 	r.Latencies = append(r.Latencies, latency)
 	if f.size > r.large {
 		r.Large = append(r.Large, latency)
+	}
+	if len(classes) > 0 {
+		k := &r.Classes[f.class]
+		k.Tasks++
+		k.Latencies = append(k.Latencies, latency)
+		if d := classes[f.class].Deadline; d > 0 && latency > d {
+			k.Late++
+		}
 	}
 	wait := rep.Wait.Seconds() / r.scale
 	r.SumWait += wait
@@ -199,9 +262,15 @@ func (r *Result) Metrics(cols []results.Column) results.Run {
 	for i, t := range r.tiers {
 		m.TierCapacity[i] = float64(t.Servers) * t.Speed
 	}
-	if slices.ContainsFunc(cols, func(c results.Column) bool { return c.Name == results.ColDropShare }) {
-		// A tier's buffer is its queue limit: its 503s are the drops, over the requests sent.
-		m.Outcomes = &results.Outcomes{Arrived: r.Sent, Dropped: r.Rejected}
+	if slices.ContainsFunc(cols, func(c results.Column) bool {
+		return c.Name == results.ColDropShare || c.Name == results.ColLostShare
+	}) {
+		o := &r.Out
+		m.Outcomes = &results.Outcomes{Arrived: o.Arrived, Lost: o.Lost, TimedOut: o.TimedOut, Dropped: o.Dropped, Retried: o.Retried}
+	}
+	for _, k := range r.Classes {
+		m.Classes = append(m.Classes, results.ClassMeasured{Arrived: k.Arrived, Tasks: k.Tasks, Late: k.Late,
+			Latencies: quantile.Of(slices.Clone(k.Latencies))})
 	}
 	return results.Run{Cols: cols, Values: results.Row(cols, m)}
 }

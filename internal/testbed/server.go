@@ -55,6 +55,18 @@ type ServerConfig struct {
 	Capacity Capacity
 	// Epoch is model time 0 of Capacity; zero: when NewServer is called.
 	Epoch time.Time
+	// Runs, if set, is the tier's capacity in replicate rep of its
+	// scenario under seed (the episodes of the simulator's run of that
+	// replicate): a task that carries its run (TaskRequest.At, Seed and
+	// Rep) follows Runs(seed, rep) on its own run's clock, so that runs
+	// one after another, or at once, each see their own episodes; a task
+	// that does not follows Capacity. Called under the server's lock, once
+	// per run while the server keeps its schedule.
+	Runs func(seed uint64, rep int) Capacity
+	// Priority serves the queue by TaskRequest.Priority, the lowest
+	// number first, FIFO within a priority (non-preemptive: a task in
+	// service runs to its end); false: one FIFO queue.
+	Priority bool
 }
 
 // Capacity is a tier's capacity over model time (s from the epoch), as
@@ -69,22 +81,53 @@ type Capacity interface {
 // for the failure that would lose it: a wait beyond it is not modelled.
 const downHorizon = 86400
 
-// Server is one tier: c service slots and one FIFO queue. It is an
-// http.Handler (POST /tasks, GET /state); serve it with NewHTTPServer.
+// maxRuns bounds the schedules a server keeps (ServerConfig.Runs), since
+// the run is the client's to name: past it the oldest is dropped and made
+// again if asked for.
+const maxRuns = 16
+
+// Server is one tier: c service slots and one queue, FIFO or by
+// priority. It is an http.Handler (POST /tasks, GET /state); serve it
+// with NewHTTPServer.
 type Server struct {
 	cfg ServerConfig
 	mux *http.ServeMux
 
 	mu    sync.Mutex
 	busy  int
-	queue []*waiter // FIFO: queue[0] is served next
+	queue []*waiter // queue[0] is served next
 	st    State
+	runs  []run // the schedules of ServerConfig.Runs, oldest first
+}
+
+// run is one run's capacity, kept for the tasks that name it.
+type run struct {
+	seed uint64
+	rep  int
+	cap  Capacity
 }
 
 // waiter is a queued task; ready is closed when a server is handed to it.
 type waiter struct {
-	ready  chan struct{}
-	served bool
+	ready    chan struct{}
+	served   bool
+	priority int
+}
+
+// clock is a task's model time: the capacity it follows and model time 0
+// of it, its run's start, on the server's wall clock.
+type clock struct {
+	cap   Capacity // nil: the tier's speed, always
+	epoch time.Time
+	scale float64
+}
+
+// model is wall-clock instant t in model seconds from the epoch.
+func (c *clock) model(t time.Time) float64 { return t.Sub(c.epoch).Seconds() / c.scale }
+
+// wall is model instant m as a wall-clock instant.
+func (c *clock) wall(m float64) time.Time {
+	return c.epoch.Add(time.Duration(m * c.scale * float64(time.Second)))
 }
 
 // NewServer checks cfg and returns the tier's handler.
@@ -122,7 +165,8 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 		cfg.Epoch = cfg.Now()
 	}
 	s := &Server{cfg: cfg, mux: http.NewServeMux()}
-	s.st = State{Name: cfg.Name, Servers: cfg.Servers, Speed: cfg.Speed, TimeScale: cfg.TimeScale, QueueLimit: cfg.QueueLimit}
+	s.st = State{Name: cfg.Name, Servers: cfg.Servers, Speed: cfg.Speed, TimeScale: cfg.TimeScale, QueueLimit: cfg.QueueLimit,
+		Episodes: cfg.Runs != nil, Priority: cfg.Priority}
 	// Method-qualified patterns: the mux answers 405 (with Allow) for a wrong
 	// method and 404 for any other path.
 	s.mux.HandleFunc("POST /tasks", s.postTask)
@@ -233,11 +277,12 @@ func (s *Server) postTask(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	queued := s.cfg.Now()
-	if s.cfg.Capacity != nil && s.refuse(queued) {
+	ck := s.clockOf(&t, queued)
+	if ck.cap != nil && s.refuse(&ck, queued) {
 		writeError(w, s.downError())
 		return
 	}
-	if err := s.acquire(r.Context()); err != nil {
+	if err := s.acquire(r.Context(), &ck, t.Priority); err != nil {
 		var re *requestError
 		if errors.As(err, &re) {
 			writeError(w, re)
@@ -246,14 +291,14 @@ func (s *Server) postTask(w http.ResponseWriter, r *http.Request) {
 	}
 	started := s.cfg.Now()
 	lost := false
-	if s.cfg.Capacity != nil {
-		d, lost = s.stretch(started, *t.Size/s.cfg.Speed)
+	if ck.cap != nil {
+		d, lost = s.stretch(&ck, started, *t.Size/s.cfg.Speed)
 	}
 	err := s.cfg.Exec(r.Context(), d)
 	finished := s.cfg.Now()
 	if lost && err == nil {
 		s.lose()
-		writeError(w, s.downError())
+		writeError(w, s.lostError())
 		return
 	}
 	s.release(err == nil)
@@ -265,10 +310,46 @@ func (s *Server) postTask(w http.ResponseWriter, r *http.Request) {
 		Finished: finished, WaitS: started.Sub(queued).Seconds(), ServiceS: finished.Sub(started).Seconds()})
 }
 
-// acquire takes a server, waiting in FIFO order; it fails with a 503
-// requestError when the queue is full, or ctx's error if the client leaves
-// while waiting.
-func (s *Server) acquire(ctx context.Context) error {
+// clockOf is the model time of a task that joins the queue at queued: its
+// run's, when it carries one (the model instant At at which it reaches
+// the tier, its delay to this tier added when the server applied it),
+// else the server's own.
+func (s *Server) clockOf(t *TaskRequest, queued time.Time) clock {
+	ck := clock{cap: s.cfg.Capacity, epoch: s.cfg.Epoch, scale: s.cfg.TimeScale}
+	if t.At == nil || s.cfg.Runs == nil {
+		return ck
+	}
+	at := *t.At
+	if t.Delays != nil {
+		at += t.Delays[s.cfg.Index]
+	}
+	ck.epoch = queued.Add(-time.Duration(at * s.cfg.TimeScale * float64(time.Second)))
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ck.cap = s.runCapacity(t.Seed, t.Rep)
+	return ck
+}
+
+// runCapacity is a run's capacity (s.mu held), made once and kept.
+func (s *Server) runCapacity(seed uint64, rep int) Capacity {
+	for _, r := range s.runs {
+		if r.seed == seed && r.rep == rep {
+			return r.cap
+		}
+	}
+	if len(s.runs) == maxRuns {
+		s.runs = slices.Delete(s.runs, 0, 1)
+	}
+	c := s.cfg.Runs(seed, rep)
+	s.runs = append(s.runs, run{seed, rep, c})
+	return c
+}
+
+// acquire takes a server, waiting in the queue's order; it fails with a
+// 503 requestError when the queue is full, or when the tier fails while
+// the task waits (ck), or with ctx's error if the client leaves while
+// waiting.
+func (s *Server) acquire(ctx context.Context, ck *clock, priority int) error {
 	s.mu.Lock()
 	s.st.Received++
 	if s.busy < s.cfg.Servers {
@@ -280,17 +361,17 @@ func (s *Server) acquire(ctx context.Context) error {
 		s.st.Rejected++
 		n := len(s.queue)
 		s.mu.Unlock()
-		return &requestError{http.StatusServiceUnavailable, ErrorBody{"queue_full",
+		return &requestError{http.StatusServiceUnavailable, ErrorBody{AnswerQueueFull,
 			fmt.Sprintf("tier %s: queue full (%d waiting, limit %d, %d servers busy)", s.cfg.Name, n, s.cfg.QueueLimit, s.cfg.Servers)}}
 	}
-	wt := &waiter{ready: make(chan struct{})}
-	s.queue = append(s.queue, wt)
+	wt := &waiter{ready: make(chan struct{}), priority: priority}
+	s.enqueue(wt)
 	var down <-chan time.Time
-	if s.cfg.Capacity != nil { // the failure that would lose it while it waits
+	if ck.cap != nil { // the failure that would lose it while it waits
 		now := s.cfg.Now()
-		m := s.model(now)
-		if at := s.cfg.Capacity.NextDown(m, m+downHorizon); at < math.Inf(1) {
-			tm := time.NewTimer(s.wall(at).Sub(now))
+		m := ck.model(now)
+		if at := ck.cap.NextDown(m, m+downHorizon); at < math.Inf(1) {
+			tm := time.NewTimer(ck.wall(at).Sub(now))
 			defer tm.Stop()
 			down = tm.C
 		}
@@ -311,34 +392,36 @@ func (s *Server) acquire(ctx context.Context) error {
 		if failed {
 			s.st.Abandoned--
 			s.st.Lost++
-			return s.downError()
+			return s.lostError()
 		}
 		return ctx.Err()
 	}
 	s.queue = slices.DeleteFunc(s.queue, func(x *waiter) bool { return x == wt })
 	if failed {
 		s.st.Lost++
-		return s.downError()
+		return s.lostError()
 	}
 	s.st.Abandoned++
 	return ctx.Err()
 }
 
-// model is wall-clock instant t in model seconds from the epoch.
-func (s *Server) model(t time.Time) float64 {
-	return t.Sub(s.cfg.Epoch).Seconds() / s.cfg.TimeScale
-}
-
-// wall is model instant m as a wall-clock instant.
-func (s *Server) wall(m float64) time.Time {
-	return s.cfg.Epoch.Add(time.Duration(m * s.cfg.TimeScale * float64(time.Second)))
+// enqueue puts wt in the queue (s.mu held): at its end, or by priority
+// behind every task of its own priority or a lower number.
+func (s *Server) enqueue(wt *waiter) {
+	j := len(s.queue)
+	if s.cfg.Priority {
+		for j > 0 && s.queue[j-1].priority > wt.priority {
+			j--
+		}
+	}
+	s.queue = slices.Insert(s.queue, j, wt)
 }
 
 // refuse reports whether the tier is down at t, counting the refusal.
-func (s *Server) refuse(t time.Time) bool {
+func (s *Server) refuse(ck *clock, t time.Time) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !s.cfg.Capacity.Down(s.model(t)) {
+	if !ck.cap.Down(ck.model(t)) {
 		return false
 	}
 	s.st.Received++
@@ -347,14 +430,14 @@ func (s *Server) refuse(t time.Time) bool {
 }
 
 // stretch is the wall-clock service of work model seconds (at the tier's
-// own speed) started at t, through the tier's capacity; lost if the tier
+// own speed) started at t, through the task's capacity; lost if the tier
 // goes down first, the service then lasting until it does.
-func (s *Server) stretch(t time.Time, work float64) (time.Duration, bool) {
+func (s *Server) stretch(ck *clock, t time.Time, work float64) (time.Duration, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	m := s.model(t)
-	fin, lost := s.cfg.Capacity.Finish(m, work)
-	return time.Duration((fin - m) * s.cfg.TimeScale * float64(time.Second)), lost
+	m := ck.model(t)
+	fin, lost := ck.cap.Finish(m, work)
+	return time.Duration((fin - m) * ck.scale * float64(time.Second)), lost
 }
 
 // lose frees the server of a task lost in service.
@@ -366,10 +449,25 @@ func (s *Server) lose() {
 	s.st.Lost++
 }
 
-// downError is the answer of a down tier, to a task it refuses or loses.
+// downError is the answer of a down tier to a task that reaches it.
 func (s *Server) downError() *requestError {
-	return &requestError{http.StatusServiceUnavailable, ErrorBody{"tier_down", fmt.Sprintf("tier %s is down", s.cfg.Name)}}
+	return &requestError{http.StatusServiceUnavailable, ErrorBody{AnswerTierDown, fmt.Sprintf("tier %s is down", s.cfg.Name)}}
 }
+
+// lostError is the answer to a task present, queued or in service, when
+// its tier fails: answered at that instant, though a dispatcher in the
+// model learns of it only at its timeout.
+func (s *Server) lostError() *requestError {
+	return &requestError{http.StatusServiceUnavailable, ErrorBody{AnswerTaskLost, fmt.Sprintf("tier %s failed with the task present", s.cfg.Name)}}
+}
+
+// The reasons of the 503s a tier answers as its scenario says: a full
+// queue (a buffer), a task refused while down, a task lost when it failed.
+const (
+	AnswerQueueFull = "queue_full"
+	AnswerTierDown  = "tier_down"
+	AnswerTaskLost  = "task_lost"
+)
 
 // release frees a server: it passes straight to the head of the queue, so
 // that no later arrival can take it first (FIFO).

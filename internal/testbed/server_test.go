@@ -224,11 +224,11 @@ func TestHTTPServerTimeouts(t *testing.T) {
 // task is refused at once; zero is the default limit.
 func TestServerBufferOfServers(t *testing.T) {
 	s := newTestServer(t, ServerConfig{Servers: 1, Speed: 1, QueueLimit: -1})
-	if err := s.acquire(context.Background()); err != nil {
+	if err := s.acquire(context.Background(), &clock{}, 0); err != nil {
 		t.Fatal(err)
 	}
 	var re *requestError
-	if err := s.acquire(context.Background()); !errors.As(err, &re) || re.status != http.StatusServiceUnavailable {
+	if err := s.acquire(context.Background(), &clock{}, 0); !errors.As(err, &re) || re.status != http.StatusServiceUnavailable {
 		t.Fatalf("second task: %v, want a 503", err)
 	}
 	if d := newTestServer(t, ServerConfig{Servers: 1, Speed: 1}); d.cfg.QueueLimit != DefaultQueueLimit {

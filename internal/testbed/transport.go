@@ -16,11 +16,14 @@ import (
 type Outcome uint8
 
 // The outcomes that the accounting sent = completed + rejected + failed
-// counts.
+// counts: Down and Lost are among the rejected, since the scenario says
+// they happen.
 const (
 	Completed Outcome = iota // the tier ran the task and answered with timings
 	Rejected                 // the tier answered 503: its queue was full
 	Failed                   // anything else: timeout, connection error, other status
+	Down                     // the tier answered 503: it was down when the task reached it
+	Lost                     // the tier answered 503: it failed with the task present
 )
 
 // Task is what the client sends to a tier.
@@ -30,6 +33,16 @@ type Task struct {
 	// Delays, sent to a real balancer, is the task's delay to every tier
 	// (model s), which the tier that gets it applies; nil: none sent.
 	Delays []float64
+	// Stamped sends the task's run (TaskRequest.At, Seed and Rep): At,
+	// model s, the instant it reaches its tier (its arrival behind a
+	// balancer), Seed the scenario's, Rep the replicate.
+	Stamped bool
+	At      float64
+	Seed    uint64
+	Rep     int
+	// Priority is the task's class priority (TaskRequest.Priority); 0 is
+	// not sent.
+	Priority int
 }
 
 // Reply is a tier's answer to one task.
@@ -157,6 +170,14 @@ func (h *HTTPTransport) Send(ctx context.Context, tier int, t Task) Reply {
 		}
 		body = append(body, ']')
 	}
+	if t.Stamped {
+		body = strconv.AppendFloat(append(body, `,"at":`...), t.At, 'g', -1, 64)
+		body = strconv.AppendUint(append(body, `,"seed":`...), t.Seed, 10)
+		body = strconv.AppendInt(append(body, `,"rep":`...), int64(t.Rep), 10)
+	}
+	if t.Priority != 0 {
+		body = strconv.AppendInt(append(body, `,"priority":`...), int64(t.Priority), 10)
+	}
 	body = append(body, '}')
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.URLs[tier]+"/tasks", bytes.NewReader(body))
 	if err != nil {
@@ -180,15 +201,32 @@ func (h *HTTPTransport) Send(ctx context.Context, tier int, t Task) Reply {
 		}
 		return Reply{Outcome: Completed, Wait: seconds(tr.WaitS), Service: seconds(tr.ServiceS), Tier: tr.Index}
 	case http.StatusServiceUnavailable:
-		// Only the tier's own queue-full answer is a rejection; any other
-		// 503 (a proxy's, a server shutting down) means the tier is not
-		// serving, which is a failure.
+		// Only the tier's own answers are rejections (a full queue, a
+		// down tier, a lost task); any other 503 (a proxy's, a server
+		// shutting down) means the tier is not serving, which is a
+		// failure.
 		var eb ErrorBody
-		if json.Unmarshal(data, &eb) == nil && eb.Reason == "queue_full" {
-			return Reply{Outcome: Rejected, Err: fmt.Errorf("503: %s", bytes.TrimSpace(data))}
+		if json.Unmarshal(data, &eb) == nil {
+			if o, ok := scheduled(eb.Reason); ok {
+				return Reply{Outcome: o, Err: fmt.Errorf("503: %s", bytes.TrimSpace(data))}
+			}
 		}
 	}
 	return Reply{Outcome: Failed, Err: &statusError{code: resp.StatusCode, body: string(bytes.TrimSpace(data))}}
+}
+
+// scheduled is the outcome of a tier's own 503, which its scenario makes
+// happen, by its reason.
+func scheduled(reason string) (Outcome, bool) {
+	switch reason {
+	case AnswerQueueFull:
+		return Rejected, true
+	case AnswerTierDown:
+		return Down, true
+	case AnswerTaskLost:
+		return Lost, true
+	}
+	return 0, false
 }
 
 func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }

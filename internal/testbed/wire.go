@@ -16,6 +16,9 @@ import (
 // read.
 const MaxBodyBytes = 1<<10 + MaxDelays*24
 
+// maxAt bounds a task's model instant (TaskRequest.At): a year.
+const maxAt = 365 * 86400
+
 // MaxDelays is the most tiers a task's delays may name.
 const MaxDelays = 1024
 
@@ -29,6 +32,18 @@ type TaskRequest struct {
 	// (ServerConfig.Index) before the task joins its queue. Absent: the
 	// client has applied the delay.
 	Delays []float64 `json:"delays,omitempty"`
+	// At, Seed and Rep name the task's run: the model instant, s from the
+	// run's start, at which it reaches the tier (its delay, when Delays
+	// carries it, then added by the server), the scenario's seed and the
+	// replicate (≥ 0), whose episodes the tier follows
+	// (ServerConfig.Runs). No At: the server's own clock and capacity.
+	At   *float64 `json:"at,omitempty"`
+	Seed uint64   `json:"seed,omitempty"`
+	Rep  int      `json:"rep,omitempty"`
+	// Priority is the task's class priority, the lowest number served
+	// first by a tier whose queue is by priority (ServerConfig.Priority);
+	// ignored by a FIFO tier.
+	Priority int `json:"priority,omitempty"`
 }
 
 // TaskResult is the answer to POST /tasks once the task has run. Times are
@@ -58,6 +73,10 @@ type State struct {
 	Rejected   int     `json:"rejected"`       // answered 503
 	Abandoned  int     `json:"abandoned"`      // client gone before the answer
 	Lost       int     `json:"lost,omitempty"` // present when the tier went down (Capacity)
+	// Episodes says the tier follows each run's episodes (ServerConfig.Runs),
+	// Priority that its queue is by priority (ServerConfig.Priority).
+	Episodes bool `json:"episodes,omitempty"`
+	Priority bool `json:"priority,omitempty"`
 	// RejectionRate is Rejected/Received (0 before any task): a mean latency
 	// over completed tasks alone is biased low when this is not small.
 	RejectionRate float64 `json:"rejection_rate"`
@@ -88,14 +107,24 @@ func decodeTask(w http.ResponseWriter, r *http.Request) (TaskRequest, *requestEr
 	// id through a pointer, so that a missing one is told from id 0: the
 	// answer echoes it, and a client matching answers by id needs one.
 	var raw struct {
-		ID     *uint64   `json:"id"`
-		Size   *float64  `json:"size"`
-		Delays []float64 `json:"delays"`
+		ID       *uint64   `json:"id"`
+		Size     *float64  `json:"size"`
+		Delays   []float64 `json:"delays"`
+		Rep      *int      `json:"rep"`
+		Seed     *uint64   `json:"seed"`
+		At       *float64  `json:"at"`
+		Priority int       `json:"priority"`
 	}
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
 	dec.DisallowUnknownFields()
 	err := dec.Decode(&raw)
-	t.Size, t.Delays = raw.Size, raw.Delays
+	t.Size, t.Delays, t.At, t.Priority = raw.Size, raw.Delays, raw.At, raw.Priority
+	if raw.Rep != nil {
+		t.Rep = *raw.Rep
+	}
+	if raw.Seed != nil {
+		t.Seed = *raw.Seed
+	}
 	if raw.ID != nil {
 		t.ID = *raw.ID
 	}
@@ -116,6 +145,12 @@ func decodeTask(w http.ResponseWriter, r *http.Request) (TaskRequest, *requestEr
 		return t, badRequest("bad_size", "size missing: send {\"id\": 1, \"size\": 2.5}")
 	case math.IsNaN(*t.Size) || math.IsInf(*t.Size, 0) || !(*t.Size > 0):
 		return t, badRequest("bad_size", "size %v: must be finite and > 0", *t.Size)
+	case (raw.Rep != nil || raw.Seed != nil) && t.At == nil:
+		return t, badRequest("bad_run", "seed or rep without at: a run needs the task's model instant")
+	case t.At != nil && !(*t.At >= 0 && *t.At <= maxAt):
+		return t, badRequest("bad_run", "at %v: must be in [0, %g] model seconds", *t.At, float64(maxAt))
+	case t.Rep < 0:
+		return t, badRequest("bad_run", "rep %d: must be ≥ 0", t.Rep)
 	case len(t.Delays) > MaxDelays:
 		return t, badRequest("bad_delays", "%d delays: at most %d", len(t.Delays), MaxDelays)
 	}

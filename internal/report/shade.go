@@ -12,8 +12,9 @@ import (
 	"github.com/offload-sim/offload/internal/results"
 )
 
-// burstShade fills burst intervals: light enough that lines stay readable.
-var burstShade = color.RGBA{R: 0xF4, G: 0xD6, B: 0xD6, A: 0xFF}
+// shadeFill fills the shaded intervals (bursts, episodes): light enough
+// that lines stay readable.
+var shadeFill = color.RGBA{R: 0xF4, G: 0xD6, B: 0xD6, A: 0xFF}
 
 // addShade draws each interval as a filled band over the whole Y axis.
 func addShade(p *plot.Plot, shade []results.Interval) {
@@ -41,13 +42,13 @@ func (b shadeBand) Plot(c draw.Canvas, plt *plot.Plot) {
 	path.Line(vg.Point{X: x1, Y: y1})
 	path.Line(vg.Point{X: x0, Y: y1})
 	path.Close()
-	c.SetColor(burstShade)
+	c.SetColor(shadeFill)
 	c.Fill(path)
 }
 
 func shadeThumb() plot.Thumbnailer {
 	poly, _ := plotter.NewPolygon(plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 0}, {X: 1, Y: 1}})
-	poly.Color = burstShade
+	poly.Color = shadeFill
 	poly.LineStyle.Width = 0
 	return poly
 }
