@@ -6,7 +6,10 @@
 // can both drive the same policies without importing each other.
 package dispatch
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // Kind is a tier's role in the continuum.
 type Kind uint8
@@ -134,6 +137,36 @@ const LeftOutQueue = 1 << 30
 // in transit as they are.
 func Unavailable(st State, servers int) State {
 	return State{Queued: LeftOutQueue, Busy: servers, InTransit: st.InTransit}
+}
+
+// LeftOut is a retry's Reader and Oracle with tier Failed (of Servers
+// servers) left out, as Retry says: Unavailable, and a completion at
+// +Inf; every other tier as the caller's own Reader and Oracle give it
+// (either may be nil if the policy reads none).
+type LeftOut struct {
+	Failed, Servers int
+	Reader          Reader
+	Oracle          Oracle
+}
+
+// State implements Reader.
+func (l *LeftOut) State(i int) State {
+	st := l.Reader.State(i)
+	if i == l.Failed {
+		st = Unavailable(st, l.Servers)
+	}
+	return st
+}
+
+// TaskSize implements Oracle.
+func (l *LeftOut) TaskSize() float64 { return l.Oracle.TaskSize() }
+
+// Completion implements Oracle: never, at the tier left out.
+func (l *LeftOut) Completion(i int) float64 {
+	if i == l.Failed {
+		return math.Inf(1)
+	}
+	return l.Oracle.Completion(i)
 }
 
 // Reader gives a tier's state at the decision, on demand.
