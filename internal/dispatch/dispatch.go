@@ -6,7 +6,10 @@
 // can both drive the same policies without importing each other.
 package dispatch
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // Kind is a tier's role in the continuum.
 type Kind uint8
@@ -156,6 +159,36 @@ func Unavailable(st State, servers int) State {
 	return State{Queued: LeftOutQueue, Busy: servers, InTransit: st.InTransit}
 }
 
+// LeftOut is a retry's Reader and Oracle with tier Failed (of Servers
+// servers) left out, as Retry says: Unavailable, and a completion at
+// +Inf; every other tier as the caller's own Reader and Oracle give it
+// (either may be nil if the policy reads none).
+type LeftOut struct {
+	Failed, Servers int
+	Reader          Reader
+	Oracle          Oracle
+}
+
+// State implements Reader.
+func (l *LeftOut) State(i int) State {
+	st := l.Reader.State(i)
+	if i == l.Failed {
+		st = Unavailable(st, l.Servers)
+	}
+	return st
+}
+
+// TaskSize implements Oracle.
+func (l *LeftOut) TaskSize() float64 { return l.Oracle.TaskSize() }
+
+// Completion implements Oracle: never, at the tier left out.
+func (l *LeftOut) Completion(i int) float64 {
+	if i == l.Failed {
+		return math.Inf(1)
+	}
+	return l.Oracle.Completion(i)
+}
+
 // Reader gives a tier's state at the decision, on demand.
 type Reader interface {
 	State(i int) State
@@ -274,8 +307,11 @@ type Feedback interface {
 
 // Completion is one attempt's outcome, for Feedback. Times are seconds.
 // Every attempt a policy decided is told once when it ends, whatever its
-// Outcome, so that a balancer's own counts of outstanding requests return
-// to zero; a Moved one is told at its decision besides.
+// Outcome (a drop at a full buffer too), so that a balancer's own counts
+// of outstanding requests return to zero; a Moved one is told at its
+// decision besides. The one exception is an attempt lost with its tier
+// when the scenario has no timeout: nothing reaches its dispatcher, as
+// with a request that hangs, and a balancer counts it outstanding.
 type Completion struct {
 	Task    int     // the task's id, as View.Task gave it at its decision
 	Tier    int     // the tier it ran at (the device's index)

@@ -74,3 +74,25 @@ func TestIsIdle(t *testing.T) {
 		t.Errorf("an idle reader: capabilities %+v", c)
 	}
 }
+
+// fixed reads every tier as one busy server, and completes at tier i at i.
+type fixed struct{}
+
+func (fixed) State(int) dispatch.State { return dispatch.State{Busy: 1} }
+func (fixed) TaskSize() float64        { return 2 }
+func (fixed) Completion(i int) float64 { return float64(i) }
+
+// TestLeftOut: the tier left out reads unavailable and never completes;
+// the others as the wrapped reader and oracle give them.
+func TestLeftOut(t *testing.T) {
+	l := &dispatch.LeftOut{Failed: 1, Servers: 4, Reader: fixed{}, Oracle: fixed{}}
+	if st := l.State(1); st.Busy != 4 || st.Queued != dispatch.LeftOutQueue {
+		t.Errorf("left-out tier reads %+v", st)
+	}
+	if st := l.State(0); st.Busy != 1 || st.Queued != 0 {
+		t.Errorf("tier 0 reads %+v", st)
+	}
+	if l.Completion(1) < 1e300 || l.Completion(2) != 2 || l.TaskSize() != 2 {
+		t.Errorf("completions %v, %v; size %v", l.Completion(1), l.Completion(2), l.TaskSize())
+	}
+}

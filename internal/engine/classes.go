@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/offload-sim/offload/internal/discipline"
 	"github.com/offload-sim/offload/internal/quantile"
 	"github.com/offload-sim/offload/internal/workload"
 )
@@ -55,7 +56,7 @@ func (c *Config) validateClasses() []error {
 	}
 	if c.patient() && c.EventDriven() {
 		for i := range c.Tiers {
-			if d := c.Tiers[i].Discipline; d != FCFS {
+			if d := c.Tiers[i].Discipline; d != discipline.FCFS {
 				errs = append(errs, fmt.Errorf("tier %d (%s): discipline %s with patience: only fcfs tiers take it", i, c.Tiers[i].Name, d))
 			}
 		}
@@ -100,11 +101,8 @@ func (s *sim) abandons(slot int32, ts *tierState) bool {
 	if law == nil {
 		return false
 	}
-	if tl := ts.tl; tl != nil {
-		tl.settle(x.reach)
-		if tl.down(x.reach) {
-			return false // refused as down (reachDynamic)
-		}
+	if ts.tl.DownAt(x.reach) {
+		return false // refused as down (reachDynamic)
 	}
 	wait := max(x.reach, ts.free.Free()) - x.reach
 	if wait <= 0 {

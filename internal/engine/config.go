@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/offload-sim/offload/internal/capacity"
+	"github.com/offload-sim/offload/internal/discipline"
 	"github.com/offload-sim/offload/internal/dispatch"
 	"github.com/offload-sim/offload/internal/workload"
 )
@@ -29,6 +31,33 @@ type TierConfig struct {
 	Discipline Discipline
 	Preemptive bool
 }
+
+// A tier's capacity over time and its discipline are leaf packages'
+// (internal/capacity, internal/discipline), named here as well, so that
+// a run is configured through this package alone.
+type (
+	Capacity   = capacity.Capacity
+	Episode    = capacity.Episode
+	Recurring  = capacity.Recurring
+	Schedule   = capacity.Timeline
+	Discipline = discipline.Discipline
+)
+
+// The disciplines (discipline.Discipline).
+const (
+	FCFS     = discipline.FCFS
+	PS       = discipline.PS
+	SRPT     = discipline.SRPT
+	Priority = discipline.Priority
+)
+
+// NewSchedule is physical tier p's capacity c over time under a run's
+// episode seed (Config.EpisodeSeed), the same pieces from the same streams
+// as the run's: for a testbed server to follow what the simulator simulates.
+func NewSchedule(c *Capacity, seed [2]uint64, p int) *Schedule { return capacity.New(c, seed, p) }
+
+// ParseDiscipline reads a discipline's scenario spelling; "" is FCFS.
+func ParseDiscipline(s string) (Discipline, error) { return discipline.Parse(s) }
 
 // Config describes one run. Exactly one of Tasks and Duration is positive.
 type Config struct {

@@ -1,84 +1,30 @@
 package engine
 
-import "math"
+import (
+	"math"
 
-// finishes is one tier's tasks present (waiting or in service) as a binary
-// min-heap of their finish times: its length is the tier's n, and its
-// minimum the tier's next departure. A tier of more than kwServers
-// servers, and every tier under Delayed, keeps its own (a smaller tier,
-// and every tier of a run whose decisions read none, reads its count from
-// its workload vector: present). The loop does not
-// visit departures (each would be a step of its own): a
-// tier's count changes only its own state, so it is brought up to date
-// (drain) just before something reads it — a decision reading
-// the views, a posting on the board, the window opening or closing — and
-// when a task reaches the tier (so that a tier no view reads keeps only
-// its tasks present), and every read at t sees every
-// departure at or before t, as departure events taken first at equal
-// times would have made it. Departures at equal times lower the count at
-// the same instant, which commutes.
-//
-// The heap holds one more element, +Inf, which no finite time reaches: so
-// next needs no emptiness test, and the check on every read of a tier is a
-// single comparison, small enough to inline. The zero value is not usable;
-// call newFinishes.
-// Its sift code repeats the event heap's and fcfs.Servers.replaceMin's on
-// purpose: a generic heap would call its comparison through a dictionary
-// on the per-task path, and fcfs keeps its heap unexported (a tier's free
-// times, not a general heap).
-type finishes struct{ h []float64 }
+	"github.com/offload-sim/offload/internal/fcfs"
+)
 
-func newFinishes() finishes { return finishes{h: []float64{math.Inf(1)}} }
+// finishes is a heap tier's tasks present (fcfs.Finishes): a tier of
+// more than kwServers servers, and every tier under Delayed, keeps its own
+// (a smaller tier, and every tier of a run whose decisions read none,
+// reads its count from its workload vector: present). The loop does not
+// visit departures (each would be a step of its own): a tier's count
+// changes only its own state, so it is brought up to date (drain) just
+// before something reads it — a decision reading the views, a posting on
+// the board, the window opening or closing — and when a task reaches the
+// tier (so that a tier no view reads keeps only its tasks present), and
+// every read at t sees every departure at or before t, as departure events
+// taken first at equal times would have made it. Departures at equal times
+// lower the count at the same instant, which commutes. len and next are
+// its reads under the names the tracked views use (track.go).
+type finishes struct{ fcfs.Finishes }
 
-// len is the number of tasks present.
-func (f *finishes) len() int { return len(f.h) - 1 }
+func newFinishes() finishes { return finishes{fcfs.NewFinishes()} }
 
-// next is the earliest finish, +Inf when no task is present.
-func (f *finishes) next() float64 { return f.h[0] }
-
-func (f *finishes) push(t float64) {
-	f.h = append(f.h, t)
-	d := f.h
-	i := len(d) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if !(t < d[p]) {
-			break
-		}
-		d[i] = d[p]
-		i = p
-	}
-	d[i] = t
-}
-
-// pop removes the earliest finish; the caller checks len() > 0, so that
-// the sentinel stays.
-func (f *finishes) pop() {
-	d := f.h
-	n := len(d) - 1
-	x := d[n]
-	d = d[:n]
-	f.h = d
-	i := 0
-	for {
-		l := 2*i + 1
-		if l >= n {
-			break
-		}
-		m := l
-		if r := l + 1; r < n && d[r] < d[l] {
-			m = r
-		}
-		if !(d[m] < x) {
-			break
-		}
-		d[i] = d[m]
-		i = m
-	}
-	if n > 0 {
-		d[i] = x
-	}
-}
+func (f *finishes) len() int      { return f.Len() }
+func (f *finishes) next() float64 { return f.Next() }
 
 // kwServers is the most servers a tier has for its tasks present to be
 // read from its workload vector (present): a comparison per server per
@@ -142,13 +88,7 @@ func (s *sim) residual(ts *tierState, t float64) float64 {
 		return ts.free.Residual(t) + ts.waits.Residual(t)
 	}
 	s.drain(ts, t)
-	r := 0.0
-	for _, f := range ts.fin.h {
-		if f < math.Inf(1) { // not the sentinel
-			r += f - t
-		}
-	}
-	return r
+	return ts.fin.Residual(t)
 }
 
 // drain brings a heap tier's count of tasks present up to time t: it takes
@@ -167,7 +107,7 @@ func (s *sim) drain(ts *tierState, t float64) {
 func (s *sim) depart(ts *tierState, t float64) {
 	for ts.fin.len() > 0 && ts.fin.next() <= t {
 		d := ts.fin.next()
-		ts.fin.pop()
+		ts.fin.Pop()
 		if s.delayed {
 			s.remember(ts, d)
 		}

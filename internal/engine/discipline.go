@@ -3,46 +3,14 @@ package engine
 import (
 	"fmt"
 	"math"
+
+	"github.com/offload-sim/offload/internal/discipline"
 )
 
-// Discipline is the order a tier serves its tasks in (docs/model.md).
-type Discipline uint8
-
-const (
-	// FCFS serves tasks in the order they reach the tier: a task's start
-	// and finish are known when it reaches it (the workload vector).
-	FCFS Discipline = iota
-	// PS shares the tier's c servers among the n tasks present: each runs
-	// at min(1, c/n) times a server's speed.
-	PS
-	// SRPT serves the (at most c) tasks with the least remaining work,
-	// preempting a task in service when one with less arrives.
-	SRPT
-	// Priority serves the tasks by their class's priority, the lower
-	// first, FCFS within a class; without preemption unless the tier is
-	// Preemptive (preempt-resume).
-	Priority
-)
-
-// String is the discipline's scenario spelling.
-func (d Discipline) String() string {
-	switch d {
-	case FCFS:
-		return "fcfs"
-	case PS:
-		return "ps"
-	case SRPT:
-		return "srpt"
-	case Priority:
-		return "priority"
-	}
-	return fmt.Sprintf("discipline(%d)", uint8(d))
-}
-
-// evDepart is a departure from an event-driven tier (PS, SRPT), whose
-// tasks' finishes depend on the tasks that reach it later: its slot field
-// holds the tier's generation when it was pushed, and a departure pushed
-// before the tier last changed is stale and ignored.
+// evDepart is a departure from an event-driven tier (PS, SRPT, priority),
+// whose tasks' finishes depend on the tasks that reach it later: its slot
+// field holds the tier's generation when it was pushed (Tier.Reschedule),
+// and a departure pushed before the tier last changed is stale and ignored.
 const evDepart eventKind = 1 << 5
 
 func (c *Config) validateDisciplines() []error {
@@ -52,17 +20,8 @@ func (c *Config) validateDisciplines() []error {
 		if t.Buffer != 0 && t.Buffer < t.Servers {
 			errs = append(errs, fmt.Errorf("tier %d (%s): buffer %d: need 0 (no limit) or ≥ servers (%d)", i, t.Name, t.Buffer, t.Servers))
 		}
-		switch t.Discipline {
-		case FCFS:
-		case PS, SRPT, Priority:
-			if t.Capacity.Dynamic() {
-				errs = append(errs, fmt.Errorf("tier %d (%s): discipline %s with episodes, slow-downs or failures: only fcfs tiers take them", i, t.Name, t.Discipline))
-			}
-		default:
-			errs = append(errs, fmt.Errorf("tier %d (%s): %v: need fcfs, ps, srpt or priority", i, t.Name, t.Discipline))
-		}
-		if t.Preemptive && t.Discipline != Priority {
-			errs = append(errs, fmt.Errorf("tier %d (%s): preemptive with discipline %s: only priority takes it", i, t.Name, t.Discipline))
+		for _, err := range discipline.Check(t.Discipline, t.Preemptive, t.Capacity.Dynamic()) {
+			errs = append(errs, fmt.Errorf("tier %d (%s): %w", i, t.Name, err))
 		}
 	}
 	if c.Timeout > 0 && c.EventDriven() {
@@ -75,7 +34,7 @@ func (c *Config) validateDisciplines() []error {
 // departures are events (PS, SRPT, priority).
 func (c *Config) EventDriven() bool {
 	for i := range c.Tiers {
-		if c.Tiers[i].Discipline != FCFS {
+		if c.Tiers[i].Discipline != discipline.FCFS {
 			return true
 		}
 	}
@@ -83,10 +42,10 @@ func (c *Config) EventDriven() bool {
 }
 
 // setDiscipline gives physical tier ts its scenario tier t's buffer and,
-// for PS or SRPT, the state of an event-driven tier. Such a tier keeps a
-// +Inf in its heap of finishes per task present (kw false): its count is
-// then read as any heap tier's (present, Delayed's history, the tracked
-// views), and drain never takes one off; its departures do (leave).
+// for PS, SRPT or priority, the state of an event-driven tier. Such a tier
+// keeps a +Inf in its heap of finishes per task present (kw false): its
+// count is then read as any heap tier's (present, Delayed's history, the
+// tracked views), and drain never takes one off; its departures do (leave).
 //
 // In a run where tasks may run out of patience, an FCFS tier keeps its
 // finishes too (kw false): a task that abandons leaves at its own instant,
@@ -96,19 +55,15 @@ func (ts *tierState) setDiscipline(cfg *Config, t *TierConfig) {
 	if cfg.patient() {
 		ts.kw = false
 	}
-	if t.Discipline == FCFS {
+	if t.Discipline == discipline.FCFS {
 		return
 	}
 	ts.kw = false
-	ts.ev = &evTier{disc: t.Discipline, preempt: t.Discipline == SRPT || t.Preemptive, servers: t.Servers, speed: t.Speed}
-	if t.Discipline == Priority {
-		for _, k := range cfg.Classes {
-			ts.ev.prio = append(ts.ev.prio, float64(k.Priority))
-		}
-		if ts.ev.prio == nil {
-			ts.ev.prio = []float64{0}
-		}
+	var prio []float64
+	for _, k := range cfg.Classes {
+		prio = append(prio, float64(k.Priority))
 	}
+	ts.ev = discipline.New(t.Discipline, t.Servers, t.Speed, t.Preemptive, prio)
 }
 
 // reachSlow is reach for a run that keeps the outcome account
@@ -134,13 +89,7 @@ func (s *sim) reachSlow(slot int32) {
 // full reports whether tier ts holds its buffer's worth of tasks at t. A
 // tier down at t is not full: it refuses the task as down (reachDynamic).
 func (s *sim) full(ts *tierState, t float64) bool {
-	if tl := ts.tl; tl != nil {
-		tl.settle(t)
-		if tl.down(t) {
-			return false
-		}
-	}
-	return s.present(ts, t) >= ts.buffer
+	return !ts.tl.DownAt(t) && s.present(ts, t) >= ts.buffer
 }
 
 // drop ends the attempt of the task in slot, which found its tier full:
@@ -156,6 +105,9 @@ func (s *sim) drop(slot int32) {
 		s.attemptFailed(slot, min(x.reach+x.delay, a.sent+d.timeout), failLost)
 		return
 	}
+	// The refusal still reaches the dispatcher (or its timeout comes
+	// first), so a policy that counts its outstanding attempts is told.
+	s.tellFailed(x, a, min(x.reach+x.delay, a.sent+d.timeout))
 	if x.measured {
 		s.pending--
 		s.res.Out.Dropped++
@@ -163,198 +115,10 @@ func (s *sim) drop(slot int32) {
 	s.freeSlots = append(s.freeSlots, slot)
 }
 
-// evTier is an event-driven tier's state. PS keeps its tasks in one heap
-// by virtual finish: every task present is served at the same rate, so a
-// task's virtual finish, the virtual time at its reach plus its size, does
-// not change, and tasks leave in its order. SRPT and Priority keep the
-// tasks in service apart (at most servers of them, each running at the
-// tier's speed) and those that wait in a heap by key: the remaining work
-// (SRPT), which only changes in service, or the class's priority
-// (Priority), ties to the earlier reach. With preemption a task that
-// reaches the tier with a key below the worst in service takes its
-// server, and that one waits with its remaining work.
-type evTier struct {
-	disc    Discipline
-	preempt bool
-	prio    []float64 // Priority: each class's priority
-	servers int
-	speed   float64
-	gen     int32   // bumped at each change; a departure of another generation is stale
-	last    float64 // the time of the last change
-	v       float64 // PS: virtual time, the work each task present has received since 0
-	seq     uint64  // the reaches so far: ties in the heaps go to the earlier
-	wait    evHeap  // PS: every task; SRPT: the tasks that wait
-	serving []evTask
-}
-
-// evTask is a task present at an event-driven tier: its slot, its key
-// (PS: virtual finish; SRPT: remaining work; Priority: its class's
-// priority) and its remaining work (SRPT and Priority), as of the tier's
-// last change while in service.
-type evTask struct {
-	key  float64
-	rem  float64
-	seq  uint64
-	slot int32
-}
-
-func (a *evTask) before(b *evTask) bool { return a.key < b.key || a.key == b.key && a.seq < b.seq }
-
-// evHeap is a binary min-heap of tasks by (key, seq).
-type evHeap []evTask
-
-func (h *evHeap) push(t evTask) {
-	*h = append(*h, t)
-	d := *h
-	i := len(d) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if !t.before(&d[p]) {
-			break
-		}
-		d[i] = d[p]
-		i = p
-	}
-	d[i] = t
-}
-
-func (h *evHeap) pop() evTask {
-	d := *h
-	top := d[0]
-	n := len(d) - 1
-	x := d[n]
-	d = d[:n]
-	*h = d
-	i := 0
-	for {
-		l := 2*i + 1
-		if l >= n {
-			break
-		}
-		m := l
-		if r := l + 1; r < n && d[r].before(&d[l]) {
-			m = r
-		}
-		if !d[m].before(&x) {
-			break
-		}
-		d[i] = d[m]
-		i = m
-	}
-	if n > 0 {
-		d[i] = x
-	}
-	return top
-}
-
-// rate is the work per second each task present at a PS tier receives.
-func (e *evTier) rate() float64 {
-	n := len(e.wait)
-	if n <= e.servers {
-		return e.speed
-	}
-	return e.speed * float64(e.servers) / float64(n)
-}
-
-// advance brings the tier's service up to t.
-func (e *evTier) advance(t float64) {
-	dt := t - e.last
-	e.last = t
-	if dt <= 0 {
-		return
-	}
-	if e.disc == PS {
-		if len(e.wait) > 0 {
-			e.v += dt * e.rate()
-		}
-		return
-	}
-	w := dt * e.speed
-	for i := range e.serving {
-		t := &e.serving[i]
-		t.rem = max(0, t.rem-w)
-		if e.disc == SRPT {
-			t.key = t.rem
-		}
-	}
-}
-
-// next is the tier's next departure and, for SRPT, the index in serving
-// of the task that leaves then; +Inf when it is empty.
-func (e *evTier) next() (float64, int) {
-	if e.disc == PS {
-		if len(e.wait) == 0 {
-			return math.Inf(1), -1
-		}
-		return e.last + (e.wait[0].key-e.v)/e.rate(), 0
-	}
-	best := -1
-	for i := range e.serving {
-		if best < 0 || e.serving[i].rem < e.serving[best].rem {
-			best = i
-		}
-	}
-	if best < 0 {
-		return math.Inf(1), -1
-	}
-	return e.last + e.serving[best].rem/e.speed, best
-}
-
-// add takes in the task in slot, of this size and class, at the tier's
-// last change.
-func (e *evTier) add(slot int32, size float64, class int32) {
-	e.seq++
-	if e.disc == PS {
-		e.wait.push(evTask{key: e.v + size, seq: e.seq, slot: slot})
-		return
-	}
-	t := evTask{key: size, rem: size, seq: e.seq, slot: slot}
-	if e.disc == Priority {
-		t.key = e.prio[class]
-	}
-	if len(e.serving) < e.servers {
-		e.serving = append(e.serving, t)
-		return
-	}
-	if !e.preempt {
-		e.wait.push(t)
-		return
-	}
-	worst := 0 // the task in service with the most remaining work: preempted if the new one has less
-	for i := 1; i < len(e.serving); i++ {
-		if e.serving[worst].before(&e.serving[i]) {
-			worst = i
-		}
-	}
-	if t.before(&e.serving[worst]) {
-		t, e.serving[worst] = e.serving[worst], t
-	}
-	e.wait.push(t)
-}
-
-// remove takes off the task that leaves now (i: its index in serving,
-// SRPT) and returns its slot.
-func (e *evTier) remove(i int) int32 {
-	if e.disc == PS {
-		t := e.wait.pop()
-		e.v = max(e.v, t.key) // its virtual finish is now, exactly
-		return t.slot
-	}
-	slot := e.serving[i].slot
-	last := len(e.serving) - 1
-	e.serving[i] = e.serving[last]
-	e.serving = e.serving[:last]
-	if len(e.wait) > 0 {
-		e.serving = append(e.serving, e.wait.pop())
-	}
-	return slot
-}
-
 // schedule pushes the tier's next departure, as of its new generation.
-func (s *sim) schedule(p int32, e *evTier) {
-	e.gen++
-	if t, _ := e.next(); t < math.Inf(1) {
-		s.events.push(t, e.gen, p, evDepart)
+func (s *sim) schedule(p int32, e *discipline.Tier) {
+	if t, gen := e.Reschedule(); t < math.Inf(1) {
+		s.events.push(t, gen, p, evDepart)
 	}
 }
 
@@ -363,8 +127,8 @@ func (s *sim) schedule(p int32, e *evTier) {
 func (s *sim) reachEvent(slot int32, ts *tierState) {
 	x := &s.slots[slot]
 	e := ts.ev
-	e.advance(x.reach)
-	e.add(slot, x.size, x.class)
+	e.Advance(x.reach)
+	e.Add(slot, x.size, x.class)
 	s.keep(ts, x.reach, math.Inf(1))
 	if s.track {
 		s.touched(int(x.tier), ts)
@@ -381,13 +145,13 @@ func (s *sim) leave(ev *event) {
 	p := ev.tier
 	ts := &s.tiers[p]
 	e := ts.ev
-	if ev.slot != e.gen {
+	if !e.Current(ev.slot) {
 		return
 	}
-	e.advance(ev.t)
-	_, i := e.next()
-	slot := e.remove(i)
-	ts.fin.pop()
+	e.Advance(ev.t)
+	_, i := e.Next()
+	slot := e.Remove(i)
+	ts.fin.Pop()
 	if s.delayed {
 		s.remember(ts, ev.t)
 	}
@@ -419,17 +183,4 @@ func (s *sim) leave(ev *event) {
 		s.tell(x, ts.scen, wait, service, latency, attempt)
 	}
 	s.freeSlots = append(s.freeSlots, slot)
-}
-
-// ParseDiscipline reads a discipline's scenario spelling; "" is FCFS.
-func ParseDiscipline(s string) (Discipline, error) {
-	for _, d := range []Discipline{FCFS, PS, SRPT, Priority} {
-		if s == d.String() {
-			return d, nil
-		}
-	}
-	if s == "" {
-		return FCFS, nil
-	}
-	return FCFS, fmt.Errorf("discipline %q: need fcfs, ps, srpt or priority", s)
 }

@@ -110,20 +110,27 @@
 // spend there (residual). So departures need no visit, and the window's two
 // ends are the only reads of every tier a blind run makes.
 //
-// # Event-driven tiers and the outcome account
+// # Capacities, event-driven tiers and the outcome account
 //
-// A tier with a buffer, or a discipline other than FCFS, makes the run
-// keep the outcome account (Config.Dynamic), and reach takes the slower
-// path (reachSlow, discipline.go): a full buffer drops the task there,
-// before it touches the tier. A PS or SRPT tier's finishes depend on the
+// Timeouts, retries, a capacity that changes, a buffer, a discipline other
+// than FCFS, task classes or patience make the run keep the outcome
+// account (Config.Dynamic, dyn), and reach takes the slower path
+// (reachSlow, discipline.go): a full buffer drops the task there, before
+// it touches the tier. A tier whose capacity changes keeps its
+// capacity.Timeline (tl), drawn from the run's episode seed alone so that
+// every policy sees the same episodes, and settled at each reach (reaches
+// come in time order); an FCFS task's finish is its service drained
+// through the timeline's pieces, or the instant the tier goes down
+// (reachDynamic). A PS, SRPT or priority tier's finishes depend on the
 // tasks that reach it later, so it is the one place where departures are
-// events (evDepart): the tier (evTier) keeps its tasks, their slots stay
-// taken until they leave, and its next departure is pushed again at each
-// change, carrying the tier's generation; one of an older generation is
-// stale and ignored. Its heap of finishes holds a +Inf per task present,
-// so that present, Delayed's history and the tracked views read its count
-// as any heap tier's, and drain never takes one off. FCFS tiers, in the
-// same run or another, keep everything above.
+// events (evDepart): the tier's discipline.Tier (ev) keeps its tasks,
+// their slots stay taken until they leave, and its next departure is
+// pushed again at each change (schedule), carrying the tier's generation;
+// one of an older generation is stale and ignored. Its heap of finishes
+// holds a +Inf per task present, so that present, Delayed's history and
+// the tracked views read its count as any heap tier's, and drain never
+// takes one off. FCFS tiers, in the same run or another, keep everything
+// above.
 //
 // Task classes (classes.go) ride on the transit slot (class), drawn by
 // the workload source; they make the run keep the outcome account, and
@@ -140,7 +147,8 @@
 // clog, Changed, scratchF), records are written into reused values (rec,
 // a Completion in feedback), and capabilities are looked up once, in
 // newSim, not by type assertion per task. BenchmarkEngine reports 0
-// allocs/op and its cost against BenchmarkFloor (x-floor, to stay within
-// 1.5); a change on the per-task path is measured there. Fields of a slot
+// allocs/op and its cost against BenchmarkFloor (x-floor, meant to stay
+// within 1.5; docs/performance.md gives the measured ratio, its command and
+// date); a change on the per-task path is measured there. Fields of a slot
 // are set one by one in arrive (see transit): a new field is set there too.
 package engine

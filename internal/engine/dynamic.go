@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/offload-sim/offload/internal/capacity"
+	"github.com/offload-sim/offload/internal/discipline"
 	"github.com/offload-sim/offload/internal/dispatch"
 	"github.com/offload-sim/offload/internal/workload"
 )
@@ -21,7 +23,7 @@ type dynamics struct {
 	cancel  bool
 	side    []attempt // per slot
 	retry   dispatch.Retry
-	out     leftOut
+	out     dispatch.LeftOut
 	err     error // a retry's policy chose a tier that does not exist
 }
 
@@ -41,6 +43,59 @@ const (
 	failTimeout                // it outlived the timeout
 )
 
+// Outcomes is how the measured tasks that arrived ended: each in exactly
+// one way, so that Completed + Lost + TimedOut + Dropped + Abandoned =
+// Arrived once the run is over. Filled only by a run that uses
+// capacities, timeouts or retries (Config.Dynamic); Completed is then
+// Result.Tasks.
+type Outcomes struct {
+	Arrived   int
+	Completed int
+	Lost      int // its tier failed with it present, or refused it while down, and no retry was left
+	TimedOut  int // its last attempt outlived Config.Timeout, not lost
+	// Dropped: it found its tier's buffer full, and no retry was left;
+	// Abandoned: it ran out of patience in a queue.
+	Dropped, Abandoned int
+	// Retried counts the tasks sent again at least once; they are among
+	// the others too.
+	Retried int
+	// Wasted is the server time, s, spent on attempts that did not
+	// complete: lost mid-service, or timed out and left running (or
+	// running until cancelled).
+	Wasted float64
+}
+
+// Dynamic reports whether the run uses capacities that change, timeouts,
+// retries, finite buffers or a discipline other than FCFS: only then does
+// it keep the outcome account, and take reach's slower path.
+func (c *Config) Dynamic() bool {
+	if c.Timeout > 0 || c.Retries > 0 || len(c.Classes) > 0 || c.Patience.Mean() > 0 {
+		return true
+	}
+	for i := range c.Tiers {
+		if t := &c.Tiers[i]; t.Capacity.Dynamic() || t.Buffer > 0 || t.Discipline != discipline.FCFS {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *Config) validateDynamic() []error {
+	var errs []error
+	if !(c.Timeout >= 0) {
+		errs = append(errs, fmt.Errorf("timeout %v: need ≥ 0 (0: none)", c.Timeout))
+	}
+	if c.Retries < 0 {
+		errs = append(errs, fmt.Errorf("retries %d: need ≥ 0", c.Retries))
+	}
+	caps := make([]*capacity.Capacity, len(c.Tiers))
+	for i := range c.Tiers {
+		caps[i] = &c.Tiers[i].Capacity
+	}
+	errs = append(errs, capacity.Check(caps)...)
+	return errs
+}
+
 // initDynamics sets up a dynamic run: each physical tier's timeline, the
 // dispatchers' timeout and retries.
 func (s *sim) initDynamics() {
@@ -56,7 +111,7 @@ func (s *sim) initDynamics() {
 	for p := range s.tiers {
 		ts := &s.tiers[p]
 		if c := &cfg.Tiers[ts.scen].Capacity; c.Dynamic() {
-			ts.tl = newTimeline(c, cfg.EpisodeSeed, p)
+			ts.tl = capacity.New(c, cfg.EpisodeSeed, p)
 		}
 	}
 }
@@ -86,19 +141,15 @@ func (s *sim) reachDynamic(slot int32) {
 		s.drain(ts, x.reach)
 	}
 	deadline := a.sent + d.timeout
-	tl := ts.tl
-	if tl != nil {
-		tl.settle(x.reach)
-		if tl.down(x.reach) { // refused: the error travels back over the same link
-			s.attemptFailed(slot, min(x.reach+x.delay, deadline), failLost)
-			return
-		}
+	if ts.tl.DownAt(x.reach) { // refused: the error travels back over the same link
+		s.attemptFailed(slot, min(x.reach+x.delay, deadline), failLost)
+		return
 	}
 	service := x.size / ts.speed
 	start := max(x.reach, ts.free.Free())
 	finish, lost := start+service, false
-	if tl != nil {
-		finish, lost = tl.finish(start, service)
+	if tl := ts.tl; tl != nil {
+		finish, lost = tl.Finish(start, service)
 	}
 	// leave: when the task leaves the tier (its finish, the failure that
 	// loses it, the cancel that removes it); held: it took a server or a
@@ -175,16 +226,7 @@ func (s *sim) hold(p int, ts *tierState, reach, start, leave float64) {
 func (s *sim) attemptFailed(slot int32, t float64, why failure) {
 	x := &s.slots[slot]
 	a := &s.dyn.side[slot]
-	if t < math.Inf(1) && s.devs[x.dev].feedback != nil {
-		// Its policy learns of it then, before any retry of it: an error
-		// before the timeout is the refusal's, anything later the timeout.
-		out := dispatch.Failed
-		if t >= a.sent+s.dyn.timeout {
-			out = dispatch.TimedOut
-		}
-		s.scheduleEnd(x.dev, dispatch.Completion{Task: x.id, Tier: int(x.vtier), Now: t, Latency: t - a.sent,
-			Delay: x.delay, Outcome: out})
-	}
+	s.tellFailed(x, a, t)
 	if t < math.Inf(1) && int(a.tries) < s.dyn.retries {
 		if a.tries == 0 && x.measured {
 			s.res.Out.Retried++
@@ -202,6 +244,21 @@ func (s *sim) attemptFailed(slot int32, t float64, why failure) {
 		}
 	}
 	s.freeSlots = append(s.freeSlots, slot)
+}
+
+// tellFailed tells the policy of task x, if it learns from outcomes, that
+// its attempt a failed, at t, when its dispatcher learns of it (+Inf:
+// never), before any retry of it: an error before the timeout is the
+// refusal's, anything later the timeout.
+func (s *sim) tellFailed(x *transit, a *attempt, t float64) {
+	if t < math.Inf(1) && s.devs[x.dev].feedback != nil {
+		out := dispatch.Failed
+		if t >= a.sent+s.dyn.timeout {
+			out = dispatch.TimedOut
+		}
+		s.scheduleEnd(x.dev, dispatch.Completion{Task: x.id, Tier: int(x.vtier), Now: t, Latency: t - a.sent,
+			Delay: x.delay, Outcome: out})
+	}
 }
 
 // retry asks the task's policy again, at the event's instant, with the
@@ -233,7 +290,8 @@ func (s *sim) resend(e *event) error {
 		s.attemptFailed(slot, math.Inf(1), failLost)
 		return fmt.Errorf("policy chose tier %d, but there are %d tiers", i, len(s.cfg.Tiers))
 	}
-	if i == failed && len(dv.phys) > 1 {
+	moved := i == failed && len(dv.phys) > 1
+	if moved {
 		i = (i + 1) % len(dv.phys)
 		if fb := dv.feedback; fb != nil { // its counts follow the task
 			c := &s.fb.moved
@@ -246,7 +304,9 @@ func (s *sim) resend(e *event) error {
 	x.delay = dv.src.Delay(&s.task, i)
 	x.reach = t + x.delay
 	x.tier, x.vtier = int32(p), int32(i)
-	x.hasPred, x.predWait = dec.HasPred, dec.PredWait
+	// A moved task's prediction was for the tier that failed: it says
+	// nothing of this one, so it is not scored (mape).
+	x.hasPred, x.predWait = dec.HasPred && !moved, dec.PredWait
 	if x.measured && len(dv.shadows) > 0 {
 		s.predictShadows(dv, slot, i)
 	}
@@ -289,7 +349,7 @@ func (s *sim) decideLeftOut(dv *device, failed int) dispatch.Decision {
 		s.mark(dv, failed)
 	}
 	reader, orc := v.Reader, v.Oracle
-	d.out = leftOut{failed: failed, servers: v.Tiers[failed].Servers, reader: reader, oracle: orc}
+	d.out = dispatch.LeftOut{Failed: failed, Servers: v.Tiers[failed].Servers, Reader: reader, Oracle: orc}
 	if reader != nil {
 		v.Reader = &d.out
 	}
@@ -304,34 +364,4 @@ func (s *sim) decideLeftOut(dv *device, failed int) dispatch.Decision {
 		s.pended(dv, int32(failed))
 	}
 	return dec
-}
-
-// leftOut is a retry's view of the tiers' states and completion times
-// with one tier left out: the reader of a sampler policy, the oracle of a
-// clairvoyant one, each the run's own for every other tier.
-type leftOut struct {
-	failed  int
-	servers int
-	reader  dispatch.Reader
-	oracle  dispatch.Oracle
-}
-
-// State implements dispatch.Reader.
-func (l *leftOut) State(i int) dispatch.State {
-	st := l.reader.State(i)
-	if i == l.failed {
-		st = dispatch.Unavailable(st, l.servers)
-	}
-	return st
-}
-
-// TaskSize implements dispatch.Oracle.
-func (l *leftOut) TaskSize() float64 { return l.oracle.TaskSize() }
-
-// Completion implements dispatch.Oracle: never, at the tier left out.
-func (l *leftOut) Completion(i int) float64 {
-	if i == l.failed {
-		return math.Inf(1)
-	}
-	return l.oracle.Completion(i)
 }

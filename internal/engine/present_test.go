@@ -226,7 +226,7 @@ func TestResidualTakesOffTheDeparted(t *testing.T) {
 	s := &sim{}
 	heap := &tierState{fin: newFinishes()}
 	for _, f := range []float64{5, 1, 3, 2} {
-		heap.fin.push(f)
+		heap.fin.Push(f)
 	}
 	if got, want := s.residual(heap, 2.5), (3-2.5)+(5-2.5); got != want {
 		t.Errorf("heap tier: residual %v at 2.5, want %v", got, want)

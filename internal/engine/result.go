@@ -74,7 +74,7 @@ func newResult(cfg *Config, phys []tierState, shadows int) *Result {
 		r.invMu[i] = 1 / cfg.Tiers[i].Mu
 	}
 	r.Latencies = quantile.New(cfg.ExactLimit, cfg.Tasks)
-	r.LargeLatencies = quantile.New(cfg.ExactLimit, 0)
+	r.LargeLatencies = quantile.New(cfg.ExactLimit, largeHint(cfg))
 	if len(cfg.Classes) > 0 {
 		r.Class = make([]ClassResult, len(cfg.Classes))
 		for k := range r.Class {
@@ -126,4 +126,13 @@ func (r *Result) recordShadows(cfg *Config, i int, x *transit, wait, latency flo
 			sh.SumAPEIdle += ape
 		}
 	}
+}
+
+// largeHint is room for the large tasks a run of cfg expects by its size
+// law, and a tenth more, so that their sample seldom grows its slice.
+func largeHint(cfg *Config) int {
+	if cfg.Tasks <= 0 || !(cfg.Large < math.Inf(1)) {
+		return 0
+	}
+	return int(float64(cfg.Tasks)*(1-cfg.Size.CDF(cfg.Large))*1.1) + 16
 }

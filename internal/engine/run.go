@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"slices"
 
+	"github.com/offload-sim/offload/internal/capacity"
+	"github.com/offload-sim/offload/internal/discipline"
 	"github.com/offload-sim/offload/internal/dispatch"
 	"github.com/offload-sim/offload/internal/fcfs"
 	"github.com/offload-sim/offload/internal/workload"
@@ -75,9 +77,9 @@ type tierState struct {
 	watchers []viewRef // the views that show it: one per device that sees it (board models)
 	board    boardEntry
 	hist     history
-	tl       *timeline // its capacity over time; nil: its speed, always
-	buffer   int       // the most tasks present; 0: no limit
-	ev       *evTier   // an event-driven discipline's state; nil: FCFS (discipline.go)
+	tl       *capacity.Timeline // its capacity over time; nil: its speed, always
+	buffer   int                // the most tasks present; 0: no limit
+	ev       *discipline.Tier   // an event-driven discipline's state; nil: FCFS (discipline.go)
 }
 
 // viewRef is tier i of device d's view.
@@ -983,7 +985,7 @@ func (ts *tierState) admit(reach, start, finish float64) {
 // finish: its finish time, and under Delayed the change to the tier's
 // history.
 func (s *sim) keep(ts *tierState, reach, finish float64) {
-	ts.fin.push(finish)
+	ts.fin.Push(finish)
 	if s.delayed {
 		s.remember(ts, reach)
 	}

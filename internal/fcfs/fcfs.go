@@ -5,7 +5,8 @@
 // (docs/design.md §1). The simulator serves every task with it, and both
 // the simulator's and the HTTP testbed's oracles replay queues with it, so
 // that the rule is written once. A small tier's tasks present are read
-// from it too (Servers.Busy, Waits), without keeping their finish times.
+// from it too (Servers.Busy, Waits), without keeping their finish times;
+// a larger one keeps them (Finishes).
 package fcfs
 
 import (
