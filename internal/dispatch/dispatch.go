@@ -119,6 +119,26 @@ type View struct {
 	// which reads the few tiers it samples through State and never reads
 	// States.
 	Reader Reader
+
+	// Idle, if set, says which tiers have an idle server (Busy < Servers
+	// and Queued == 0, what IsIdle reads): Idle[i] for tier i. A caller
+	// sets it for an IdleReader policy, and States then holds only the
+	// InTransit counts; Changed and Tracked speak of Idle's entries (the
+	// tiers that went idle or stopped being idle). A simulator keeps it
+	// as the tiers tell it that they go idle or fill, as a
+	// join-idle-queue dispatcher's idle list is kept, rather than counting
+	// every tier.
+	Idle []bool
+}
+
+// IsIdle reports whether tier i has an idle server in the view: Idle[i]
+// when Idle is set, else Busy < Servers and Queued == 0 from States.
+func (v *View) IsIdle(i int) bool {
+	if v.Idle != nil {
+		return v.Idle[i]
+	}
+	st := &v.States[i]
+	return st.Busy < v.Tiers[i].Servers && st.Queued == 0
 }
 
 // Retry describes a task sent again.
@@ -259,6 +279,16 @@ type Sampler interface {
 	Sampler()
 }
 
+// IdleReader marks a policy whose decisions read of the tiers' states only
+// which tiers have an idle server (View.IsIdle), and of the rest of the
+// view what any policy may: join-idle-queue. A simulator may then set
+// View.Idle and leave States' counts unset, so that a decision costs
+// what the tiers that went idle or filled since the previous one do, not
+// a count of every tier.
+type IdleReader interface {
+	IdleReader()
+}
+
 // PredictedLatency turns a predicted wait at tier t into a predicted latency:
 // wait + 1/μ + D̄ (docs/design.md §2 decision rule).
 func PredictedLatency(t *Tier, wait float64) float64 {
@@ -337,6 +367,7 @@ type Capabilities struct {
 	Clairvoyant bool     // must be given View.Oracle
 	Blind       bool     // reads no count of View.States
 	Sampler     bool     // reads a few tiers through View.State only
+	Idle        bool     // reads only which tiers are idle (View.IsIdle)
 }
 
 // Capable is a policy that states its capabilities itself: a wrapper,
@@ -358,6 +389,7 @@ func CapabilitiesOf(p Policy) Capabilities {
 	_, c.Clairvoyant = p.(Clairvoyant)
 	_, c.Blind = p.(Blind)
 	_, c.Sampler = p.(Sampler)
+	_, c.Idle = p.(IdleReader)
 	return c
 }
 

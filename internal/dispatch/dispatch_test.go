@@ -47,6 +47,34 @@ func TestWrapKeepsCapabilities(t *testing.T) {
 	}
 }
 
+// idleLike reads only which tiers are idle.
+type idleLike struct{}
+
+func (idleLike) Decide(*dispatch.View) dispatch.Decision { return dispatch.Decision{} }
+func (idleLike) IdleReader()                             {}
+
+// TestIsIdle: a tier is idle in a view by View.Idle when it is set, else
+// by its counts (a free server and no queue); an IdleReader states the
+// capability.
+func TestIsIdle(t *testing.T) {
+	tiers := []dispatch.Tier{{Servers: 2}, {Servers: 2}, {Servers: 2}, {Servers: 1}}
+	v := dispatch.View{Tiers: tiers, States: []dispatch.State{{Busy: 1}, {Busy: 2}, {Busy: 1, Queued: 1}, {InTransit: 3}}}
+	for i, want := range []bool{true, false, false, true} {
+		if got := v.IsIdle(i); got != want {
+			t.Errorf("counts: tier %d idle %v, want %v", i, got, want)
+		}
+	}
+	v.Idle = []bool{false, true, true, false}
+	for i, want := range v.Idle {
+		if got := v.IsIdle(i); got != want {
+			t.Errorf("Idle set: tier %d idle %v, want %v", i, got, want)
+		}
+	}
+	if c := dispatch.CapabilitiesOf(idleLike{}); c != (dispatch.Capabilities{Idle: true}) {
+		t.Errorf("an idle reader: capabilities %+v", c)
+	}
+}
+
 // fixed reads every tier as one busy server, and completes at tier i at i.
 type fixed struct{}
 

@@ -59,6 +59,10 @@
 //   - due, clog and the devices' cursor, pend and mark (track.go): with
 //     trackTiers tiers or more, the tiers by their next departure, the log
 //     of tiers whose count changed, and each device's place in it.
+//   - busy and each tier's idle (track.go): in a run of idle views
+//     (dispatch.IdleReader policies), the filled tiers by the time they
+//     may free a server, and whether each tier has one; clog then logs
+//     the tiers that went idle or filled.
 //   - hist and sendLog (Delayed only): each tier's count, and each device's
 //     own sends, as step functions of time over the last horizon seconds.
 //
@@ -78,7 +82,9 @@
 // Queued as they were, and a Sampler's view counts the few tiers it reads
 // through View.Reader. A tracked run (track.go) instead recounts, at each
 // decision, just the tiers whose departure is due (settle), and each view
-// applies the logged changes (follow).
+// applies the logged changes (follow). An idle view counts no tier: a
+// tier fills at a reach that leaves every server busy, and frees a server
+// at its earliest free time (freed, followIdle).
 //
 // # The held reach
 //

@@ -70,6 +70,7 @@ type tierState struct {
 	servers int
 	owner   int32 // the device whose local copy it is; −1: shared by every device
 	kw      bool
+	idle    bool // a run with idle views: the tier had an idle server at the last decision or reach (track.go)
 
 	fin      finishes
 	transit  []int32   // slots of tasks travelling to the tier, in the order they reach it (kept for a clairvoyant policy only; reachedBy)
@@ -86,17 +87,13 @@ type viewRef struct{ dev, tier int }
 
 // device is one dispatcher: its arrivals, its policy, its view.
 type device struct {
-	pol       dispatch.Policy
-	observers []dispatch.Observer
-	shadows   []dispatch.Predictor
-	src       *workload.Source
-	view      dispatch.View
-	phys      []int // view tier → physical tier
-	// seen is phys as pointers to the tiers' states, which the fresh
-	// view reads at every decision: no bounds check and no index
-	// arithmetic per tier.
-	seen []*tierState
-	rng  *rand.Rand // the observation draws of this device
+	// What every decision reads comes first, in the first four of the
+	// value's eight cache lines (it is 512 bytes, so that in sim.devs each
+	// device starts on a line; TestDeviceLayout): with many devices, a
+	// device is cold when its turn comes, and each line is a miss.
+	pol  dispatch.Policy
+	src  *workload.Source
+	phys []int // view tier → physical tier
 	// count: the device's fresh view is counted at each of its
 	// decisions, for a policy or shadows that read it (countsView); a
 	// dispatch.Blind policy without shadows reads none of it, and its Busy
@@ -108,7 +105,20 @@ type device struct {
 	// (View.Changed): a counted fresh view of a tracked run, or a
 	// board's view, which changes at postings and own sends only.
 	tracks bool
-	index  int // the device's index in sim.devs
+	// idle: the device's view is an idle view (View.Idle), which follows
+	// the tiers that go idle or fill (track.go).
+	idle      bool
+	index     int // the device's index in sim.devs
+	observers []dispatch.Observer
+	shadows   []dispatch.Predictor
+	// feedback is the policy's, if it learns from completions (feedback.go).
+	feedback dispatch.Feedback
+	view     dispatch.View
+	// seen is phys as pointers to the tiers' states, which the fresh
+	// view reads at every decision: no bounds check and no index
+	// arithmetic per tier.
+	seen []*tierState
+	rng  *rand.Rand // the observation draws of this device
 	// Tracked views (track.go): the change log's entries this device has
 	// applied to its view, its own changes since its last decision, and
 	// the marks that list a tier once in View.Changed.
@@ -119,9 +129,7 @@ type device struct {
 	sentSince []int     // own sends per view tier since that tier's observation (board models)
 	sendLog   []history // Delayed with CountOwn: own sends per view tier, as a running count
 	sent      []int     // own sends per view tier, ever
-
-	// feedback is the policy's, if it learns from completions (feedback.go).
-	feedback dispatch.Feedback
+	_         [24]byte  // to 512 bytes
 }
 
 // sim is one run's state. It lives for one call of Run.
@@ -154,6 +162,8 @@ type sim struct {
 	clogBase int           // the log position of clog[0]
 	clogMax  int           // the log's length past which it is emptied with several devices
 	next     keyHeap       // several devices: by their next arrival
+	idles    bool          // the run keeps idle views (track.go)
+	busy     busyHeap      // idle views: the filled tiers
 	obsRand  *rand.Rand    // the board's draws (Individual epochs, noise at posting)
 	noise    workload.Dist // the lognormal factor of Observation.Noise
 	horizon  float64       // Delayed: how far back a look may go
@@ -248,6 +258,9 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 		if caps[d].Clairvoyant && cfg.EventDriven() {
 			return nil, fmt.Errorf("engine: a clairvoyant policy replays FCFS queues: it cannot run with a ps, srpt or priority tier")
 		}
+	}
+	s.idles = s.idleViews(caps, devs)
+	for d := range devs {
 		unread = unread && !s.countsView(&caps[d], devs[d].Shadows) && !s.samples(&caps[d], devs[d].Shadows)
 	}
 	s.devs = make([]device, len(devs))
@@ -265,6 +278,7 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 	}
 	s.res = newResult(cfg, s.tiers, s.nShadows)
 	s.setTrack(len(cfg.Tiers) >= trackTiers)
+	s.setIdle()
 	s.initDynamics()
 	s.patient = cfg.patient()
 	return s, nil
@@ -356,6 +370,7 @@ func (s *sim) addDevices(devs []Device, caps []dispatch.Capabilities) error {
 		dv.pol, dv.shadows, dv.rng = devs[d].Policy, devs[d].Shadows, devs[d].Observe
 		c := &caps[d]
 		dv.count, dv.sample, dv.index = s.countsView(c, dv.shadows), s.samples(c, dv.shadows), d
+		dv.idle = s.idles && c.Idle && len(dv.shadows) == 0
 		dv.feedback = devs[d].Feedback
 		if tp := devs[d].Tape; tp != nil {
 			if !reflect.DeepEqual(tp.Spec(), spec) {
@@ -380,6 +395,9 @@ func (s *sim) setView(dv *device, tiers []dispatch.Tier, clairvoyant bool) {
 	dv.view.States = make([]dispatch.State, nt)
 	if dv.sample {
 		dv.view.Reader = (*reader)(s)
+	}
+	if dv.idle {
+		dv.view.Idle = make([]bool, nt)
 	}
 	if !s.fresh { // fastFresh is false: the views carry their observation times
 		dv.view.Observed = make([]float64, nt)
@@ -468,9 +486,10 @@ func (s *sim) setTrack(on bool) {
 // countsView reports whether the fresh view of a device whose policy has
 // capabilities c and which runs shadows is counted at each of its
 // decisions (device.count): under fresh observation, unless its policy is
-// blind or a sampler and it has no shadows to read the view.
+// blind, a sampler or reads an idle view (in a run that keeps them) and it
+// has no shadows to read the view.
 func (s *sim) countsView(c *dispatch.Capabilities, shadows []dispatch.Predictor) bool {
-	return s.fresh && !((c.Blind || s.samples(c, shadows)) && len(shadows) == 0)
+	return s.fresh && !((c.Blind || s.samples(c, shadows) || s.idles && c.Idle) && len(shadows) == 0)
 }
 
 // samples reports whether such a device's policy reads its fresh view
@@ -777,7 +796,12 @@ func (s *sim) prepare(dv *device, t float64) {
 	if s.track { // every tier's count brought up to t, for tracked and sampled views alike
 		s.settle(t)
 	}
+	if s.idles {
+		s.freed(t)
+	}
 	switch {
+	case dv.idle:
+		s.followIdle(dv)
 	case dv.count && s.track:
 		s.follow(dv)
 	case dv.count:
@@ -913,6 +937,8 @@ func (s *sim) reach(slot int32) {
 	}
 	if s.track {
 		s.touched(p, ts)
+	} else if s.idles {
+		s.busied(p, ts, x.reach)
 	}
 
 	wait, latency := start-x.reach, finish-x.arrival

@@ -113,3 +113,34 @@ func TestTrackedDecisionsAreTheWholeOnes(t *testing.T) {
 		}
 	}
 }
+
+// TestIdleViewsDecideAsCounts: below the tiers from which counted views
+// are tracked, jiq reads idle views too (dispatch.IdleReader), and decides
+// as it does on views counted whole at every decision: the same Result,
+// bit for bit, with one device and with three (each its own local tier).
+func TestIdleViewsDecideAsCounts(t *testing.T) {
+	for _, tiers := range []int{3, 5} {
+		for _, devices := range []int{1, 3} {
+			t.Run(fmt.Sprintf("%d tiers/%d devices", tiers, devices), func(t *testing.T) {
+				run := func(hide bool) *engine.Result {
+					cfg := mixedTiers(t, tiers, 1, 0.85)
+					cfg.Tasks, cfg.Warmup = 6000, 300
+					var devs []engine.Device
+					for d := range devices {
+						var p dispatch.Policy = engine.RegistryPolicy(t, policies.NameJIQ, cfg, uint64(d))
+						if hide {
+							p = whole{p}
+						}
+						devs = append(devs, engine.Device{Policy: p, Streams: workload.DeviceStreams(5, 0, d)})
+					}
+					res, err := engine.RunDevices(cfg, devs, nil)
+					if err != nil {
+						t.Fatal(err)
+					}
+					return res
+				}
+				engine.SameRuns(t, "idle views", run(false), "counted", run(true))
+			})
+		}
+	}
+}

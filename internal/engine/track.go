@@ -12,7 +12,7 @@ import (
 // engine instead keeps every tier's count current and each view's States
 // up to date by the tiers that changed, and tells the policy which those
 // are (View.Changed), so that a policy that keeps its keys per tier (jsq,
-// jsq-s, jiq, the hybrid) does O(changes) work a decision:
+// jsq-s, the hybrid) does O(changes) work a decision:
 //
 //   - a tier changes when a task reaches it (reach) and when one leaves
 //     it. Departures are not events; each tier's next one is its key in
@@ -241,4 +241,182 @@ func (r *reader) State(i int) dispatch.State {
 	st := dv.view.States[i] // its InTransit, kept for every device
 	setCounts(&st, s.present(ts, s.now), ts.servers)
 	return st
+}
+
+// Idle views (View.Idle). A policy that reads of the tiers only which
+// are idle (dispatch.IdleReader: jiq) is told of a tier when it goes idle
+// or fills, as a join-idle-queue dispatcher is told by its servers,
+// rather than of every count that changes: an FCFS tier has an idle
+// server at t exactly when its earliest free server is free by then
+// (Free() ≤ t: with fewer tasks present than servers, none waits), so
+//
+//   - a reach that leaves every server busy past it fills the tier (busied);
+//   - a filled tier waits in the busy heap, by its earliest free time
+//     when it filled. A later reach only delays that time (Free never
+//     decreases), so the key is left as it is: at a decision at t, each
+//     tier whose key is due (freed) is idle if its Free() is by t, and
+//     goes back with its Free() otherwise. The heap holds the filled
+//     tiers alone and is touched when a tier fills or frees, not at
+//     every departure as the due heap is;
+//   - either change is logged in clog as a count change is, and a
+//     device's decision applies the entries since its previous one to
+//     its View.Idle (followIdle), as follow does to States.
+//
+// A run keeps idle views when every device that would count its view is
+// such a policy without shadows, under fresh noiseless views of an FCFS
+// run without dynamics (whose reaches go through reachSlow), whatever its
+// tiers: unlike a counted view, which costs less counted whole below
+// trackTiers tiers, an idle view costs what a count of three tiers does
+// and less from ten (jiq, 20 tasks/s a tier of 4 servers).
+
+// busyEntry is a filled tier in the busy heap and a time by which it
+// cannot have gone idle.
+type busyEntry struct {
+	at   float64
+	tier int32
+}
+
+// busyHeap is a binary min-heap of filled tiers by at.
+type busyHeap []busyEntry
+
+func (h *busyHeap) push(at float64, p int) {
+	*h = append(*h, busyEntry{at, int32(p)})
+	d := *h
+	i := len(d) - 1
+	x := d[i]
+	for i > 0 {
+		up := (i - 1) / 2
+		if !(x.at < d[up].at) {
+			break
+		}
+		d[i] = d[up]
+		i = up
+	}
+	d[i] = x
+}
+
+// down puts x at the top in place of the top entry and restores the
+// order: the top tier with a later time, or the last entry when the top
+// is taken off.
+func (h busyHeap) down(x busyEntry) {
+	n, i := len(h), 0
+	for {
+		l := 2*i + 1
+		if l >= n {
+			break
+		}
+		m := l
+		if r := l + 1; r < n && h[r].at < h[l].at {
+			m = r
+		}
+		if !(h[m].at < x.at) {
+			break
+		}
+		h[i] = h[m]
+		i = m
+	}
+	h[i] = x
+}
+
+// idleViews reports whether the run keeps idle views (see above), given
+// each device's capabilities.
+func (s *sim) idleViews(caps []dispatch.Capabilities, devs []Device) bool {
+	if !s.fresh || s.cfg.Dynamic() {
+		return false
+	}
+	some := false
+	for d := range caps {
+		switch c := &caps[d]; {
+		case c.Idle && len(devs[d].Shadows) == 0:
+			some = true
+		case s.countsView(c, devs[d].Shadows):
+			return false
+		}
+	}
+	return some
+}
+
+// setIdle readies a run that keeps idle views: every tier idle, each idle
+// view to be set whole at its first decision.
+func (s *sim) setIdle() {
+	if !s.idles {
+		return
+	}
+	s.busy = make(busyHeap, 0, len(s.tiers))
+	s.clogBase, s.clogMax = 0, max(64, 2*len(s.tiers))
+	for p := range s.tiers {
+		s.tiers[p].idle = true
+	}
+	for d := range s.devs {
+		if dv := &s.devs[d]; dv.idle {
+			dv.cursor = -1
+			dv.mark = make([]uint32, len(dv.seen))
+		}
+	}
+}
+
+// busied notes a task's reach at t of tier p: the tier fills if every
+// server is busy past t.
+func (s *sim) busied(p int, ts *tierState, t float64) {
+	if f := ts.free.Free(); ts.idle && f > t {
+		ts.idle = false
+		s.busy.push(f, p)
+		s.clog = append(s.clog, int32(p))
+	}
+}
+
+// freed marks idle, at a decision at t, every filled tier with a server
+// free by t.
+func (s *sim) freed(t float64) {
+	for len(s.busy) > 0 && s.busy[0].at <= t {
+		p := s.busy[0].tier
+		ts := &s.tiers[p]
+		if f := ts.free.Free(); f > t { // reached since it filled: free later
+			s.busy.down(busyEntry{f, p})
+			continue
+		}
+		ts.idle = true
+		last := len(s.busy) - 1
+		x := s.busy[last]
+		s.busy = s.busy[:last]
+		if last > 0 {
+			s.busy.down(x)
+		}
+		s.clog = append(s.clog, p)
+	}
+}
+
+// followIdle brings device dv's idle view up to date at a decision, after
+// freed, as follow does a counted view: the tiers logged since its
+// previous decision, listed in View.Changed; or every tier when the log
+// no longer holds them (or at its first decision), with Tracked false.
+func (s *sim) followIdle(dv *device) {
+	v := &dv.view
+	v.Changed = v.Changed[:0]
+	if dv.epoch++; dv.epoch == 0 { // wrapped: no mark may look current
+		clear(dv.mark)
+		dv.epoch = 1
+	}
+	end := s.clogBase + len(s.clog)
+	if dv.cursor < s.clogBase {
+		for i, ts := range dv.seen {
+			v.Idle[i] = ts.idle
+		}
+		v.Tracked = false
+	} else {
+		for _, p := range s.clog[dv.cursor-s.clogBase:] {
+			ts := &s.tiers[p]
+			if ts.owner >= 0 && int(ts.owner) != dv.index { // another device's local copy
+				continue
+			}
+			v.Idle[ts.scen] = ts.idle
+			s.mark(dv, ts.scen)
+		}
+		v.Tracked = true
+	}
+	dv.cursor = end
+	if len(s.devs) == 1 || len(s.clog) > s.clogMax {
+		s.clogBase = end
+		s.clog = s.clog[:0]
+	}
 }

@@ -62,7 +62,7 @@ func newProbe(inner dispatch.Policy, insp policies.Shadow, width float64, ntiers
 func (p *probe) Capabilities() dispatch.Capabilities {
 	c := p.caps
 	c.Observer = p
-	c.Blind, c.Sampler = false, false
+	c.Blind, c.Sampler, c.Idle = false, false, false
 	return c
 }
 

@@ -6,7 +6,10 @@ import (
 	"github.com/offload-sim/offload/internal/dispatch"
 )
 
-var _ dispatch.Policy = (*jiq)(nil)
+var (
+	_ dispatch.Policy     = (*jiq)(nil)
+	_ dispatch.IdleReader = (*jiq)(nil)
+)
 
 // jiq joins the idle queue (docs/design.md §3.7): among the tiers with an
 // idle server in the view (Busy < Servers and nothing queued), the one of
@@ -15,42 +18,67 @@ var _ dispatch.Policy = (*jiq)(nil)
 // may head for the same idle server; that is the rule's known weakness
 // with delays, kept as the baseline is usually stated.
 //
-// Its idle list is a tournament tree over the idle tiers' D̄ + 1/μ (a busy
-// tier is absent from it), which follows the view's changes: a tier joins
-// it when it goes idle and leaves it when it fills, as the idle queue of
-// Lu et al. ("Join-Idle-Queue", Performance Evaluation 68(11), 2011) is
-// told by the servers, so that a decision costs O(log n) of the tiers.
+// Its idle list (idleSet) follows the view's changes: a tier joins it
+// when it goes idle and leaves it when it fills, as the idle queue of Lu
+// et al. ("Join-Idle-Queue", Performance Evaluation 68(11), 2011) is told
+// by the servers, so that a decision costs O(1) of the tiers but the
+// changes since the previous one. It reads of the states only which tiers
+// are idle (dispatch.IdleReader): a simulator that keeps that list itself
+// (View.Idle) counts no tier for it.
 type jiq struct {
-	base []float64 // D̄_i + 1/μ_i: the keys of the tree
-	idle []bool    // tier i is in the idle list
-	rng  *rand.Rand
-	tree minTree
+	base  []float64 // D̄_i + 1/μ_i: the keys
+	rng   *rand.Rand
+	set   *idleSet
+	stale bool // an untracked decision was scanned: set's bits are old
 }
 
 // newJIQ returns a join-the-idle-queue policy for these tiers, drawing its
 // choices from rng.
 func newJIQ(tiers []dispatch.Tier, rng *rand.Rand) *jiq {
-	p := &jiq{base: make([]float64, len(tiers)), idle: make([]bool, len(tiers)), rng: rng}
+	p := &jiq{base: make([]float64, len(tiers)), rng: rng, stale: true}
 	for i, t := range tiers {
 		p.base[i] = t.MeanDelay + 1/t.Mu
 	}
+	p.set = newIdleSet(p.base)
 	return p
 }
 
 func buildJIQ(b Build) (dispatch.Policy, error) { return newJIQ(b.Tiers, b.Rand), nil }
 
-// Decide implements dispatch.Policy.
+// IdleReader implements dispatch.IdleReader: only idleness is read.
+func (*jiq) IdleReader() {}
+
+// Decide implements dispatch.Policy. A view that does not track its
+// changes is read whole and scanned (minTree's rule, the same answer for
+// the same draw); a tracked one changes the list where it changed.
 func (p *jiq) Decide(v *dispatch.View) dispatch.Decision {
-	if p.tree.all(v.Tracked, len(p.base)) {
-		for i := range p.idle {
-			p.idle[i] = v.States[i].Busy < v.Tiers[i].Servers && v.States[i].Queued == 0
+	s := p.set
+	i := -1
+	switch {
+	case !v.Tracked:
+		for k := range s.on {
+			s.on[k] = v.IsIdle(k)
 		}
-	} else {
-		for _, i := range v.Changed {
-			p.idle[i] = v.States[i].Busy < v.Tiers[i].Servers && v.States[i].Queued == 0
+		p.stale = true
+		i = scanPick(p.base, s.on, p.rng)
+	case p.stale:
+		for k := range s.on {
+			s.on[k] = v.IsIdle(k)
 		}
+		s.rebuild()
+		p.stale = false
+		i = s.pick(p.rng)
+	default:
+		for _, k := range v.Changed {
+			if v.IsIdle(k) {
+				s.add(k)
+			} else {
+				s.remove(k)
+			}
+		}
+		i = s.pick(p.rng)
 	}
-	if i := p.tree.decide(p.base, p.idle, v.Changed, v.Tracked, p.rng); i >= 0 {
+	if i >= 0 {
 		return dispatch.Decision{Tier: i}
 	}
 	return dispatch.Decision{Tier: p.rng.IntN(len(p.base))}

@@ -14,8 +14,7 @@ import (
 //
 // Ties: pick draws r uniformly in [0, ties) (one draw, and none when a
 // single leaf holds the minimum) and returns the r-th tied leaf in index
-// order. A leaf may be absent (not offered, as a busy tier to jiq): it
-// ties with nothing. NaN is larger than every number and never chosen
+// order. A leaf may be absent (not offered): it ties with nothing. NaN is larger than every number and never chosen
 // over one; when every present key is NaN, the first present leaf is
 // chosen without a draw.
 //

@@ -29,11 +29,31 @@ var _ dispatch.Policy = (*staticOpt)(nil)
 // ("A linear algorithm for generating random numbers with a given
 // distribution", IEEE TSE 17(9), 1991): one uniform picks a column and,
 // with its fraction, the column's tier or its alias.
+//
+// With many devices, each device's policy is cold in the caches when its
+// turn comes, and each cache line a decision reads is a miss. So what it
+// reads, the generator and (up to three tiers) the whole table, fills
+// the first 64 bytes, and the value is 128 bytes, a size class whose
+// objects the allocator places on cache-line boundaries: one line, where
+// the table's two slices were two more.
 type staticOpt struct {
-	p     []float64
-	prob  []float64 // column i keeps tier i with this probability
-	alias []int32   // else it gives this tier
 	rng   *rand.Rand
+	small [smallSplit]aliasColumn // the table of up to smallSplit tiers
+	n     int                     // tiers
+	cols  []aliasColumn           // the table: small[:n], or its own array past smallSplit tiers
+	p     []float64
+	_     [16]byte // to 128 bytes (TestStaticOptIsOneLine)
+}
+
+// smallSplit is the most tiers whose alias table the policy holds in
+// itself.
+const smallSplit = 3
+
+// aliasColumn is column i of an alias table: it keeps tier i with
+// probability prob, and gives alias otherwise.
+type aliasColumn struct {
+	prob  float64
+	alias int32
 }
 
 func buildStaticOpt(b Build) (dispatch.Policy, error) {
@@ -47,8 +67,15 @@ func buildStaticOpt(b Build) (dispatch.Policy, error) {
 // these tiers, drawing its choices from rng.
 func newStaticOpt(tiers []dispatch.Tier, lambda float64, rng *rand.Rand) *staticOpt {
 	p := staticSplit(tiers, lambda)
-	s := &staticOpt{p: p, rng: rng}
-	s.prob, s.alias = lb.AliasTable(p)
+	s := &staticOpt{p: p, rng: rng, n: len(p)}
+	s.cols = s.small[:0]
+	if s.n > smallSplit {
+		s.cols = make([]aliasColumn, 0, s.n)
+	}
+	prob, alias := lb.AliasTable(p)
+	for i := range prob {
+		s.cols = append(s.cols, aliasColumn{prob[i], alias[i]})
+	}
 	return s
 }
 
@@ -63,12 +90,18 @@ func (*staticOpt) Blind() {}
 // the column's probability, its alias otherwise. A tier of probability 0
 // is never chosen.
 func (s *staticOpt) Decide(*dispatch.View) dispatch.Decision {
-	x := s.rng.Float64() * float64(len(s.prob))
-	i := min(int(x), len(s.prob)-1)
-	if x-float64(i) < s.prob[i] {
+	x := s.rng.Float64() * float64(s.n)
+	i := min(int(x), s.n-1)
+	var c *aliasColumn
+	if s.n <= smallSplit { // the first line alone
+		c = &s.small[i]
+	} else {
+		c = &s.cols[i]
+	}
+	if x-float64(i) < c.prob {
 		return dispatch.Decision{Tier: i}
 	}
-	return dispatch.Decision{Tier: int(s.alias[i])}
+	return dispatch.Decision{Tier: int(c.alias)}
 }
 
 // splitCost is tier t's term p·(D̄ + Ŵ(pλ) + 1/μ) of the static objective.
