@@ -33,7 +33,7 @@ var allowed = map[string][]string{
 	"internal/htmlreport":            {"internal/report", "internal/results"},
 	"internal/dispatch/dispatchtest": {"internal/dispatch"},
 	"internal/engine":                {"internal/capacity", "internal/discipline", "internal/dispatch", "internal/fcfs", "internal/quantile", "internal/workload"},
-	"internal/emulate":               {"internal/balancer", "internal/dispatch", "internal/engine", "internal/experiment", "internal/policies", "internal/report", "internal/results", "internal/runner", "internal/testbed"},
+	"internal/emulate":               {"internal/analysis", "internal/balancer", "internal/dispatch", "internal/engine", "internal/experiment", "internal/policies", "internal/results", "internal/runner", "internal/testbed"},
 	"internal/estimators":            {"internal/dispatch"},
 	"internal/experiment":            {"internal/dispatch", "internal/engine", "internal/extpolicy", "internal/policies", "internal/quantile", "internal/results", "internal/scenario", "internal/stats", "internal/workload"},
 	"internal/extpolicy":             {"internal/dispatch"},

@@ -104,14 +104,6 @@ func figures(c Contents, own OwnFigures) ([]string, error) {
 			}})
 		}
 	}
-	if cmp, err := fs.ReadFile(fsys, "comparison.csv"); err == nil {
-		cs, err := readComparison(cmp)
-		if err != nil {
-			return nil, err
-		}
-		figs = append(figs, figure{"Emulated against simulated latency", report.ComparisonCaption,
-			func(d report.Folder, file string) error { return report.PlotComparison(d, file, "svg", cs, legend) }})
-	}
 	if runs, err := fs.ReadFile(fsys, "runs.csv"); err == nil && slices.Contains(legend.Labels, "jsq-s") {
 		rs, err := results.ReadRunsAny(bytes.NewReader(runs))
 		if err != nil {
@@ -207,26 +199,6 @@ func mapeFigures(fsys fs.FS, param string) ([]figure, error) {
 				report.FigureOptions{XLabel: xlabel, YLabel: "MAE of the wait (s)", LogY: report.SuggestLogY(sums, results.ColMAEWait)})
 		}},
 	}, nil
-}
-
-// readComparison parses comparison.csv by its header (a file from before
-// invalid_runs was added reads too).
-func readComparison(b []byte) ([]results.Comparison, error) {
-	recs, err := records(b, []string{"policy", "runs", "emulated_mean_s", "simulated_mean_s", "emulated_p95_s", "simulated_p95_s"})
-	if err != nil {
-		return nil, fmt.Errorf("comparison.csv: %w", err)
-	}
-	var cs []results.Comparison
-	for _, r := range recs {
-		c := results.Comparison{Policy: r["policy"], EmuMean: float(r["emulated_mean_s"]), SimMean: float(r["simulated_mean_s"]),
-			EmuP95: float(r["emulated_p95_s"]), SimP95: float(r["simulated_p95_s"]),
-			// A missing column (an older file) reads as NaN: no bar.
-			EmuMeanCI95: float(r["emulated_mean_s_ci95"]), SimMeanCI95: float(r["simulated_mean_s_ci95"]),
-			EmuP95CI95: float(r["emulated_p95_s_ci95"]), SimP95CI95: float(r["simulated_p95_s_ci95"])}
-		c.Runs, _ = strconv.Atoi(r["runs"])
-		cs = append(cs, c)
-	}
-	return cs, nil
 }
 
 // records reads a CSV into maps by header name; the header must have every

@@ -146,15 +146,15 @@ func (c Chart) layers() func(*plot.Plot) error {
 	}
 }
 
-// addXErrors draws each series' horizontal bars in its colour (the styler
+// addXErrors draws each series' horizontal bars in its colour (the Styler
 // gives the same styles in the same order as the plot's own).
 func (c Chart) addXErrors(p *plot.Plot) error {
-	st := styler{legend: c.Legend}
+	st := Styler{legend: c.Legend}
 	for _, s := range c.Series {
 		if len(s.Points) == 0 {
 			continue
 		}
-		sty := st.style(s.Label)
+		sty := st.Style(s.Label)
 		var xys plotter.XYs
 		var xe plotter.XErrors
 		for _, pt := range s.Points {
@@ -253,7 +253,7 @@ func (ps Panels) Save(dir Folder, file, format string) error {
 		if e.Fill != nil {
 			thumbs = append(thumbs, fillThumb(e.Fill))
 		}
-		entries = append(entries, legendEntry{e.Text, thumbs})
+		entries = append(entries, LegendEntry{e.Text, thumbs})
 	}
 	cols := len(panels)
 	if ps.Columns > 0 {
@@ -264,42 +264,30 @@ func (ps Panels) Save(dir Folder, file, format string) error {
 	if h == 0 && rows > 1 {
 		h = vg.Length(rows)*2.8*vg.Inch + vg.Inch
 	}
-	var lines []string
-	if ps.Caption != "" {
-		w := ps.Width
-		if w == 0 {
-			w = figWidth
-		}
-		lines = wrapCaption(ps.Caption, captionStyle(textScale(w)), w-2*vg.Points(captionMargin))
-	}
 	return dir.WriteFile(filepath.Base(file), func(w io.Writer) error {
-		c, dc, legendH, err := whiteCanvas(format, entries, len(lines), ps.Width, h)
-		if err != nil {
-			return err
-		}
-		top := draw.Crop(dc, vg.Points(4), -vg.Points(14), legendH, -vg.Points(8))
-		if ps.Title != "" {
-			sty := plot.New().Title.TextStyle
-			sty.Font.Size = pt(13, sc)
-			sty.XAlign, sty.YAlign = draw.XCenter, draw.YTop
-			top.FillText(sty, vg.Point{X: (top.Min.X + top.Max.X) / 2, Y: top.Max.Y}, ps.Title)
-			top = draw.Crop(top, 0, 0, 0, -pt(22, sc))
-		}
-		for r := range rows {
-			drawRow(panels[r*cols:min((r+1)*cols, len(panels))], cols, rowCanvas(top, r, rows))
-		}
-		drawLegend(legendArea(dc, legendH), entries, strings.Join(lines, "\n"))
-		_, err = c.WriteTo(w)
-		return err
+		return Render(w, format, entries, ps.Caption, ps.Width, h, func(area draw.Canvas) error {
+			top := draw.Crop(area, vg.Points(4), -vg.Points(14), 0, -vg.Points(8))
+			if ps.Title != "" {
+				sty := plot.New().Title.TextStyle
+				sty.Font.Size = pt(13, sc)
+				sty.XAlign, sty.YAlign = draw.XCenter, draw.YTop
+				top.FillText(sty, vg.Point{X: (top.Min.X + top.Max.X) / 2, Y: top.Max.Y}, ps.Title)
+				top = draw.Crop(top, 0, 0, 0, -pt(22, sc))
+			}
+			for r := range rows {
+				drawRow(panels[r*cols:min((r+1)*cols, len(panels))], cols, rowCanvas(top, r, rows))
+			}
+			return nil
+		})
 	})
 }
 
 // plots builds each chart with a point, and the legend of them all. A
 // chart's text is scaled to the image's width, as a figure's of that width
 // is, and its labelled ticks to the panel's.
-func (ps Panels) plots() ([]panel, []legendEntry, error) {
+func (ps Panels) plots() ([]panel, []LegendEntry, error) {
 	var panels []panel
-	var entries []legendEntry
+	var entries []LegendEntry
 	n := 0
 	for _, ch := range ps.Charts {
 		if len(ch.figure().Series) > 0 {
@@ -333,7 +321,7 @@ func (ps Panels) plots() ([]panel, []legendEntry, error) {
 		}
 		p.Title.TextStyle.Font.Size = pt(11, textScale(ps.Width))
 		for _, x := range e {
-			if !slices.ContainsFunc(entries, func(y legendEntry) bool { return y.Text == x.Text }) {
+			if !slices.ContainsFunc(entries, func(y LegendEntry) bool { return y.Text == x.Text }) {
 				entries = append(entries, x)
 			}
 		}
@@ -365,7 +353,7 @@ func rowCanvas(c draw.Canvas, r, rows int) draw.Canvas {
 // so that its panels are as wide as the others.
 func drawRow(row []panel, cols int, c draw.Canvas) {
 	if cols == 1 {
-		drawPlot(row[0].plot, c)
+		DrawPlot(row[0].plot, c)
 		return
 	}
 	total, cum := float64(cols-len(row)), 0.0 // an empty slot is of width 1, as a panel without Widths
@@ -382,6 +370,6 @@ func drawRow(row []panel, cols int, c draw.Canvas) {
 		if i < cols-1 {
 			right = x(cum) - c.Max.X
 		}
-		drawPlot(p.plot, draw.Crop(c, left, right, 0, 0))
+		DrawPlot(p.plot, draw.Crop(c, left, right, 0, 0))
 	}
 }

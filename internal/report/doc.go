@@ -3,7 +3,7 @@
 // several under one title and legend) on which the experiments draw their
 // own figures, and the figures every sweep has (SweepFigures: the latency
 // metrics, their *_stable versions, the shares, the per-class panels) with
-// the paired differences and the emulation's comparison. Every policy
+// the paired differences. Every policy
 // entry keeps one colour and marker across figures (Legend), the legend
 // sits under the plot where it cannot cover a line, and the axes come from
 // internal/axis.

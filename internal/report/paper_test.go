@@ -222,11 +222,11 @@ func TestCaptionWraps(t *testing.T) {
 // paper's eight policies and the unstable note fits its slot; at 7 in the
 // legend keeps its four columns.
 func TestLegendFitsPaperWidth(t *testing.T) {
-	var entries []legendEntry
+	var entries []LegendEntry
 	for _, p := range allPolicies {
-		entries = append(entries, legendEntry{Text: p})
+		entries = append(entries, LegendEntry{Text: p})
 	}
-	entries = append(entries, legendEntry{Text: "unstable (a tier's load > 1)"})
+	entries = append(entries, LegendEntry{Text: "unstable (a tier's load > 1)"})
 	if cols, _ := legendGrid(entries, figWidth); cols != legendCol {
 		t.Errorf("7 in: %d columns, want %d", cols, legendCol)
 	}

@@ -184,7 +184,7 @@ func legendArea(dc draw.Canvas, legendH vg.Length) draw.Canvas {
 // for the legend's entries (in legendColumns) and captionLines lines of
 // caption, on a white background. w and h are the image's size, 0 for the
 // default (figWidth; plotH plus the legend).
-func whiteCanvas(format string, entries []legendEntry, captionLines int, w, h vg.Length) (vg.CanvasWriterTo, draw.Canvas, vg.Length, error) {
+func whiteCanvas(format string, entries []LegendEntry, captionLines int, w, h vg.Length) (vg.CanvasWriterTo, draw.Canvas, vg.Length, error) {
 	if w == 0 {
 		w = figWidth
 	}
@@ -211,14 +211,14 @@ func whiteCanvas(format string, entries []legendEntry, captionLines int, w, h vg
 	return c, dc, legendH, nil
 }
 
-// legendEntry is one policy (or the unstable marker) in the legend.
-type legendEntry struct {
+// LegendEntry is one policy (or the unstable marker) in the legend.
+type LegendEntry struct {
 	Text   string
 	Thumbs []plot.Thumbnailer
 }
 
 // plot builds the gonum plot and the legend entries for the series.
-func (f figure) plot() (*plot.Plot, []legendEntry, error) {
+func (f figure) plot() (*plot.Plot, []LegendEntry, error) {
 	sc := textScale(f.Width)
 	p := f.newPlot(sc)
 	ss, xm, symX, err := f.xSeries()
@@ -270,9 +270,9 @@ func (f figure) newPlot(sc float64) *plot.Plot {
 
 // addAll adds the series (and the bursts' shading, the zero line, the
 // set-apart labels) to p and returns the series as drawn and the legend.
-func (f figure) addAll(p *plot.Plot, ss []series, xm axisMap, farLabels *plotter.Labels, sc float64) ([]series, []legendEntry, error) {
-	var entries []legendEntry
-	st := styler{legend: f.Legend}
+func (f figure) addAll(p *plot.Plot, ss []series, xm axisMap, farLabels *plotter.Labels, sc float64) ([]series, []LegendEntry, error) {
+	var entries []LegendEntry
+	st := Styler{legend: f.Legend}
 	anyUnstable := false
 	if len(f.Shade) > 0 {
 		addShade(p, f.Shade)
@@ -280,7 +280,7 @@ func (f figure) addAll(p *plot.Plot, ss []series, xm axisMap, farLabels *plotter
 		if name == "" {
 			name = burstLegend
 		}
-		entries = append(entries, legendEntry{name, []plot.Thumbnailer{shadeThumb()}})
+		entries = append(entries, LegendEntry{name, []plot.Thumbnailer{shadeThumb()}})
 	}
 	if f.MarkEvery == 0 && len(f.XLabels) == 0 {
 		ss = dodge(ss, xm)
@@ -301,7 +301,7 @@ func (f figure) addAll(p *plot.Plot, ss []series, xm axisMap, farLabels *plotter
 		every = max(every, len(ss))
 	}
 	for i, s := range ss {
-		e, m, err := addSeries(p, s, st.style(s.Name), every, i, f.Band, sc)
+		e, m, err := addSeries(p, s, st.Style(s.Name), every, i, f.Band, sc)
 		if err != nil {
 			return nil, nil, fmt.Errorf("policy %s: %w", s.Name, err)
 		}
@@ -315,13 +315,13 @@ func (f figure) addAll(p *plot.Plot, ss []series, xm axisMap, farLabels *plotter
 		p.Add(farLabels)
 	}
 	for _, e := range f.Extra {
-		entries = append(entries, legendEntry{Text: e})
+		entries = append(entries, LegendEntry{Text: e})
 	}
 	if anyUnstable {
 		ring, _ := plotter.NewScatter(plotter.XYs{})
 		ring.GlyphStyle = unstableRing
 		ring.GlyphStyle.Radius = pt(7, sc)
-		entries = append(entries, legendEntry{"unstable (a tier's load > 1)", []plot.Thumbnailer{ring}})
+		entries = append(entries, LegendEntry{"unstable (a tier's load > 1)", []plot.Thumbnailer{ring}})
 	}
 	return ss, entries, nil
 }
@@ -533,10 +533,10 @@ func sweptValues(sums []results.Summary) []float64 {
 // its legend entry and its markers and unstable rings, which the caller
 // adds once every line is drawn. With markEvery > 1 only every
 // markEvery-th point has a marker, starting at phase mod markEvery.
-func addSeries(p *plot.Plot, s series, sty style, markEvery, phase int, band bool, sc float64) (legendEntry, []plot.Plotter, error) {
+func addSeries(p *plot.Plot, s series, sty Style, markEvery, phase int, band bool, sc float64) (LegendEntry, []plot.Plotter, error) {
 	line, points, err := plotter.NewLinePoints(s.XYs)
 	if err != nil {
-		return legendEntry{}, nil, err
+		return LegendEntry{}, nil, err
 	}
 	if markEvery > 1 {
 		points.XYs = marked(s.XYs, markEvery, phase)
@@ -565,7 +565,7 @@ func addSeries(p *plot.Plot, s series, sty style, markEvery, phase int, band boo
 		}
 		fill, err := plotter.NewPolygon(poly)
 		if err != nil {
-			return legendEntry{}, nil, err
+			return LegendEntry{}, nil, err
 		}
 		fill.Color, fill.LineStyle.Width = bandFill(sty.Color), 0
 		p.Add(fill)
@@ -575,7 +575,7 @@ func addSeries(p *plot.Plot, s series, sty style, markEvery, phase int, band boo
 			plotter.YErrors
 		}{barXY, barErr})
 		if err != nil {
-			return legendEntry{}, nil, err
+			return LegendEntry{}, nil, err
 		}
 		bars.Color, bars.Width, bars.CapWidth = sty.Color, vg.Points(1), pt(5, sc)
 		p.Add(bars)
@@ -585,13 +585,13 @@ func addSeries(p *plot.Plot, s series, sty style, markEvery, phase int, band boo
 	if len(ringXY) > 0 {
 		rings, err := plotter.NewScatter(ringXY)
 		if err != nil {
-			return legendEntry{}, nil, err
+			return LegendEntry{}, nil, err
 		}
 		rings.GlyphStyle = unstableRing
 		rings.GlyphStyle.Radius = pt(7, sc)
 		marks = append(marks, rings)
 	}
-	return legendEntry{s.Name, []plot.Thumbnailer{line, points}}, marks, nil
+	return LegendEntry{s.Name, []plot.Thumbnailer{line, points}}, marks, nil
 }
 
 // marked are the points of xys that carry a marker when only every
@@ -616,7 +616,7 @@ func (f figure) note() string {
 // drawLegend lays the entries out in legendColumns columns, row by row,
 // with the note underneath. c is the legend strip (legendArea), whose
 // width and margins give the image's width.
-func drawLegend(c draw.Canvas, entries []legendEntry, note string) {
+func drawLegend(c draw.Canvas, entries []LegendEntry, note string) {
 	w := c.Max.X - c.Min.X + 2*vg.Points(captionMargin)
 	s := textScale(w)
 	cols, slots := legendGrid(entries, w)
@@ -663,21 +663,40 @@ func (f figure) renderWith(w io.Writer, format string, extra func(*plot.Plot) er
 			return err
 		}
 	}
-	var lines []string
+	note := ""
 	if f.Caption {
-		w := f.Width
-		if w == 0 {
-			w = figWidth
-		}
-		lines = wrapCaption(f.note(), captionStyle(textScale(w)), w-2*vg.Points(captionMargin))
+		note = f.note()
 	}
-	c, dc, legendH, err := whiteCanvas(format, entries, len(lines), f.Width, f.Height)
+	return Render(w, format, entries, note, f.Width, f.Height, func(area draw.Canvas) error {
+		// Margins keep the title and the markers at the last swept value
+		// inside the image; gonum pads only for what lies inside the data
+		// area.
+		DrawPlot(p, draw.Crop(area, vg.Points(4), -vg.Points(14), 0, -vg.Points(8)))
+		return nil
+	})
+}
+
+// Render draws a figure of its caller's layout into w as format: a white
+// image of width × height (0: the default width; the default plot height
+// plus the legend), the legend's entries in columns in a strip at the
+// bottom, and under them the caption, wrapped to the width ("": none).
+// fill draws the plots into the area above the strip.
+func Render(w io.Writer, format string, entries []LegendEntry, caption string, width, height vg.Length, fill func(area draw.Canvas) error) error {
+	var lines []string
+	if caption != "" {
+		cw := width
+		if cw == 0 {
+			cw = figWidth
+		}
+		lines = wrapCaption(caption, captionStyle(textScale(cw)), cw-2*vg.Points(captionMargin))
+	}
+	c, dc, legendH, err := whiteCanvas(format, entries, len(lines), width, height)
 	if err != nil {
 		return err
 	}
-	// Margins keep the title and the markers at the last swept value inside
-	// the image; gonum pads only for what lies inside the data area.
-	drawPlot(p, draw.Crop(dc, vg.Points(4), -vg.Points(14), legendH, -vg.Points(8)))
+	if err := fill(draw.Crop(dc, 0, 0, legendH, 0)); err != nil {
+		return err
+	}
 	drawLegend(legendArea(dc, legendH), entries, strings.Join(lines, "\n"))
 	_, err = c.WriteTo(w)
 	return err

@@ -260,7 +260,7 @@ func BenchmarkFigurePNG(b *testing.B) {
 					b.Fatal(err)
 				}
 				dc := draw.New(c)
-				drawPlot(p, draw.Crop(dc, 0, 0, vg.Inch, 0))
+				DrawPlot(p, draw.Crop(dc, 0, 0, vg.Inch, 0))
 				drawLegend(legendArea(dc, vg.Inch), entries, "")
 				if _, err := c.WriteTo(io.Discard); err != nil {
 					b.Fatal(err)

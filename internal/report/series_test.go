@@ -114,16 +114,16 @@ func TestPolicyStylesDistinct(t *testing.T) {
 		}
 		colors[s.Color], shapes[s.Shape] = p, p
 	}
-	st := styler{legend: Legend{Labels: []string{"hybrid", "h0", "h1"}, Policies: []string{"hybrid", "hybrid", "hybrid"}}}
-	if a, b := st.style("model-only"), policyStyles["model-only"]; !reflect.DeepEqual(a, b) {
+	st := Styler{legend: Legend{Labels: []string{"hybrid", "h0", "h1"}, Policies: []string{"hybrid", "hybrid", "hybrid"}}}
+	if a, b := st.Style("model-only"), policyStyles["model-only"]; !reflect.DeepEqual(a, b) {
 		t.Error(`estimator "model-only" does not look like policy model-only`)
 	}
-	h, h0, h1 := st.style("hybrid"), st.style("h0"), st.style("h1")
+	h, h0, h1 := st.Style("hybrid"), st.Style("h0"), st.Style("h1")
 	if !reflect.DeepEqual(h, policyStyles["hybrid"]) || h0.Color != h.Color || h0.Shape != h.Shape ||
 		reflect.DeepEqual(h0.Dash, h.Dash) || reflect.DeepEqual(h0.Dash, h1.Dash) {
 		t.Errorf("variants of hybrid: %+v, %+v, %+v; want hybrid's colour and marker, each its own line", h, h0, h1)
 	}
-	u1, u2 := st.style("mystery"), st.style("other")
+	u1, u2 := st.Style("mystery"), st.Style("other")
 	if reflect.DeepEqual(u1, u2) {
 		t.Error("two unknown names got the same style")
 	}

@@ -201,9 +201,9 @@ func positiveIf(xs []float64, logX bool) []float64 {
 func renderShares(w io.Writer, format string, panels []sharePanel, tiers []string, xs []float64, o FigureOptions) error {
 	cols := min(sharePanelCols, len(panels))
 	rows := (len(panels) + cols - 1) / cols
-	var entries []legendEntry
+	var entries []LegendEntry
 	for t, name := range tiers {
-		entries = append(entries, legendEntry{name, []plot.Thumbnailer{fillThumb(tierFills[t%len(tierFills)])}})
+		entries = append(entries, LegendEntry{name, []plot.Thumbnailer{fillThumb(tierFills[t%len(tierFills)])}})
 	}
 	anyUnstable := false
 	for _, p := range panels {
@@ -214,24 +214,11 @@ func renderShares(w io.Writer, format string, panels []sharePanel, tiers []strin
 	if anyUnstable {
 		ring, _ := plotter.NewScatter(plotter.XYs{})
 		ring.GlyphStyle = unstableRing
-		entries = append(entries, legendEntry{"tier unstable (load > 1)", []plot.Thumbnailer{ring}})
+		entries = append(entries, LegendEntry{"tier unstable (load > 1)", []plot.Thumbnailer{ring}})
 	}
 	h := o.Height
 	if h == 0 {
 		h = vg.Length(rows)*2.3*vg.Inch + vg.Points(40)
-	}
-	c, dc, legendH, err := whiteCanvas(format, entries, 0, o.Width, h)
-	if err != nil {
-		return err
-	}
-	top := draw.Crop(dc, vg.Points(4), -vg.Points(8), legendH, -vg.Points(4))
-	if o.Title != "" {
-		titleH := vg.Points(22)
-		sty := plot.New().Title.TextStyle
-		sty.Font.Size = vg.Points(13)
-		sty.XAlign, sty.YAlign = draw.XCenter, draw.YTop
-		top.FillText(sty, vg.Point{X: (top.Min.X + top.Max.X) / 2, Y: top.Max.Y}, o.Title)
-		top = draw.Crop(top, 0, 0, 0, -titleH)
 	}
 	grid := make([][]*plot.Plot, rows)
 	for r := range rows {
@@ -245,18 +232,27 @@ func renderShares(w io.Writer, format string, panels []sharePanel, tiers []strin
 		}
 		grid[r][col] = pl
 	}
-	tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Points(6), PadY: vg.Points(6)}
-	canvases := plot.Align(grid, tiles, top)
-	for r := range grid {
-		for col, pl := range grid[r] {
-			if pl != nil {
-				pl.Draw(canvases[r][col])
+	return Render(w, format, entries, "", o.Width, h, func(area draw.Canvas) error {
+		top := draw.Crop(area, vg.Points(4), -vg.Points(8), 0, -vg.Points(4))
+		if o.Title != "" {
+			titleH := vg.Points(22)
+			sty := plot.New().Title.TextStyle
+			sty.Font.Size = vg.Points(13)
+			sty.XAlign, sty.YAlign = draw.XCenter, draw.YTop
+			top.FillText(sty, vg.Point{X: (top.Min.X + top.Max.X) / 2, Y: top.Max.Y}, o.Title)
+			top = draw.Crop(top, 0, 0, 0, -titleH)
+		}
+		tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Points(6), PadY: vg.Points(6)}
+		canvases := plot.Align(grid, tiles, top)
+		for r := range grid {
+			for col, pl := range grid[r] {
+				if pl != nil {
+					pl.Draw(canvases[r][col])
+				}
 			}
 		}
-	}
-	drawLegend(legendArea(dc, legendH), entries, "")
-	_, err = c.WriteTo(w)
-	return err
+		return nil
+	})
 }
 
 // sharePlot is one policy's panel: the bands, then the rings. Only the
