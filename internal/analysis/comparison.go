@@ -19,6 +19,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/offload-sim/offload/internal/chart"
 	"github.com/offload-sim/offload/internal/experiment"
 	"github.com/offload-sim/offload/internal/htmlreport"
 	"github.com/offload-sim/offload/internal/report"
@@ -32,7 +33,7 @@ import (
 func ComparisonPlot(d *runner.Folder, format string, plan *experiment.Plan, cs []results.Comparison) (string, error) {
 	file := comparisonPlot + "." + format
 	switch err := PlotComparison(d, file, format, cs, Legend(plan)); {
-	case errors.Is(err, report.ErrNoData):
+	case errors.Is(err, chart.ErrNoData):
 		return "", nil
 	case err != nil:
 		return "", err
@@ -55,8 +56,8 @@ func comparisonFigures(c htmlreport.Contents) ([]report.SweepFigure, error) {
 		return nil, err
 	}
 	legend := c.Legend
-	return []report.SweepFigure{report.NewFigure(comparisonPlot, "Emulated against simulated latency", ComparisonCaption, report.FigureOptions{},
-		func(dir report.Folder, file, format string, _ report.FigureOptions) error {
+	return []report.SweepFigure{report.NewFigure(comparisonPlot, "Emulated against simulated latency", ComparisonCaption, chart.FigureOptions{},
+		func(dir chart.Folder, file, format string, _ chart.FigureOptions) error {
 			return PlotComparison(dir, file, format, cs, legend)
 		})}, nil
 }
@@ -110,11 +111,11 @@ func index(header []string, col string) int {
 // Axes are logarithmic when the latencies span more than a factor of 10 (a
 // saturated policy next to stable ones); a bar reaching below the axis is
 // cut there.
-func PlotComparison(dir report.Folder, file, format string, cs []results.Comparison, legend report.Legend) error {
+func PlotComparison(dir chart.Folder, file, format string, cs []results.Comparison, legend chart.Legend) error {
 	if !strings.HasSuffix(file, "."+format) {
 		file += "." + format
 	}
-	var entries []report.LegendEntry
+	var entries []chart.LegendEntry
 	panels := [2]*plot.Plot{}
 	for k, p := range []struct {
 		title string
@@ -147,7 +148,7 @@ func PlotComparison(dir report.Folder, file, format string, cs []results.Compari
 			}
 		}
 		if math.IsInf(lo, 1) {
-			return fmt.Errorf("plot %s: %w", file, report.ErrNoData)
+			return fmt.Errorf("plot %s: %w", file, chart.ErrNoData)
 		}
 		lo, hi = lo/1.25, hi*1.25
 		logAxes := hi/lo > 10
@@ -159,7 +160,7 @@ func PlotComparison(dir report.Folder, file, format string, cs []results.Compari
 				return err
 			}
 			if k == 0 {
-				entries = append(entries, report.LegendEntry{Text: pt.policy, Thumbs: []plot.Thumbnailer{sc}})
+				entries = append(entries, chart.LegendEntry{Text: pt.policy, Thumbs: []plot.Thumbnailer{sc}})
 			}
 		}
 		diag, err := plotter.NewLine(plotter.XYs{{X: lo, Y: lo}, {X: hi, Y: hi}})
@@ -170,17 +171,17 @@ func PlotComparison(dir report.Folder, file, format string, cs []results.Compari
 		pl.Add(diag)
 		pl.X.Min, pl.X.Max, pl.Y.Min, pl.Y.Max = lo, hi, lo, hi
 		if logAxes {
-			report.LogAxis(&pl.X)
-			report.LogAxis(&pl.Y)
+			chart.LogAxis(&pl.X)
+			chart.LogAxis(&pl.Y)
 		}
 		panels[k] = pl
 	}
 	return dir.WriteFile(filepath.Base(file), func(w io.Writer) error {
-		return report.Render(w, format, entries, "", 0, 0, func(area draw.Canvas) error {
+		return chart.Render(w, format, entries, "", 0, 0, func(area draw.Canvas) error {
 			top := draw.Crop(area, vg.Points(4), -vg.Points(8), 0, -vg.Points(8))
 			half := (top.Max.X - top.Min.X) / 2
-			report.DrawPlot(panels[0], draw.Crop(top, 0, -half, 0, 0))
-			report.DrawPlot(panels[1], draw.Crop(top, half, 0, 0, 0))
+			chart.DrawPlot(panels[0], draw.Crop(top, 0, -half, 0, 0))
+			chart.DrawPlot(panels[1], draw.Crop(top, half, 0, 0, 0))
 			return nil
 		})
 	})
@@ -199,7 +200,7 @@ type comparisonPoint struct {
 
 // add draws the point and its bars, the lower ends cut at floor on log
 // axes (where a bar cannot reach 0).
-func (p comparisonPoint) add(pl *plot.Plot, sty report.Style, floor float64, logAxes bool) (*plotter.Scatter, error) {
+func (p comparisonPoint) add(pl *plot.Plot, sty chart.Style, floor float64, logAxes bool) (*plotter.Scatter, error) {
 	xy := plotter.XYs{{X: p.x, Y: p.y}}
 	xlo, ylo := p.xErr, p.yErr
 	if logAxes {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/offload-sim/offload/internal/report"
+	"github.com/offload-sim/offload/internal/chart"
 	"github.com/offload-sim/offload/internal/results"
 )
 
@@ -29,7 +29,7 @@ func comparisons() []results.Comparison {
 	})
 }
 
-var cmpLegend = report.Legend{Labels: []string{"hybrid", "edge-first"}, Policies: []string{"hybrid", "edge-first"}}
+var cmpLegend = chart.Legend{Labels: []string{"hybrid", "edge-first"}, Policies: []string{"hybrid", "edge-first"}}
 
 // cmpSummary is a summary of the mean and P95 latency columns alone.
 func cmpSummary(pol string, value float64, mean, ci map[string]float64) results.Summary {
@@ -78,14 +78,14 @@ func TestCompareAndWrite(t *testing.T) {
 
 func TestPlotComparison(t *testing.T) {
 	dir := t.TempDir()
-	if err := PlotComparison(report.Dir(dir), "emulated_vs_simulated", "png", comparisons(), cmpLegend); err != nil {
+	if err := PlotComparison(chart.Dir(dir), "emulated_vs_simulated", "png", comparisons(), cmpLegend); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "emulated_vs_simulated.png"))
 	if err != nil || !bytes.HasPrefix(b, []byte("\x89PNG")) {
 		t.Fatalf("png: %v, %d bytes", err, len(b))
 	}
-	if err := PlotComparison(report.Dir(dir), "none", "png", nil, cmpLegend); err == nil {
+	if err := PlotComparison(chart.Dir(dir), "none", "png", nil, cmpLegend); err == nil {
 		t.Error("no data: no error")
 	}
 }

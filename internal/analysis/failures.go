@@ -9,6 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/offload-sim/offload/internal/chart"
 	"github.com/offload-sim/offload/internal/experiment"
 	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/results"
@@ -45,7 +46,7 @@ func FailuresOutputs(r *runner.Result) ([]string, error) {
 	if span != nil {
 		for _, f := range episodeFigures(b.policyRuns(), Legend(b.plan), *span, what, b.end, b.width, failuresStem) {
 			err := f.Draw(r.Dir, f.File, format, true, false)
-			if errors.Is(err, report.ErrNoData) {
+			if errors.Is(err, chart.ErrNoData) {
 				continue
 			}
 			if err != nil {
@@ -108,7 +109,7 @@ const failuresStem = "failures"
 // P95 latency of every policy from BaselineSpan before span (a tier's
 // episode, which name names, e.g. "the slow-down of slow") to end, time
 // counted from its start, span shaded; files prefix_latency, prefix_p95.
-func episodeFigures(runs []policyRuns, legend report.Legend, span results.Interval, name string, end, width float64, prefix string) []report.SweepFigure {
+func episodeFigures(runs []policyRuns, legend chart.Legend, span results.Interval, name string, end, width float64, prefix string) []report.SweepFigure {
 	if len(runs) == 0 {
 		return nil
 	}

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/offload-sim/offload/internal/chart"
 	"github.com/offload-sim/offload/internal/htmlreport"
 	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/runner"
@@ -175,7 +176,7 @@ func WriteReport(ctx context.Context, dir, out string, force bool, order []strin
 	}
 	write := func(w io.Writer) error { _, err := w.Write(page); return err }
 	if !inside {
-		if err := report.WriteFileAtomic(filepath.Dir(out), filepath.Base(out), write); err != nil {
+		if err := chart.WriteFileAtomic(filepath.Dir(out), filepath.Base(out), write); err != nil {
 			return "", err
 		}
 		runner.NoteWritten(w, out)

@@ -28,6 +28,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/offload-sim/offload/internal/chart"
 	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/results"
 )
@@ -65,7 +66,7 @@ type OwnFigures func(c Contents) ([]report.SweepFigure, error)
 type Contents struct {
 	FS        fs.FS
 	Sums      []results.Summary
-	Legend    report.Legend
+	Legend    chart.Legend
 	Param     string
 	Tiers     []Tier
 	Deadlines []string // the task classes that have a deadline

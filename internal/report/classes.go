@@ -7,6 +7,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/offload-sim/offload/internal/chart"
 	"github.com/offload-sim/offload/internal/results"
 )
 
@@ -95,13 +96,13 @@ func (g sweepFigs) classFigure(file, title, ylabel, what string, sums []results.
 		caption += " Ringed: unstable (a tier's offered load shown above 1)."
 	}
 	legend, logX, xs := g.legend, g.logX, sweptValues(sums)
-	o := FigureOptions{XLabel: g.xlabel, YLabel: ylabel, LogX: logX}
-	return NewFigure(file, title, caption, o, func(dir Folder, file, format string, o FigureOptions) error {
+	o := chart.FigureOptions{XLabel: g.xlabel, YLabel: ylabel, LogX: logX}
+	return NewFigure(file, title, caption, o, func(dir chart.Folder, file, format string, o chart.FigureOptions) error {
 		cols := 3 // a row of up to three, four as two by two
 		if len(classes) == 4 {
 			cols = 2
 		}
-		ps := Panels{Title: o.Title, Width: o.Width, Height: o.Height, Columns: cols}
+		ps := chart.Panels{Title: o.Title, Width: o.Width, Height: o.Height, Columns: cols}
 		if o.Caption {
 			ps.Caption = caption
 		}
@@ -111,24 +112,12 @@ func (g sweepFigs) classFigure(file, title, ylabel, what string, sums []results.
 			// A linear axis of nothing but zeros (no task missed) shows
 			// [0, 1], not gonum's [−1, 1].
 			none := !slices.ContainsFunc(sums, func(s results.Summary) bool { return s.Get(m) > 0 })
-			ps.Charts = append(ps.Charts, Chart{
-				FigureOptions: FigureOptions{Title: "class " + c.Name, XLabel: o.XLabel, YLabel: o.YLabel, LogX: o.LogX, LogY: ly},
-				Legend:        legend, Series: publicSeries(buildSeries(sums, legend, pickColumn(m), ly)), Dodge: true, XTicks: xs, Fraction: !ly && none})
+			ps.Charts = append(ps.Charts, chart.Chart{
+				FigureOptions: chart.FigureOptions{Title: "class " + c.Name, XLabel: o.XLabel, YLabel: o.YLabel, LogX: o.LogX, LogY: ly},
+				Legend:        legend, Series: buildSeries(sums, legend, pickColumn(m), ly), Dodge: true, XTicks: xs, Fraction: !ly && none})
 		}
 		return ps.Save(dir, file, format)
 	})
-}
-
-// publicSeries are series as Chart takes them.
-func publicSeries(ss []series) []Series {
-	out := make([]Series, len(ss))
-	for i, s := range ss {
-		out[i].Label = s.Name
-		for k, xy := range s.XYs {
-			out[i].Points = append(out[i].Points, Point{X: xy.X, Y: xy.Y, Low: s.Err[k].Low, High: s.Err[k].High, Unstable: s.Unstable[k]})
-		}
-	}
-	return out
 }
 
 // ScenarioDeadlines reads, from a results folder's scenario.yaml, the

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/offload-sim/offload/internal/chart"
 	"github.com/offload-sim/offload/internal/results"
 )
 
@@ -49,7 +50,7 @@ func TestClassFigures(t *testing.T) {
 	}
 	m := memFolder{}
 	for _, f := range figs {
-		if err := f.Draw(m, f.File, "png", true, true); err != nil && !errors.Is(err, ErrNoData) {
+		if err := f.Draw(m, f.File, "png", true, true); err != nil && !errors.Is(err, chart.ErrNoData) {
 			t.Errorf("%s: %v", f.File, err)
 		}
 	}

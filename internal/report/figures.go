@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/plot/vg"
 
+	"github.com/offload-sim/offload/internal/chart"
 	"github.com/offload-sim/offload/internal/results"
 	"github.com/offload-sim/offload/internal/scenario"
 )
@@ -26,21 +27,21 @@ type SweepFigure struct {
 	// everything (SharesNote), for the caller to tell the user; "" when
 	// it shows all.
 	Note string
-	draw func(dir Folder, file, format string, o FigureOptions) error
-	opts FigureOptions
+	draw func(dir chart.Folder, file, format string, o chart.FigureOptions) error
+	opts chart.FigureOptions
 }
 
 // NewFigure is a figure of an experiment's own, to be listed beside the
 // sweep's: draw writes it into dir as file.<format> (file may carry the
 // extension already) with the presentation o, which is the figure's own o
 // with the title, caption and size its caller asks for (Draw).
-func NewFigure(file, title, caption string, o FigureOptions, draw func(dir Folder, file, format string, o FigureOptions) error) SweepFigure {
+func NewFigure(file, title, caption string, o chart.FigureOptions, draw func(dir chart.Folder, file, format string, o chart.FigureOptions) error) SweepFigure {
 	return SweepFigure{File: file, Title: title, Caption: caption, opts: o, draw: draw}
 }
 
 // Draw writes the figure as dir/file.<format>; withTitle draws the title
 // in the image, caption the caption under the legend.
-func (f SweepFigure) Draw(dir Folder, file, format string, withTitle, caption bool) error {
+func (f SweepFigure) Draw(dir chart.Folder, file, format string, withTitle, caption bool) error {
 	o := f.opts
 	if withTitle {
 		o.Title = f.Title
@@ -50,7 +51,7 @@ func (f SweepFigure) Draw(dir Folder, file, format string, withTitle, caption bo
 }
 
 // DrawSized is Draw at the image size w × h (0: the default).
-func (f SweepFigure) DrawSized(dir Folder, file, format string, withTitle, caption bool, w, h vg.Length) error {
+func (f SweepFigure) DrawSized(dir chart.Folder, file, format string, withTitle, caption bool, w, h vg.Length) error {
 	o := f.opts
 	if withTitle {
 		o.Title = f.Title
@@ -68,7 +69,7 @@ func (f SweepFigure) DrawSized(dir Folder, file, format string, withTitle, capti
 // (ClassesOf), each class's mean and P95 latency and, when some class has a
 // deadline, its deadline misses, a panel per class. A server-count sweep
 // gets a log X axis. Figures of columns the summaries lack are left out.
-func SweepFigures(sums []results.Summary, legend Legend, param string, tiers []string, classes []Class) []SweepFigure {
+func SweepFigures(sums []results.Summary, legend chart.Legend, param string, tiers []string, classes []Class) []SweepFigure {
 	g := sweepFigs{legend: legend, xlabel: ParamLabel(param), name: ParamName(param), logX: SweepLogX(param, sweptValues(sums))}
 	has := func(c string) bool { return len(sums) > 0 && results.Index(sums[0].Cols, c) >= 0 }
 	var stable []results.Summary
@@ -123,7 +124,7 @@ func SweepFigures(sums []results.Summary, legend Legend, param string, tiers []s
 // sweepFigs is what a sweep's figures share: the legend, the x axis, and
 // the points left out of the *_stable figures.
 type sweepFigs struct {
-	legend       Legend
+	legend       chart.Legend
 	xlabel, name string
 	logX         bool
 	left         []results.Summary // unstable or at a tier's capacity
@@ -133,7 +134,7 @@ type sweepFigs struct {
 // metric is the figure of one metric against the swept value, of every
 // point or (isStable) of the stable ones, the Y axis fitted to them.
 func (g sweepFigs) metric(file, metric, title string, ss []results.Summary, isStable bool) SweepFigure {
-	o := FigureOptions{XLabel: g.xlabel, YLabel: MetricLabel(metric), LogY: SuggestLogY(ss, metric), LogX: g.logX, FitY: isStable}
+	o := chart.FigureOptions{XLabel: g.xlabel, YLabel: MetricLabel(metric), LogY: SuggestLogY(ss, metric), LogX: g.logX, FitY: isStable}
 	var apart []results.Summary
 	if isStable {
 		var rest []results.Summary
@@ -143,7 +144,7 @@ func (g sweepFigs) metric(file, metric, title string, ss []results.Summary, isSt
 	}
 	legend := g.legend
 	return SweepFigure{File: file, Title: title, Caption: g.caption(metric, apart, isStable), Redundant: isStable && len(g.left) == 0 && len(apart) == 0, opts: o,
-		draw: func(dir Folder, file, format string, o FigureOptions) error {
+		draw: func(dir chart.Folder, file, format string, o chart.FigureOptions) error {
 			return PlotMetricWith(dir, file, format, ss, legend, metric, o)
 		}}
 }
@@ -176,8 +177,8 @@ func (g sweepFigs) shares(sums []results.Summary, present []string) SweepFigure 
 	}
 	legend := g.legend
 	return SweepFigure{File: "shares", Title: "Where each policy sends its tasks vs " + g.name, Caption: caption, Note: note,
-		opts: FigureOptions{XLabel: g.xlabel, LogX: g.logX},
-		draw: func(dir Folder, file, format string, o FigureOptions) error {
+		opts: chart.FigureOptions{XLabel: g.xlabel, LogX: g.logX},
+		draw: func(dir chart.Folder, file, format string, o chart.FigureOptions) error {
 			return PlotShares(dir, file, format, sums, legend, present, o)
 		}}
 }
@@ -207,7 +208,7 @@ func AtCriticalLoad(s results.Summary) bool {
 
 // leftOut names the policies whose points a *_stable figure left out, each
 // with its swept values: "edge-first at 100, 120; random at 40–200".
-func leftOut(ss []results.Summary, legend Legend) string {
+func leftOut(ss []results.Summary, legend chart.Legend) string {
 	by := map[string][]float64{}
 	var names []string
 	for _, s := range ss {

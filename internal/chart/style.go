@@ -1,4 +1,4 @@
-package report
+package chart
 
 import (
 	"image/color"
@@ -90,8 +90,8 @@ type Legend struct {
 // (a test keeps every registered policy styled).
 func HasStyle(policy string) bool { _, ok := policyStyles[policy]; return ok }
 
-// rank is a label's place in the legend; names outside it go last.
-func (l Legend) rank(label string) int {
+// Rank is a label's place in the legend; names outside it go last.
+func (l Legend) Rank(label string) int {
 	if i := slices.Index(l.Labels, label); i >= 0 {
 		return i
 	}
@@ -137,6 +137,10 @@ func rgb(r, g, b uint8) color.Color { return color.RGBA{R: r, G: g, B: b, A: 0xF
 // unstableRing is drawn around an unstable point: larger than any marker and
 // black, so it reads as an annotation, not as another policy.
 var unstableRing = draw.GlyphStyle{Color: color.Black, Radius: vg.Points(7), Shape: draw.RingGlyph{}}
+
+// UnstableRing is the ring drawn around an unstable point, for a figure of
+// its own layout to draw and list in its legend alike.
+func UnstableRing() draw.GlyphStyle { return unstableRing }
 
 // diamondGlyph is a filled square standing on a corner.
 type diamondGlyph struct{}

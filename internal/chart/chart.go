@@ -1,4 +1,4 @@
-package report
+package chart
 
 import (
 	"fmt"
@@ -16,10 +16,9 @@ import (
 	"github.com/offload-sim/offload/internal/results"
 )
 
-// The drawing surface of the figures an experiment makes beyond a metric
-// against the swept value (a burst's time series, the energy front, the
-// per-class panels): Chart is one plot and Panels several side by side
-// under one title. Both draw as the sweep figures do: each policy entry in
+// The drawing surface of every figure: Chart is one plot (a metric against
+// the swept value, a burst's time series, the energy front, paired
+// differences) and Panels several side by side under one title. Both draw as the sweep figures do: each policy entry in
 // its colour and marker (from the Legend), axes from internal/axis, the
 // legend in a strip under the plots where it cannot cover a line, the file
 // through internal/canvas, written atomically into a Folder.
@@ -37,6 +36,9 @@ type Point struct {
 	Unstable bool
 	// Tag is written just above and right of the point ("": none).
 	Tag string
+	// Apart, with FigureOptions.SetApart, draws the point at the top of
+	// an axis fitted to the others, its value written beside it.
+	Apart bool
 }
 
 // Series is one line: a policy entry's label, whose colour and marker it
@@ -75,7 +77,18 @@ type Chart struct {
 	// XTicks are values (the swept ones) at which X is labelled when they
 	// fit; nil: round values.
 	XTicks []float64
-	// Note is the caption drawn with Caption; "" is SweepCaption.
+	// XLabels, if set, name the X axis's ticks instead: a categorical axis,
+	// one tick per name at x = 0, 1, 2, … (no dodging).
+	XLabels []string
+	// Zero draws the line y = 0 (a difference: which side of it an
+	// interval lies on is the finding).
+	Zero bool
+	// SymY, if > 0, puts Y on a symmetric log scale linear within ±SymY
+	// (differences that span orders of magnitude).
+	SymY float64
+	// Extra are legend entries after the series'.
+	Extra []LegendItem
+	// Note is the caption drawn with Caption ("": none).
 	Note string
 }
 
@@ -84,6 +97,15 @@ type Chart struct {
 type LegendItem struct {
 	Text string
 	Fill color.Color
+}
+
+// entry is the item as the legend draws it.
+func (e LegendItem) entry() LegendEntry {
+	var thumbs []plot.Thumbnailer
+	if e.Fill != nil {
+		thumbs = append(thumbs, FillThumb(e.Fill))
+	}
+	return LegendEntry{e.Text, thumbs}
 }
 
 // Save draws the chart and writes it atomically to dir/file.<format>
@@ -106,8 +128,9 @@ func (c Chart) Save(dir Folder, file, format string) error {
 // figure is the chart as the plot functions draw it; series without a
 // point are left out.
 func (c Chart) figure() figure {
-	f := figure{FigureOptions: c.FigureOptions, Fraction: c.Fraction, Legend: c.Legend, XTicks: c.XTicks,
-		Shade: c.Shade, ShadeName: c.ShadeName, MarkEvery: max(c.MarkEvery, 1), Note: c.Note, Band: c.Band}
+	f := figure{FigureOptions: c.FigureOptions, Fraction: c.Fraction, Legend: c.Legend, XTicks: c.XTicks, XLabels: c.XLabels,
+		Zero: c.Zero, SymY: c.SymY, Extra: c.Extra, Shade: c.Shade, ShadeName: c.ShadeName, MarkEvery: max(c.MarkEvery, 1),
+		Note: c.Note, Band: c.Band}
 	if c.Dodge {
 		f.MarkEvery = 0
 	}
@@ -116,10 +139,16 @@ func (c Chart) figure() figure {
 			continue
 		}
 		sr := series{Name: s.Label}
-		for _, p := range s.Points {
+		for i, p := range s.Points {
 			sr.XYs = append(sr.XYs, plotter.XY{X: p.X, Y: p.Y})
 			sr.Err = append(sr.Err, struct{ Low, High float64 }{p.Low, p.High})
 			sr.Unstable = append(sr.Unstable, p.Unstable)
+			if p.Apart && c.SetApart {
+				if sr.Far == nil {
+					sr.Far = make([]bool, len(s.Points))
+				}
+				sr.Far[i] = true
+			}
 		}
 		f.Series = append(f.Series, sr)
 	}
@@ -249,11 +278,7 @@ func (ps Panels) Save(dir Folder, file, format string) error {
 	}
 	sc := textScale(ps.Width)
 	for _, e := range ps.Extra {
-		var thumbs []plot.Thumbnailer
-		if e.Fill != nil {
-			thumbs = append(thumbs, fillThumb(e.Fill))
-		}
-		entries = append(entries, LegendEntry{e.Text, thumbs})
+		entries = append(entries, e.entry())
 	}
 	cols := len(panels)
 	if ps.Columns > 0 {
