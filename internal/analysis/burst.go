@@ -19,7 +19,6 @@ import (
 	"github.com/offload-sim/offload/internal/dispatch"
 	"github.com/offload-sim/offload/internal/experiment"
 	"github.com/offload-sim/offload/internal/htmlreport"
-	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/results"
 	"github.com/offload-sim/offload/internal/runner"
 )
@@ -384,7 +383,7 @@ type policyRuns struct {
 // start (or end, the end of arrivals) — with the mean over replicates and
 // its 95% interval as a band, and the policies unstable at the base load
 // in a separate panel. width is the windows' width, s.
-func burstFigures(runs []policyRuns, legend chart.Legend, bursts []results.Interval, end, width float64, cloud int) []report.SweepFigure {
+func burstFigures(runs []policyRuns, legend chart.Legend, bursts []results.Interval, end, width float64, cloud int) []chart.Figure {
 	if len(bursts) == 0 || len(runs) == 0 {
 		return nil
 	}
@@ -402,7 +401,7 @@ func burstFigures(runs []policyRuns, legend chart.Legend, bursts []results.Inter
 		caption += "Right: the policies unstable at the base load (a tier's offered load shown above 1), on an axis of their own: their latency grows through the run."
 	}
 	z := zoom{runs: runs, legend: legend, span: b, from: from, to: to, width: width, which: which, caption: caption, xlabel: "time since the burst began (s)"}
-	figs := []report.SweepFigure{
+	figs := []chart.Figure{
 		z.fig("burst_latency", "Windowed mean latency", "mean latency (s)", func(w results.Window) float64 { return w.MeanLatency }, true, false),
 		z.fig("burst_p95", "Windowed P95 latency", "P95 latency (s)", func(w results.Window) float64 { return w.P95Latency }, true, false),
 	}
@@ -425,13 +424,13 @@ type zoom struct {
 
 // fig is one figure of the zoom: y of every window, the stable policies'
 // panel and, when some are unstable, theirs beside it a third as wide.
-func (z zoom) fig(file, title, ylabel string, y func(results.Window) float64, logY, frac bool) report.SweepFigure {
+func (z zoom) fig(file, title, ylabel string, y func(results.Window) float64, logY, frac bool) chart.Figure {
 	stable, unstable := burstLines(z.runs, z.span.Start, z.from, z.to, z.width, y)
 	panel := func(ss []chart.Series, title string) chart.Chart {
 		return chart.Chart{FigureOptions: chart.FigureOptions{Title: title, XLabel: z.xlabel, YLabel: ylabel, LogY: logY}, Legend: z.legend, Series: ss,
 			Fraction: frac, MarkEvery: 3, Band: true, Shade: []results.Interval{{Start: 0, End: z.span.End - z.span.Start}}, ShadeName: z.shade}
 	}
-	return report.NewFigure(file, title+" through "+z.which, strings.TrimSpace(z.caption), chart.FigureOptions{XLabel: z.xlabel, YLabel: ylabel, LogY: logY},
+	return chart.NewFigure(file, title+" through "+z.which, strings.TrimSpace(z.caption), chart.FigureOptions{XLabel: z.xlabel, YLabel: ylabel, LogY: logY},
 		func(dir chart.Folder, file, format string, o chart.FigureOptions) error {
 			ps := chart.Panels{Title: o.Title, Width: o.Width, Height: o.Height, Widths: []float64{2, 1},
 				Charts: []chart.Chart{panel(stable, ""), panel(unstable, "unstable at the base load")},
@@ -495,7 +494,7 @@ func shareAt(xs []float64, i int) float64 {
 // from bursts.csv. A folder with only timeseries.csv (the replicates'
 // average) draws its lines without an interval band; one with neither
 // has none.
-func burstReportFigures(c htmlreport.Contents) ([]report.SweepFigure, error) {
+func burstReportFigures(c htmlreport.Contents) ([]chart.Figure, error) {
 	names := make([]string, len(c.Tiers))
 	cloud := -1
 	for i, t := range c.Tiers {

@@ -22,7 +22,6 @@ import (
 	"github.com/offload-sim/offload/internal/chart"
 	"github.com/offload-sim/offload/internal/experiment"
 	"github.com/offload-sim/offload/internal/htmlreport"
-	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/results"
 	"github.com/offload-sim/offload/internal/runner"
 )
@@ -46,7 +45,7 @@ const comparisonPlot = "emulated_vs_simulated"
 
 // comparisonFigures re-draw the emulation's figure for the HTML report
 // from comparison.csv (none without the file).
-func comparisonFigures(c htmlreport.Contents) ([]report.SweepFigure, error) {
+func comparisonFigures(c htmlreport.Contents) ([]chart.Figure, error) {
 	b, err := fs.ReadFile(c.FS, comparisonCSV)
 	if err != nil {
 		return nil, nil
@@ -56,7 +55,7 @@ func comparisonFigures(c htmlreport.Contents) ([]report.SweepFigure, error) {
 		return nil, err
 	}
 	legend := c.Legend
-	return []report.SweepFigure{report.NewFigure(comparisonPlot, "Emulated against simulated latency", ComparisonCaption, chart.FigureOptions{},
+	return []chart.Figure{chart.NewFigure(comparisonPlot, "Emulated against simulated latency", ComparisonCaption, chart.FigureOptions{},
 		func(dir chart.Folder, file, format string, _ chart.FigureOptions) error {
 			return PlotComparison(dir, file, format, cs, legend)
 		})}, nil

@@ -48,7 +48,7 @@ func plotFigure(ctx context.Context, o PlotOptions, w, h vg.Length) (string, err
 		return "", err
 	}
 	figs := report.SweepFigures(sums, legend, param, tiers, report.ClassesOf(sums, deadlines))
-	i := slices.IndexFunc(figs, func(f report.SweepFigure) bool { return f.File == o.Figure })
+	i := slices.IndexFunc(figs, func(f chart.Figure) bool { return f.File == o.Figure })
 	if i < 0 {
 		var names []string
 		for _, f := range figs {

@@ -15,7 +15,6 @@ import (
 
 	"github.com/offload-sim/offload/internal/chart"
 	"github.com/offload-sim/offload/internal/htmlreport"
-	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/runner"
 )
 
@@ -51,7 +50,7 @@ func RenderReport(ctx context.Context, dir string, order []string) ([]byte, erro
 // ownFigures are the figures of an experiment folder that its experiment
 // draws from the files it kept: a burst's series, the emulation's
 // comparison.
-func ownFigures(c htmlreport.Contents) ([]report.SweepFigure, error) {
+func ownFigures(c htmlreport.Contents) ([]chart.Figure, error) {
 	figs, err := burstReportFigures(c)
 	if err != nil {
 		return nil, err

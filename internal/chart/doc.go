@@ -3,7 +3,9 @@
 // bands, shaded spans, a zero line, points set apart; Panels, several
 // charts under one title and one legend; and, for a figure of a layout of
 // its own, Render (a white image with the legend strip and caption under
-// the plots), DrawPlot and a Legend's Styler. Every policy entry keeps one
+// the plots), DrawPlot and a Legend's Styler. A Figure is one listed with
+// its title and caption, drawn at any size: what an experiment writes and
+// the HTML report draws again. Every policy entry keeps one
 // colour and marker across figures (Legend), the legend sits under the
 // plot where it cannot cover a line, the axes come from internal/axis and
 // the file from internal/canvas.

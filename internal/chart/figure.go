@@ -5,7 +5,6 @@ import (
 	"image/color"
 	"io"
 	"math"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -102,23 +101,6 @@ type figure struct {
 	// a panel's labelled ticks need as much more room.
 	share float64
 }
-
-func (f figure) save(dir Folder, file, format string) error {
-	if !strings.HasSuffix(file, "."+format) {
-		file += "." + format
-	}
-	if len(f.Series) == 0 {
-		return fmt.Errorf("plot %s: %w", file, ErrNoData)
-	}
-	return dir.WriteFile(filepath.Base(file), func(w io.Writer) error {
-		return f.render(w, format)
-	})
-}
-
-// render draws the figure: the plot on top and, under it, the legend in
-// columns and a note on what the bars and rings mean. The legend lives
-// outside the data area so it can never cover a point.
-func (f figure) render(w io.Writer, format string) error { return f.renderWith(w, format, nil) }
 
 // legendArea is the strip under the plot that holds the legend.
 func legendArea(dc draw.Canvas, legendH vg.Length) draw.Canvas {
@@ -576,8 +558,11 @@ func drawLegend(c draw.Canvas, entries []LegendEntry, note string) {
 // burstLegend is the legend entry of the shaded bursts.
 const burstLegend = "burst"
 
-// renderWith is render with extra layers, if any, added to the plot
-// before it is drawn (a Chart's horizontal bars and tags).
+// renderWith draws the figure into w: the plot on top and, under it, the
+// legend in columns and the caption when asked (the legend lives outside
+// the data area, so it can never cover a point); extra layers, if any,
+// are added to the plot before it is drawn (a Chart's horizontal bars and
+// tags).
 func (f figure) renderWith(w io.Writer, format string, extra func(*plot.Plot) error) error {
 	p, entries, err := f.plot()
 	if err != nil {

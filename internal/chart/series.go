@@ -1,7 +1,6 @@
 package chart
 
 import (
-	"cmp"
 	"errors"
 	"math"
 	"slices"
@@ -11,9 +10,9 @@ import (
 	"github.com/offload-sim/offload/internal/axis"
 )
 
-// ErrNoData is returned (wrapped) by the plot functions when no summary has
-// both a swept value and the metric: e.g. a run without a sweep, or a
-// metric that every run left empty. Callers may skip such a plot.
+// ErrNoData is returned (wrapped) when a figure has nothing to draw: no
+// series with a point (a run without a sweep, a metric every run left
+// empty). Callers may skip such a plot.
 var ErrNoData = errors.New("no data to plot")
 
 // series is one line of a plot: one policy's points in increasing x, the
@@ -30,21 +29,6 @@ type series struct {
 
 // far reports whether point i is set apart.
 func (s series) far(i int) bool { return i < len(s.Far) && s.Far[i] }
-
-func sortByX(s *series) {
-	idx := make([]int, len(s.XYs))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(s.XYs[a].X, s.XYs[b].X) })
-	xys, errs, un, far := slices.Clone(s.XYs), slices.Clone(s.Err), slices.Clone(s.Unstable), slices.Clone(s.Far)
-	for to, from := range idx {
-		s.XYs[to], s.Err[to], s.Unstable[to] = xys[from], errs[from], un[from]
-		if far != nil {
-			s.Far[to] = far[from]
-		}
-	}
-}
 
 // logFloor returns the bottom of a log axis for these series: a round value
 // (1, 2 or 5 × 10^k) at least 20% under every mean and every bar's lower end

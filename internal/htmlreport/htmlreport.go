@@ -58,7 +58,7 @@ type Options struct {
 
 // OwnFigures lists the figures an experiment draws of its own from the
 // contents of its folder; none (nil, nil) for a folder it does not know.
-type OwnFigures func(c Contents) ([]report.SweepFigure, error)
+type OwnFigures func(c Contents) ([]chart.Figure, error)
 
 // Contents are what the page has read of an experiment folder: the folder
 // itself, its summaries, and from its scenario.yaml the legend, the swept

@@ -59,11 +59,11 @@ const ClassCaption = "One panel per task class, each with an axis of its own: ev
 // latency per policy against the swept value, one panel per class, and,
 // when some class has a deadline, the share of each class's tasks that
 // missed it. None without classes.
-func (g sweepFigs) classes(sums []results.Summary, classes []Class) []SweepFigure {
+func (g sweepFigs) classes(sums []results.Summary, classes []Class) []chart.Figure {
 	if len(classes) == 0 {
 		return nil
 	}
-	figs := []SweepFigure{
+	figs := []chart.Figure{
 		g.classFigure(ClassLatencyFigure, "Mean latency per task class vs "+g.name, "mean latency (s)",
 			"Mean latency of the class's completed tasks.", sums, classes, results.ClassLatencyCol, true),
 		g.classFigure(ClassP95Figure, "P95 latency per task class vs "+g.name, "P95 latency (s)",
@@ -90,14 +90,14 @@ func (g sweepFigs) classes(sums []results.Summary, classes []Class) []SweepFigur
 // classFigure is one per-class figure: a panel per class of the column
 // col(class), Y on a log axis where logY allows and the class's means span
 // more than a factor of 10.
-func (g sweepFigs) classFigure(file, title, ylabel, what string, sums []results.Summary, classes []Class, col func(string) string, logY bool) SweepFigure {
+func (g sweepFigs) classFigure(file, title, ylabel, what string, sums []results.Summary, classes []Class, col func(string) string, logY bool) chart.Figure {
 	caption := what + " " + ClassCaption
 	if g.anyUnstable {
 		caption += " Ringed: unstable (a tier's offered load shown above 1)."
 	}
 	legend, logX, xs := g.legend, g.logX, sweptValues(sums)
 	o := chart.FigureOptions{XLabel: g.xlabel, YLabel: ylabel, LogX: logX}
-	return NewFigure(file, title, caption, o, func(dir chart.Folder, file, format string, o chart.FigureOptions) error {
+	return chart.NewFigure(file, title, caption, o, func(dir chart.Folder, file, format string, o chart.FigureOptions) error {
 		cols := 3 // a row of up to three, four as two by two
 		if len(classes) == 4 {
 			cols = 2

@@ -30,7 +30,7 @@ func TestClassFigures(t *testing.T) {
 			sums = append(sums, s)
 		}
 	}
-	stems := func(figs []SweepFigure) (out []string) {
+	stems := func(figs []chart.Figure) (out []string) {
 		for _, f := range figs {
 			if slices.Contains(ClassFigures(), f.File) {
 				out = append(out, f.File)

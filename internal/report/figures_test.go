@@ -56,7 +56,7 @@ func TestSweepFiguresList(t *testing.T) {
 		t.Fatalf("figures %v, want %v", files, want)
 	}
 	st := figs[4]
-	if st.Redundant || st.Title != "Mean latency vs arrival rate, stable points only" || !st.opts.FitY {
+	if st.Redundant || st.Title != "Mean latency vs arrival rate, stable points only" || !st.Options.FitY {
 		t.Errorf("stable figure: %+v", st)
 	}
 	if !strings.Contains(st.Caption, "jsq at 100; edge-first at 150, 200") {
@@ -81,7 +81,7 @@ func TestSweepFiguresList(t *testing.T) {
 	}
 	// A server count reads on a log axis, with ticks at its values.
 	for _, f := range SweepFigures(sums, testLegend, "tiers.edge.servers", nil, nil) {
-		if !f.opts.LogX {
+		if !f.Options.LogX {
 			t.Errorf("%s of a server sweep: linear x", f.File)
 		}
 	}

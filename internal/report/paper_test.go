@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/offload-sim/offload/internal/axis"
+	"github.com/offload-sim/offload/internal/chart"
 	"github.com/offload-sim/offload/internal/results"
 )
 
@@ -66,14 +67,14 @@ func names(ss []results.Summary) []string {
 func TestStableFigureSetsApart(t *testing.T) {
 	sums := append(sweepCell(80, map[string][2]float64{"hybrid": {0.055, 0.5}, "jsq-s": {0.052, 0.5}, "edge-first": {0.069, 0.8}}),
 		sweepCell(100, map[string][2]float64{"hybrid": {0.060, 0.6}, "jsq-s": {0.056, 0.6}, "edge-first": {1.95, 0.998}})...)
-	var st SweepFigure
+	var st chart.Figure
 	for _, f := range SweepFigures(sums, testLegend, "arrivals.rate", nil, nil) {
 		if f.File == "mean_latency_stable" {
 			st = f
 		}
 	}
-	if st.Redundant || !st.opts.SetApart || st.opts.LogY || !strings.Contains(st.Caption, "edge-first at 100 (1.95)") {
-		t.Fatalf("stable figure: redundant %v, set apart %v, log %v, caption %q", st.Redundant, st.opts.SetApart, st.opts.LogY, st.Caption)
+	if st.Redundant || !st.Options.SetApart || st.Options.LogY || !strings.Contains(st.Caption, "edge-first at 100 (1.95)") {
+		t.Fatalf("stable figure: redundant %v, set apart %v, log %v, caption %q", st.Redundant, st.Options.SetApart, st.Options.LogY, st.Caption)
 	}
 	ss := buildSeries(sums, testLegend, pickColumn(results.ColMeanLatency), false)
 	apart, _ := SetApart(sums, results.ColMeanLatency)
@@ -89,7 +90,7 @@ func TestStableFigureSetsApart(t *testing.T) {
 	if len(marked) != 1 || marked[0] != "edge-first at 100" {
 		t.Errorf("set apart: %q, want edge-first at 100 alone", marked)
 	}
-	if err := PlotMetricWith(memFolder{}, "s", "png", sums, testLegend, results.ColMeanLatency, st.opts); err != nil {
+	if err := PlotMetricWith(memFolder{}, "s", "png", sums, testLegend, results.ColMeanLatency, st.Options); err != nil {
 		t.Fatal(err)
 	}
 }
