@@ -277,8 +277,11 @@ type Feedback interface {
 
 // Completion is one attempt's outcome, for Feedback. Times are seconds.
 // Every attempt a policy decided is told once when it ends, whatever its
-// Outcome, so that a balancer's own counts of outstanding requests return
-// to zero; a Moved one is told at its decision besides.
+// Outcome (a drop at a full buffer too), so that a balancer's own counts
+// of outstanding requests return to zero; a Moved one is told at its
+// decision besides. The one exception is an attempt lost with its tier
+// when the scenario has no timeout: nothing reaches its dispatcher, as
+// with a request that hangs, and a balancer counts it outstanding.
 type Completion struct {
 	Task    int     // the task's id, as View.Task gave it at its decision
 	Tier    int     // the tier it ran at (the device's index)

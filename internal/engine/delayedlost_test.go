@@ -51,3 +51,31 @@ func TestDelayedSeesTheLostLeave(t *testing.T) {
 		t.Fatalf("the run does not test it: %d lost, %d looks while down, %d stale looks", res.Out.Lost, emptyLooks, staleSeen)
 	}
 }
+
+// TestMovedRetryCarriesNoPrediction: a retry whose policy chooses the tier
+// that failed is moved to the next one by the engine; the prediction was
+// for the failed tier, so it is not scored against the latency at the
+// other. Tasks that reach the first tier's live spans are scored.
+func TestMovedRetryCarriesNoPrediction(t *testing.T) {
+	size := mustDist(t, "exponential", 1, 0, 0)
+	cfg := &Config{
+		Tiers: []TierConfig{tier("a", dispatch.Edge, 2, 4, size, mustDelay(t, 0.01, 0.5)),
+			tier("b", dispatch.Cloud, 2, 4, size, mustDelay(t, 0.02, 0.5))},
+		Arrivals: workload.Schedule{Rate: 3}, Size: size, Large: math.Inf(1), Tasks: 3000, Warmup: 0,
+		Timeout: 5, Retries: 1,
+	}
+	cfg.Tiers[0].Capacity.Episodes = []Episode{{Start: 100, End: 400, Down: true}}
+	pol := dispatch.PolicyFunc(func(v *dispatch.View) dispatch.Decision {
+		return dispatch.Decision{Tier: 0, PredWait: 1e6, HasPred: true} // always the first, however it fares
+	})
+	res, err := Run(cfg, pol, workload.NewStreams(4, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Out.Retried == 0 || res.Out.Completed != cfg.Tasks {
+		t.Fatalf("the run does not test it: %+v", res.Out)
+	}
+	if res.Predicted != res.Out.Completed-res.Out.Retried {
+		t.Errorf("%d predictions scored, want the %d tasks that ran where predicted", res.Predicted, res.Out.Completed-res.Out.Retried)
+	}
+}

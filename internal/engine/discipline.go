@@ -105,6 +105,9 @@ func (s *sim) drop(slot int32) {
 		s.attemptFailed(slot, min(x.reach+x.delay, a.sent+d.timeout), failLost)
 		return
 	}
+	// The refusal still reaches the dispatcher (or its timeout comes
+	// first), so a policy that counts its outstanding attempts is told.
+	s.tellFailed(x, a, min(x.reach+x.delay, a.sent+d.timeout))
 	if x.measured {
 		s.pending--
 		s.res.Out.Dropped++

@@ -226,16 +226,7 @@ func (s *sim) hold(p int, ts *tierState, reach, start, leave float64) {
 func (s *sim) attemptFailed(slot int32, t float64, why failure) {
 	x := &s.slots[slot]
 	a := &s.dyn.side[slot]
-	if t < math.Inf(1) && s.devs[x.dev].feedback != nil {
-		// Its policy learns of it then, before any retry of it: an error
-		// before the timeout is the refusal's, anything later the timeout.
-		out := dispatch.Failed
-		if t >= a.sent+s.dyn.timeout {
-			out = dispatch.TimedOut
-		}
-		s.scheduleEnd(x.dev, dispatch.Completion{Task: x.id, Tier: int(x.vtier), Now: t, Latency: t - a.sent,
-			Delay: x.delay, Outcome: out})
-	}
+	s.tellFailed(x, a, t)
 	if t < math.Inf(1) && int(a.tries) < s.dyn.retries {
 		if a.tries == 0 && x.measured {
 			s.res.Out.Retried++
@@ -253,6 +244,21 @@ func (s *sim) attemptFailed(slot int32, t float64, why failure) {
 		}
 	}
 	s.freeSlots = append(s.freeSlots, slot)
+}
+
+// tellFailed tells the policy of task x, if it learns from outcomes, that
+// its attempt a failed, at t, when its dispatcher learns of it (+Inf:
+// never), before any retry of it: an error before the timeout is the
+// refusal's, anything later the timeout.
+func (s *sim) tellFailed(x *transit, a *attempt, t float64) {
+	if t < math.Inf(1) && s.devs[x.dev].feedback != nil {
+		out := dispatch.Failed
+		if t >= a.sent+s.dyn.timeout {
+			out = dispatch.TimedOut
+		}
+		s.scheduleEnd(x.dev, dispatch.Completion{Task: x.id, Tier: int(x.vtier), Now: t, Latency: t - a.sent,
+			Delay: x.delay, Outcome: out})
+	}
 }
 
 // retry asks the task's policy again, at the event's instant, with the
@@ -284,7 +290,8 @@ func (s *sim) resend(e *event) error {
 		s.attemptFailed(slot, math.Inf(1), failLost)
 		return fmt.Errorf("policy chose tier %d, but there are %d tiers", i, len(s.cfg.Tiers))
 	}
-	if i == failed && len(dv.phys) > 1 {
+	moved := i == failed && len(dv.phys) > 1
+	if moved {
 		i = (i + 1) % len(dv.phys)
 		if fb := dv.feedback; fb != nil { // its counts follow the task
 			c := &s.fb.moved
@@ -297,7 +304,9 @@ func (s *sim) resend(e *event) error {
 	x.delay = dv.src.Delay(&s.task, i)
 	x.reach = t + x.delay
 	x.tier, x.vtier = int32(p), int32(i)
-	x.hasPred, x.predWait = dec.HasPred, dec.PredWait
+	// A moved task's prediction was for the tier that failed: it says
+	// nothing of this one, so it is not scored (mape).
+	x.hasPred, x.predWait = dec.HasPred && !moved, dec.PredWait
 	if x.measured && len(dv.shadows) > 0 {
 		s.predictShadows(dv, slot, i)
 	}

@@ -106,61 +106,93 @@ func counts(p any, n int) (per []int, entries int, found bool) {
 // end, exactly the attempts still in flight, a handful of the last tasks.
 func TestFeedbackEndsEveryAttempt(t *testing.T) {
 	const tasks = 20000
+	// The runs: tiers that fail in turn, with timeouts and retries; and
+	// full buffers without retries, whose drops are the attempts' ends.
+	runs := []struct {
+		name  string
+		setup func(cfg *engine.Config)
+		check func(o engine.Outcomes) bool
+		ends  []dispatch.Outcome
+	}{
+		{"failures", func(cfg *engine.Config) {
+			cfg.Tiers[1].Capacity.Episodes = []engine.Episode{{Start: 10, End: 20, Down: true}}
+			cfg.Tiers[2].Capacity.Episodes = []engine.Episode{{Start: 30, End: 40, Down: true}}
+			cfg.Tiers[0].Capacity.Episodes = []engine.Episode{{Start: 50, End: 55, Down: true}}
+			cfg.Timeout, cfg.Retries = 0.4, 2
+		}, func(o engine.Outcomes) bool { return o.Lost > 0 && o.TimedOut > 0 && o.Retried > 0 },
+			[]dispatch.Outcome{dispatch.Completed, dispatch.Failed, dispatch.TimedOut}},
+		{"drops", func(cfg *engine.Config) {
+			for i := range cfg.Tiers {
+				cfg.Tiers[i].Buffer = cfg.Tiers[i].Servers
+			}
+		}, func(o engine.Outcomes) bool { return o.Dropped > 0 },
+			[]dispatch.Outcome{dispatch.Completed, dispatch.Failed}},
+	}
 	tested := 0
 	for _, name := range policies.Names() {
 		spec, _ := policies.Lookup(name)
 		if spec.Program {
 			continue
 		}
-		cfg := engine.ThreeTier(t, 300, tasks)
-		p := engine.RegistryPolicy(t, spec.Name, cfg, 1)
-		caps := dispatch.CapabilitiesOf(p)
-		if caps.Feedback == nil {
+		if caps := dispatch.CapabilitiesOf(engine.RegistryPolicy(t, spec.Name, engine.ThreeTier(t, 300, tasks), 1)); caps.Feedback == nil {
 			continue
 		}
 		tested++
-		t.Run(spec.Name, func(t *testing.T) {
-			cfg.Tiers[1].Capacity.Episodes = []engine.Episode{{Start: 10, End: 20, Down: true}}
-			cfg.Tiers[2].Capacity.Episodes = []engine.Episode{{Start: 30, End: 40, Down: true}}
-			cfg.Tiers[0].Capacity.Episodes = []engine.Episode{{Start: 50, End: 55, Down: true}}
-			cfg.Timeout, cfg.Retries = 0.4, 2
-			l := &ledger{p: p, caps: caps, at: map[int]int{}}
-			res, err := engine.Run(cfg, l, workload.NewStreams(3, 0))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Out.Lost == 0 || res.Out.TimedOut == 0 || res.Out.Retried == 0 {
-				t.Fatalf("the run has no loss, timeout or retry to tell: %+v", res.Out)
-			}
-			for _, o := range []dispatch.Outcome{dispatch.Completed, dispatch.Failed, dispatch.TimedOut} {
-				if l.outcomes[o] == 0 {
-					t.Errorf("no end of outcome %v told", o)
-				}
-			}
-			if l.wrong > 0 || len(l.errs) > 0 {
-				t.Errorf("%d ends told at a tier the attempt was not outstanding at; %v", l.wrong, l.errs)
-			}
-			inFlight := make([]int, len(cfg.Tiers))
-			for task, tier := range l.at {
-				inFlight[tier]++
-				if task < tasks-200 {
-					t.Errorf("task %d of %d still outstanding at tier %d at the end", task, tasks, tier)
-				}
-			}
-			per, entries, found := counts(p, len(cfg.Tiers))
-			if !found {
-				t.Fatal("the policy holds no count this test can read")
-			}
-			if entries > 0 && entries != len(l.at) {
-				t.Errorf("the policy holds %d tasks' entries, %d attempts in flight", entries, len(l.at))
-			}
-			if entries == 0 && !reflect.DeepEqual(per, inFlight) {
-				t.Errorf("the policy's outstanding counts %v, in flight %v", per, inFlight)
-			}
-			t.Logf("%v told; %d moved; in flight at the end %v", l.outcomes, l.outcomes[dispatch.Moved], inFlight)
-		})
+		for _, r := range runs {
+			t.Run(spec.Name+"/"+r.name, func(t *testing.T) {
+				cfg := engine.ThreeTier(t, 300, tasks)
+				r.setup(cfg)
+				p := engine.RegistryPolicy(t, spec.Name, cfg, 1)
+				endsEveryAttempt(t, cfg, p, r.check, r.ends)
+			})
+		}
 	}
 	if tested < 4 {
 		t.Fatalf("%d feedback policies registered, want least-conn, p2c, ewma, prequal at least", tested)
 	}
+}
+
+// endsEveryAttempt runs p through its ledger and checks that every
+// attempt's end was told at the tier it was outstanding at, and that the
+// policy's own counts are the attempts still in flight.
+func endsEveryAttempt(t *testing.T, cfg *engine.Config, p dispatch.Policy, ran func(engine.Outcomes) bool, ends []dispatch.Outcome) {
+	t.Helper()
+	caps := dispatch.CapabilitiesOf(p)
+	l := &ledger{p: p, caps: caps, at: map[int]int{}}
+	res, err := engine.Run(cfg, l, workload.NewStreams(3, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ran(res.Out) {
+		t.Fatalf("the run has nothing to tell: %+v", res.Out)
+	}
+	for _, o := range ends {
+		if l.outcomes[o] == 0 {
+			t.Errorf("no end of outcome %v told", o)
+		}
+	}
+	if l.wrong > 0 || len(l.errs) > 0 {
+		t.Errorf("%d ends told at a tier the attempt was not outstanding at; %v", l.wrong, l.errs)
+	}
+	inFlight, stale := make([]int, len(cfg.Tiers)), 0
+	for task, tier := range l.at {
+		inFlight[tier]++
+		if task < cfg.Tasks-200 {
+			stale++
+		}
+	}
+	if stale > 0 {
+		t.Errorf("%d attempts of tasks decided long before the end still outstanding", stale)
+	}
+	per, entries, found := counts(p, len(cfg.Tiers))
+	if !found {
+		t.Fatal("the policy holds no count this test can read")
+	}
+	if entries > 0 && entries != len(l.at) {
+		t.Errorf("the policy holds %d tasks' entries, %d attempts in flight", entries, len(l.at))
+	}
+	if entries == 0 && !reflect.DeepEqual(per, inFlight) {
+		t.Errorf("the policy's outstanding counts %v, in flight %v", per, inFlight)
+	}
+	t.Logf("%v told; %d moved; in flight at the end %v", l.outcomes, l.outcomes[dispatch.Moved], inFlight)
 }
