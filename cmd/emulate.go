@@ -14,10 +14,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/offload-sim/offload/internal/balancer"
+	"github.com/offload-sim/offload/internal/chart"
 	"github.com/offload-sim/offload/internal/emulate"
 	"github.com/offload-sim/offload/internal/experiment"
 	"github.com/offload-sim/offload/internal/policies"
-	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/results"
 	"github.com/offload-sim/offload/internal/runner"
 	"github.com/offload-sim/offload/internal/scenario"
@@ -149,7 +149,7 @@ func (o *emulateOptions) check() error {
 		return badInputf("--duration %v: must be > 0", o.duration)
 	case o.warmup < 0 || o.timeout <= 0 || o.spin < 0:
 		return badInputf("--warmup %v, --timeout %v, --spin %v: must be ≥ 0, > 0, ≥ 0", o.warmup, o.timeout, o.spin)
-	case !slices.Contains(report.Formats, o.format):
+	case !slices.Contains(chart.Formats, o.format):
 		return badInputf("--format %q: allowed: png, svg, pdf", o.format)
 	case o.dir == "":
 		return badInputf("-o: empty folder name")

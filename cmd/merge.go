@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/offload-sim/offload/internal/report"
+	"github.com/offload-sim/offload/internal/chart"
 	"github.com/offload-sim/offload/internal/reproduce"
 	"github.com/offload-sim/offload/internal/runner"
 )
@@ -44,8 +44,8 @@ that a shard given twice has the same bytes both times. A failed check exits
 			return nil
 		},
 		RunE: func(c *cobra.Command, args []string) error {
-			if !slices.Contains(report.Formats, o.format) {
-				return badInputf("--format %q: allowed: %s", o.format, strings.Join(report.Formats, ", "))
+			if !slices.Contains(chart.Formats, o.format) {
+				return badInputf("--format %q: allowed: %s", o.format, strings.Join(chart.Formats, ", "))
 			}
 			if o.dir == "" {
 				return badInputf("-o: empty folder name")

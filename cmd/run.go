@@ -9,9 +9,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/offload-sim/offload/internal/chart"
 	"github.com/offload-sim/offload/internal/experiment"
 	"github.com/offload-sim/offload/internal/policies"
-	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/runner"
 	"github.com/offload-sim/offload/internal/testbed"
 )
@@ -71,8 +71,8 @@ func (o *outputFlags) check(env func(string) string) error {
 	if o.jobs == 0 {
 		o.jobs = runtime.NumCPU()
 	}
-	if !slices.Contains(report.Formats, o.format) {
-		return badInputf("--format %q: allowed: %s", o.format, strings.Join(report.Formats, ", "))
+	if !slices.Contains(chart.Formats, o.format) {
+		return badInputf("--format %q: allowed: %s", o.format, strings.Join(chart.Formats, ", "))
 	}
 	if o.dir == "" {
 		return badInputf("-o: empty folder name")

@@ -15,13 +15,12 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/offload-sim/offload/internal/chart"
 	"github.com/offload-sim/offload/internal/dispatch"
 	"github.com/offload-sim/offload/internal/experiment"
 	"github.com/offload-sim/offload/internal/htmlreport"
-	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/results"
 	"github.com/offload-sim/offload/internal/runner"
-	"github.com/offload-sim/offload/internal/store"
 )
 
 // The burst experiment's own files: series_runs.csv is its sidecar.
@@ -116,7 +115,7 @@ func analyseBursts(plan *experiment.Plan, outs []experiment.Outcome, width float
 // write writes the burst experiment's files and returns the names of the
 // figures it drew: a figure with nothing to show (no burst in the run) is
 // left out, not drawn empty.
-func (b *burstAnalysis) write(dir *store.Dir, format string) (drawn []string, err error) {
+func (b *burstAnalysis) write(dir *runner.Folder, format string) (drawn []string, err error) {
 	if err := dir.WriteFile("summary.csv", func(w io.Writer) error { return results.WriteSummary(w, b.plan.Columns(), b.sums) }); err != nil {
 		return nil, err
 	}
@@ -128,7 +127,7 @@ func (b *burstAnalysis) write(dir *store.Dir, format string) (drawn []string, er
 	}
 	for _, f := range burstFigures(b.policyRuns(), Legend(b.plan), b.bursts, b.end, b.width, b.cloud) {
 		err := f.Draw(dir, f.File, format, true, false)
-		if errors.Is(err, report.ErrNoData) {
+		if errors.Is(err, chart.ErrNoData) {
 			continue
 		}
 		if err != nil {
@@ -214,7 +213,7 @@ func SeriesSidecar(a runner.Args) *runner.Sidecar {
 	width := a.Window
 	return &runner.Sidecar{
 		Files: []string{seriesRunsCSV},
-		Write: func(d *store.Dir, plan *experiment.Plan, outs []experiment.Outcome) error {
+		Write: func(d *runner.Folder, plan *experiment.Plan, outs []experiment.Outcome) error {
 			var rows []results.SeriesRow
 			for _, out := range outs {
 				for _, w := range out.Series {
@@ -384,7 +383,7 @@ type policyRuns struct {
 // start (or end, the end of arrivals) — with the mean over replicates and
 // its 95% interval as a band, and the policies unstable at the base load
 // in a separate panel. width is the windows' width, s.
-func burstFigures(runs []policyRuns, legend report.Legend, bursts []results.Interval, end, width float64, cloud int) []report.SweepFigure {
+func burstFigures(runs []policyRuns, legend chart.Legend, bursts []results.Interval, end, width float64, cloud int) []chart.Figure {
 	if len(bursts) == 0 || len(runs) == 0 {
 		return nil
 	}
@@ -402,7 +401,7 @@ func burstFigures(runs []policyRuns, legend report.Legend, bursts []results.Inte
 		caption += "Right: the policies unstable at the base load (a tier's offered load shown above 1), on an axis of their own: their latency grows through the run."
 	}
 	z := zoom{runs: runs, legend: legend, span: b, from: from, to: to, width: width, which: which, caption: caption, xlabel: "time since the burst began (s)"}
-	figs := []report.SweepFigure{
+	figs := []chart.Figure{
 		z.fig("burst_latency", "Windowed mean latency", "mean latency (s)", func(w results.Window) float64 { return w.MeanLatency }, true, false),
 		z.fig("burst_p95", "Windowed P95 latency", "P95 latency (s)", func(w results.Window) float64 { return w.P95Latency }, true, false),
 	}
@@ -416,7 +415,7 @@ func burstFigures(runs []policyRuns, legend report.Legend, bursts []results.Inte
 // zoom is a time-series figure's window on one shaded span.
 type zoom struct {
 	runs                   []policyRuns
-	legend                 report.Legend
+	legend                 chart.Legend
 	span                   results.Interval
 	from, to, width        float64
 	which, caption, xlabel string
@@ -425,17 +424,17 @@ type zoom struct {
 
 // fig is one figure of the zoom: y of every window, the stable policies'
 // panel and, when some are unstable, theirs beside it a third as wide.
-func (z zoom) fig(file, title, ylabel string, y func(results.Window) float64, logY, frac bool) report.SweepFigure {
+func (z zoom) fig(file, title, ylabel string, y func(results.Window) float64, logY, frac bool) chart.Figure {
 	stable, unstable := burstLines(z.runs, z.span.Start, z.from, z.to, z.width, y)
-	chart := func(ss []report.Series, title string) report.Chart {
-		return report.Chart{FigureOptions: report.FigureOptions{Title: title, XLabel: z.xlabel, YLabel: ylabel, LogY: logY}, Legend: z.legend, Series: ss,
+	panel := func(ss []chart.Series, title string) chart.Chart {
+		return chart.Chart{FigureOptions: chart.FigureOptions{Title: title, XLabel: z.xlabel, YLabel: ylabel, LogY: logY}, Legend: z.legend, Series: ss,
 			Fraction: frac, MarkEvery: 3, Band: true, Shade: []results.Interval{{Start: 0, End: z.span.End - z.span.Start}}, ShadeName: z.shade}
 	}
-	return report.NewFigure(file, title+" through "+z.which, strings.TrimSpace(z.caption), report.FigureOptions{XLabel: z.xlabel, YLabel: ylabel, LogY: logY},
-		func(dir report.Folder, file, format string, o report.FigureOptions) error {
-			ps := report.Panels{Title: o.Title, Width: o.Width, Height: o.Height, Widths: []float64{2, 1},
-				Charts: []report.Chart{chart(stable, ""), chart(unstable, "unstable at the base load")},
-				Extra:  []report.LegendItem{{Text: "band: 95% interval", Fill: color.Gray{Y: 200}}}}
+	return chart.NewFigure(file, title+" through "+z.which, strings.TrimSpace(z.caption), chart.FigureOptions{XLabel: z.xlabel, YLabel: ylabel, LogY: logY},
+		func(dir chart.Folder, file, format string, o chart.FigureOptions) error {
+			ps := chart.Panels{Title: o.Title, Width: o.Width, Height: o.Height, Widths: []float64{2, 1},
+				Charts: []chart.Chart{panel(stable, ""), panel(unstable, "unstable at the base load")},
+				Extra:  []chart.LegendItem{{Text: "band: 95% interval", Fill: color.Gray{Y: 200}}}}
 			return ps.Save(dir, file, format)
 		})
 }
@@ -443,12 +442,12 @@ func (z zoom) fig(file, title, ylabel string, y func(results.Window) float64, lo
 // burstLines averages each policy's replicates window by window over the
 // windows lying wholly in [from, to), x measured from start: the stable
 // policies' series, then the unstable ones'.
-func burstLines(runs []policyRuns, start, from, to, width float64, y func(results.Window) float64) (stable, unstable []report.Series) {
+func burstLines(runs []policyRuns, start, from, to, width float64, y func(results.Window) float64) (stable, unstable []chart.Series) {
 	for _, pr := range runs {
 		if len(pr.Runs) == 0 {
 			continue
 		}
-		l := report.Series{Label: pr.Policy}
+		l := chart.Series{Label: pr.Policy}
 		n := len(pr.Runs[0])
 		for _, r := range pr.Runs {
 			n = min(n, len(r))
@@ -469,7 +468,7 @@ func burstLines(runs []policyRuns, start, from, to, width float64, y func(result
 			if !isFinite(ci) {
 				ci = 0
 			}
-			l.Points = append(l.Points, report.Point{X: w0 + width/2 - start, Y: m, Low: ci, High: ci})
+			l.Points = append(l.Points, chart.Point{X: w0 + width/2 - start, Y: m, Low: ci, High: ci})
 		}
 		switch {
 		case len(l.Points) == 0:
@@ -495,7 +494,7 @@ func shareAt(xs []float64, i int) float64 {
 // from bursts.csv. A folder with only timeseries.csv (the replicates'
 // average) draws its lines without an interval band; one with neither
 // has none.
-func burstReportFigures(c htmlreport.Contents) ([]report.SweepFigure, error) {
+func burstReportFigures(c htmlreport.Contents) ([]chart.Figure, error) {
 	names := make([]string, len(c.Tiers))
 	cloud := -1
 	for i, t := range c.Tiers {

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/offload-sim/offload/internal/report"
+	"github.com/offload-sim/offload/internal/chart"
 	"github.com/offload-sim/offload/internal/results"
 )
 
@@ -85,7 +85,7 @@ func TestBurstLines(t *testing.T) {
 	if r := unstable[0].Points; len(r) != 3 || r[0].Low != 0 {
 		t.Errorf("one replicate: %+v, want three points without a band", r)
 	}
-	legend := report.Legend{Labels: []string{"hybrid", "random"}, Policies: []string{"hybrid", "random"}}
+	legend := chart.Legend{Labels: []string{"hybrid", "random"}, Policies: []string{"hybrid", "random"}}
 	figs := burstFigures(runs, legend, []results.Interval{{Start: 10, End: 15}}, 25, 5, -1)
 	if len(figs) != 2 || figs[0].Title != "Windowed mean latency through burst 1 of 1" {
 		t.Fatalf("burst figures %+v, want mean and P95 (no cloud tier)", figs)

@@ -14,10 +14,10 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/offload-sim/offload/internal/chart"
 	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/results"
 	"github.com/offload-sim/offload/internal/runner"
-	"github.com/offload-sim/offload/internal/store"
 )
 
 // CompareOptions are `offload compare`'s settings.
@@ -46,8 +46,8 @@ func Compare(ctx context.Context, o CompareOptions) ([]results.Difference, error
 	if o.Format == "" {
 		o.Format = "png"
 	}
-	if !slices.Contains(report.Formats, o.Format) {
-		return nil, runner.BadInputf("--format %q: allowed: %s", o.Format, strings.Join(report.Formats, ", "))
+	if !slices.Contains(chart.Formats, o.Format) {
+		return nil, runner.BadInputf("--format %q: allowed: %s", o.Format, strings.Join(chart.Formats, ", "))
 	}
 	runs, legend, param, err := readRunsFolder(ctx, o.Dir)
 	if err != nil {
@@ -97,7 +97,7 @@ func Compare(ctx context.Context, o CompareOptions) ([]results.Difference, error
 	switch {
 	case err == nil:
 		written = append(written, filepath.Join(target, plotName))
-	case !errors.Is(err, report.ErrNoData):
+	case !errors.Is(err, chart.ErrNoData):
 		return nil, err
 	}
 	if o.Out != "" {
@@ -119,12 +119,12 @@ func Compare(ctx context.Context, o CompareOptions) ([]results.Difference, error
 // records and nothing else is touched), or o.Out, whose manifest is then
 // compare's (one of comparisons of the same results keeps those of other
 // metrics). It returns the folder, its path and the manifest to record.
-func openCompareTarget(o CompareOptions, m runner.Manifest, writes []string) (*store.Dir, string, runner.Manifest, error) {
+func openCompareTarget(o CompareOptions, m runner.Manifest, writes []string) (*runner.Folder, string, runner.Manifest, error) {
 	if o.Out == "" {
 		d, err := runner.AddToFolder(o.Dir, writes)
 		return d, o.Dir, m, err
 	}
-	var d *store.Dir
+	var d *runner.Folder
 	var err error
 	if prev, perr := runner.ReadManifest(o.Out); perr == nil && prev.ScenarioHash == m.ScenarioHash {
 		d, err = runner.AddToFolder(o.Out, writes)
@@ -135,9 +135,9 @@ func openCompareTarget(o CompareOptions, m runner.Manifest, writes []string) (*s
 }
 
 // diffFigure is the presentation of a difference plot.
-func diffFigure(metric, baseline, param string, ds []results.Difference) report.FigureOptions {
+func diffFigure(metric, baseline, param string, ds []results.Difference) chart.FigureOptions {
 	label := report.MetricLabel(metric)
-	o := report.FigureOptions{Title: strings.ToUpper(label[:1]) + label[1:] + ": each policy − " + baseline + ", paired by replicate",
+	o := chart.FigureOptions{Title: strings.ToUpper(label[:1]) + label[1:] + ": each policy − " + baseline + ", paired by replicate",
 		YLabel: "difference in " + report.MetricLabel(metric)}
 	if param != "" {
 		o.XLabel, o.LogX = report.ParamLabel(param), report.SweepLogX(param, report.DiffValues(ds))
@@ -148,9 +148,9 @@ func diffFigure(metric, baseline, param string, ds []results.Difference) report.
 // readRunsFolder reads a results folder's runs.csv (emulated runs marked
 // invalid are left out, as in the emulation's own summary) and its legend
 // from scenario.yaml (the runs' order of policies without one).
-func readRunsFolder(ctx context.Context, dir string) ([]results.Run, report.Legend, string, error) {
+func readRunsFolder(ctx context.Context, dir string) ([]results.Run, chart.Legend, string, error) {
 	if fi, err := os.Stat(dir); err == nil && fi.Mode().IsRegular() {
-		return nil, report.Legend{}, "", runner.BadInputf("%s is a regular file, not a results folder", dir)
+		return nil, chart.Legend{}, "", runner.BadInputf("%s is a regular file, not a results folder", dir)
 	}
 	b, err := runner.ReadResult(ctx, filepath.Join(dir, "runs.csv"))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -158,25 +158,25 @@ func readRunsFolder(ctx context.Context, dir string) ([]results.Run, report.Lege
 		if _, e := os.Stat(filepath.Join(dir, "claims.md")); e == nil {
 			hint = " (a reproduction: compare one of its experiment folders" + firstRunsFolder(dir) + ")"
 		}
-		return nil, report.Legend{}, "", runner.BadInputf("%s has no runs.csv%s", dir, hint)
+		return nil, chart.Legend{}, "", runner.BadInputf("%s has no runs.csv%s", dir, hint)
 	}
 	if err != nil {
-		return nil, report.Legend{}, "", err
+		return nil, chart.Legend{}, "", err
 	}
 	all, err := results.ReadRunsAny(bytes.NewReader(b))
 	if err != nil {
-		return nil, report.Legend{}, "", runner.BadInputf("%s: %w", dir, err)
+		return nil, chart.Legend{}, "", runner.BadInputf("%s: %w", dir, err)
 	}
 	runs := validRuns(all)
-	var legend report.Legend
+	var legend chart.Legend
 	param := ""
 	y, err := runner.ReadResult(ctx, filepath.Join(dir, "scenario.yaml"))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, report.Legend{}, "", err
+		return nil, chart.Legend{}, "", err
 	}
 	if err == nil {
 		if legend, param, err = report.ScenarioLegend(y); err != nil {
-			return nil, report.Legend{}, "", runner.BadInputf("%s: %w", dir, err)
+			return nil, chart.Legend{}, "", runner.BadInputf("%s: %w", dir, err)
 		}
 	}
 	if len(legend.Labels) == 0 {

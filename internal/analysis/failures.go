@@ -9,8 +9,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/offload-sim/offload/internal/chart"
 	"github.com/offload-sim/offload/internal/experiment"
-	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/results"
 	"github.com/offload-sim/offload/internal/runner"
 )
@@ -45,7 +45,7 @@ func FailuresOutputs(r *runner.Result) ([]string, error) {
 	if span != nil {
 		for _, f := range episodeFigures(b.policyRuns(), Legend(b.plan), *span, what, b.end, b.width, failuresStem) {
 			err := f.Draw(r.Dir, f.File, format, true, false)
-			if errors.Is(err, report.ErrNoData) {
+			if errors.Is(err, chart.ErrNoData) {
 				continue
 			}
 			if err != nil {
@@ -108,7 +108,7 @@ const failuresStem = "failures"
 // P95 latency of every policy from BaselineSpan before span (a tier's
 // episode, which name names, e.g. "the slow-down of slow") to end, time
 // counted from its start, span shaded; files prefix_latency, prefix_p95.
-func episodeFigures(runs []policyRuns, legend report.Legend, span results.Interval, name string, end, width float64, prefix string) []report.SweepFigure {
+func episodeFigures(runs []policyRuns, legend chart.Legend, span results.Interval, name string, end, width float64, prefix string) []chart.Figure {
 	if len(runs) == 0 {
 		return nil
 	}
@@ -119,7 +119,7 @@ func episodeFigures(runs []policyRuns, legend report.Legend, span results.Interv
 		span.Start-from, name, width)
 	z := zoom{runs: runs, legend: legend, span: span, from: from, to: end, width: width, which: name, caption: caption,
 		xlabel: "time since the episode began (s)", shade: "episode"}
-	return []report.SweepFigure{
+	return []chart.Figure{
 		z.fig(prefix+"_latency", "Windowed mean latency", "mean latency (s)", func(w results.Window) float64 { return w.MeanLatency }, true, false),
 		z.fig(prefix+"_p95", "Windowed P95 latency", "P95 latency (s)", func(w results.Window) float64 { return w.P95Latency }, true, false),
 	}

@@ -12,9 +12,9 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/offload-sim/offload/internal/chart"
 	"github.com/offload-sim/offload/internal/experiment"
 	"github.com/offload-sim/offload/internal/policies"
-	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/results"
 	"github.com/offload-sim/offload/internal/runner"
 )
@@ -75,31 +75,31 @@ const FrontCaption = "Points: mean over replicates; bars: 95% Student-t interval
 // frontSeries groups the points by label, each label's sorted by energy,
 // the labels in legend order; points missing a coordinate are left out,
 // and a missing interval draws no bar.
-func frontSeries(pts []frontPoint, legend report.Legend) []report.Series {
-	var out []report.Series
+func frontSeries(pts []frontPoint, legend chart.Legend) []chart.Series {
+	var out []chart.Series
 	for _, p := range pts {
 		if !isFinite(p.Energy) || !isFinite(p.Latency) {
 			continue
 		}
-		i := slices.IndexFunc(out, func(s report.Series) bool { return s.Label == p.Label })
+		i := slices.IndexFunc(out, func(s chart.Series) bool { return s.Label == p.Label })
 		if i < 0 {
 			i = len(out)
-			out = append(out, report.Series{Label: p.Label})
+			out = append(out, chart.Series{Label: p.Label})
 		}
-		out[i].Points = append(out[i].Points, report.Point{X: p.Energy, Y: p.Latency, Low: halfWidth(p.LatencyCI), High: halfWidth(p.LatencyCI),
+		out[i].Points = append(out[i].Points, chart.Point{X: p.Energy, Y: p.Latency, Low: halfWidth(p.LatencyCI), High: halfWidth(p.LatencyCI),
 			XErr: halfWidth(p.EnergyCI), Unstable: p.Unstable, Tag: p.Tag})
 	}
 	for _, s := range out {
-		slices.SortStableFunc(s.Points, func(a, b report.Point) int { return cmp.Compare(a.X, b.X) })
+		slices.SortStableFunc(s.Points, func(a, b chart.Point) int { return cmp.Compare(a.X, b.X) })
 	}
-	slices.SortStableFunc(out, func(a, b report.Series) int {
+	slices.SortStableFunc(out, func(a, b chart.Series) int {
 		return cmp.Compare(legendRank(legend, a.Label), legendRank(legend, b.Label))
 	})
 	return out
 }
 
 // legendRank is a label's place in the legend; names outside it go last.
-func legendRank(l report.Legend, label string) int {
+func legendRank(l chart.Legend, label string) int {
 	if i := slices.Index(l.Labels, label); i >= 0 {
 		return i
 	}
@@ -170,7 +170,7 @@ func FrontOutputs(r *runner.Result) ([]string, error) {
 		idle = sums[0].Get(results.ColEnergyIdle)
 	}
 	legend := Legend(plan)
-	err = report.Chart{FigureOptions: report.FigureOptions{
+	err = chart.Chart{FigureOptions: chart.FigureOptions{
 		Title:  "Mean latency against energy per task",
 		XLabel: fmt.Sprintf("energy caused per task (J; idle adds %s J to every point)", runner.Num(idle)),
 		YLabel: "mean latency (s)", LogY: spansDecade(pts)},

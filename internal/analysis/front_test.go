@@ -7,7 +7,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/offload-sim/offload/internal/report"
+	"github.com/offload-sim/offload/internal/chart"
 )
 
 func TestDominated(t *testing.T) {
@@ -21,7 +21,7 @@ func TestDominated(t *testing.T) {
 	}
 }
 
-// memFolder is a report.Folder in memory.
+// memFolder is a chart.Folder in memory.
 type memFolder map[string][]byte
 
 func (m memFolder) WriteFile(name string, write func(io.Writer) error) error {
@@ -36,7 +36,7 @@ func (m memFolder) WriteFile(name string, write func(io.Writer) error) error {
 // The front's series: one per label in legend order, each sorted by energy
 // with its bars and tags moved along, points missing a coordinate left out.
 func TestFrontSeries(t *testing.T) {
-	legend := report.Legend{Labels: []string{"hybrid", "hybrid-energy"}, Policies: []string{"hybrid", "hybrid-energy"}}
+	legend := chart.Legend{Labels: []string{"hybrid", "hybrid-energy"}, Policies: []string{"hybrid", "hybrid-energy"}}
 	pts := []frontPoint{
 		{Label: "hybrid-energy", Energy: 0.9, EnergyCI: 0.01, Latency: 0.05, LatencyCI: 0.001, Tag: "w=0.1"},
 		{Label: "hybrid-energy", Energy: 0.7, EnergyCI: 0.02, Latency: 0.09, LatencyCI: 0.002, Tag: "w=0.3"},
@@ -55,7 +55,7 @@ func TestFrontSeries(t *testing.T) {
 		t.Errorf("a missing interval draws no bar, got %+v", fs[0].Points)
 	}
 	m := memFolder{}
-	c := report.Chart{FigureOptions: report.FigureOptions{Title: "t", XLabel: "J", YLabel: "s"}, Legend: legend, Series: fs, Note: FrontCaption}
+	c := chart.Chart{FigureOptions: chart.FigureOptions{Title: "t", XLabel: "J", YLabel: "s"}, Legend: legend, Series: fs, Note: FrontCaption}
 	if err := c.Save(m, "front", "png"); err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestFrontSeries(t *testing.T) {
 		t.Errorf("front.png is not a PNG (%d bytes)", len(png))
 	}
 	c.Series = frontSeries(nil, legend)
-	if err := c.Save(m, "none", "png"); !errors.Is(err, report.ErrNoData) {
+	if err := c.Save(m, "none", "png"); !errors.Is(err, chart.ErrNoData) {
 		t.Errorf("no points: %v, want ErrNoData", err)
 	}
 }

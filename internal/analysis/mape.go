@@ -6,11 +6,11 @@ import (
 	"path/filepath"
 	"text/tabwriter"
 
+	"github.com/offload-sim/offload/internal/chart"
 	"github.com/offload-sim/offload/internal/experiment"
 	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/results"
 	"github.com/offload-sim/offload/internal/runner"
-	"github.com/offload-sim/offload/internal/store"
 )
 
 // The mape experiment's own files: mape.csv is its sidecar.
@@ -48,7 +48,7 @@ func MAPEOutputs(r *runner.Result) ([]string, error) {
 	format := r.Opts.Format
 	if plan.Scenario.Sweep != nil {
 		xlabel := report.ParamLabel(plan.Scenario.Sweep.Param)
-		if err := report.PlotMetricWith(r.Dir, mapePlot, format, esums, estimatorLegend(), results.ColMAPE, report.FigureOptions{
+		if err := report.PlotMetricWith(r.Dir, mapePlot, format, esums, estimatorLegend(), results.ColMAPE, chart.FigureOptions{
 			Title: "Prediction error vs " + report.ParamName(plan.Scenario.Sweep.Param) + ", router " + router, XLabel: xlabel, YLabel: "MAPE (%)",
 			LogY: report.SuggestLogY(esums, results.ColMAPE)}); err != nil {
 			return nil, err
@@ -85,7 +85,7 @@ func MAPESidecar(runner.Args) *runner.Sidecar { return mapeSidecar }
 
 var mapeSidecar = &runner.Sidecar{
 	Files: []string{mapeCSV},
-	Write: func(d *store.Dir, plan *experiment.Plan, outs []experiment.Outcome) error {
+	Write: func(d *runner.Folder, plan *experiment.Plan, outs []experiment.Outcome) error {
 		var rows []results.MAPERow
 		for _, out := range outs {
 			for _, sh := range out.Shadows {

@@ -15,6 +15,7 @@ import (
 
 	"gonum.org/v1/plot/vg"
 
+	"github.com/offload-sim/offload/internal/chart"
 	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/results"
 	"github.com/offload-sim/offload/internal/runner"
@@ -28,7 +29,7 @@ type PlotOptions struct {
 	X        string   // the swept parameter ("" or its path) or another metric column
 	Policies []string // labels to draw; nil for all
 	Format   string   // png, svg or pdf; "" for the one Out's extension names
-	Size     string   // "WxH" in in (default), cm or px (at the PNG's report.PNGDPI); "" for the default
+	Size     string   // "WxH" in in (default), cm or px (at the PNG's chart.PNGDPI); "" for the default
 	LogY     *bool    // nil: as the experiments choose (report.SuggestLogY)
 	Caption  bool     // draw the caption inside the image
 	Title    *string  // nil: "<metric> vs <x>"
@@ -109,17 +110,17 @@ func readSummary(ctx context.Context, o PlotOptions) ([]results.Summary, []strin
 
 // readLegend reads the folder's legend and swept parameter from its
 // scenario.yaml; without one, the empty legend and no parameter.
-func readLegend(ctx context.Context, dir string) (report.Legend, string, error) {
+func readLegend(ctx context.Context, dir string) (chart.Legend, string, error) {
 	y, err := runner.ReadResult(ctx, filepath.Join(dir, "scenario.yaml"))
 	if errors.Is(err, fs.ErrNotExist) {
-		return report.Legend{}, "", nil
+		return chart.Legend{}, "", nil
 	}
 	if err != nil {
-		return report.Legend{}, "", err
+		return chart.Legend{}, "", err
 	}
 	legend, param, err := report.ScenarioLegend(y)
 	if err != nil {
-		return report.Legend{}, "", runner.BadInputf("%s: %w", dir, err)
+		return chart.Legend{}, "", runner.BadInputf("%s: %w", dir, err)
 	}
 	return legend, param, nil
 }
@@ -127,14 +128,14 @@ func readLegend(ctx context.Context, dir string) (report.Legend, string, error) 
 // plotAxes sets the x axis from --x (the swept value, as the experiment
 // drew it, or another column, whose values replace the swept ones in sums)
 // and the title.
-func plotAxes(o PlotOptions, sums []results.Summary, names []string, param string) (report.FigureOptions, error) {
+func plotAxes(o PlotOptions, sums []results.Summary, names []string, param string) (chart.FigureOptions, error) {
 	xlabel := report.ParamLabel(param)
 	logX := false
 	switch {
 	case o.X == "" || o.X == param || o.X == "value":
 		logX = report.SweepLogX(param, sweptOf(sums)) // as the experiment drew it
 		if param == "" && !slices.ContainsFunc(sums, func(s results.Summary) bool { return isFinite(s.Value) }) {
-			return report.FigureOptions{}, runner.BadInputf("%s has no sweep: give --x a column to plot against (allowed: %s)", o.Dir, strings.Join(names, ", "))
+			return chart.FigureOptions{}, runner.BadInputf("%s has no sweep: give --x a column to plot against (allowed: %s)", o.Dir, strings.Join(names, ", "))
 		}
 	case slices.Contains(names, o.X):
 		xlabel = report.MetricLabel(o.X)
@@ -146,13 +147,13 @@ func plotAxes(o PlotOptions, sums []results.Summary, names []string, param strin
 		if param != "" {
 			allowed = append([]string{param}, names...)
 		}
-		return report.FigureOptions{}, runner.BadInputf("--x %q: allowed: %s", o.X, strings.Join(allowed, ", "))
+		return chart.FigureOptions{}, runner.BadInputf("--x %q: allowed: %s", o.X, strings.Join(allowed, ", "))
 	}
 	xname := xlabel // the title names the swept parameter without its unit (the axis has it)
 	if xlabel == report.ParamLabel(param) {
 		xname = report.ParamName(param)
 	}
-	return report.FigureOptions{XLabel: xlabel, LogX: logX, Title: report.MetricLabel(o.Y) + " vs " + xname}, nil
+	return chart.FigureOptions{XLabel: xlabel, LogX: logX, Title: report.MetricLabel(o.Y) + " vs " + xname}, nil
 }
 
 // selectPolicies keeps the rows of the policies asked for (all for none);
@@ -177,11 +178,11 @@ func selectPolicies(sums []results.Summary, want []string) ([]results.Summary, e
 
 // writePlot draws the figure into o.Out: through internal/store when that
 // is inside the folder, recording it in the folder's manifest.
-func writePlot(o PlotOptions, sums []results.Summary, legend report.Legend, fo report.FigureOptions) (string, error) {
-	err := writeOut(o, func(folder report.Folder) error {
+func writePlot(o PlotOptions, sums []results.Summary, legend chart.Legend, fo chart.FigureOptions) (string, error) {
+	err := writeOut(o, func(folder chart.Folder) error {
 		return report.PlotMetricWith(folder, filepath.Base(o.Out), o.Format, sums, legend, o.Y, fo)
 	})
-	if errors.Is(err, report.ErrNoData) {
+	if errors.Is(err, chart.ErrNoData) {
 		return "", runner.BadInputf("--y %s: no point to draw: every selected row's value (or swept value) is missing, or not positive on a log axis", o.Y)
 	}
 	if err != nil {
@@ -194,8 +195,8 @@ func writePlot(o PlotOptions, sums []results.Summary, legend report.Legend, fo r
 // writeOut hands draw the folder of o.Out: the results folder through
 // internal/store when o.Out is inside it (its manifest then records the
 // file), else a plain folder written atomically.
-func writeOut(o PlotOptions, draw func(report.Folder) error) error {
-	var folder report.Folder = report.Dir(filepath.Dir(o.Out))
+func writeOut(o PlotOptions, draw func(chart.Folder) error) error {
+	var folder chart.Folder = chart.Dir(filepath.Dir(o.Out))
 	if same, _ := runner.SameDir(filepath.Dir(o.Out), o.Dir); same {
 		d, err := runner.AddToFolder(o.Dir, []string{filepath.Base(o.Out)})
 		if err != nil {
@@ -217,15 +218,15 @@ func writeOut(o PlotOptions, draw func(report.Folder) error) error {
 // the formats' extensions is refused rather than written under a name that
 // hides what the file holds.
 func plotFormat(out, given string) (string, error) {
-	if given != "" && !slices.Contains(report.Formats, given) {
-		return "", runner.BadInputf("--format %q: allowed: %s", given, strings.Join(report.Formats, ", "))
+	if given != "" && !slices.Contains(chart.Formats, given) {
+		return "", runner.BadInputf("--format %q: allowed: %s", given, strings.Join(chart.Formats, ", "))
 	}
 	ext := strings.TrimPrefix(filepath.Ext(out), ".")
 	switch {
-	case !slices.Contains(report.Formats, ext) && given != "":
+	case !slices.Contains(chart.Formats, ext) && given != "":
 		return "", runner.BadInputf("-o %s: the name must end in .%s (--format %s)", out, given, given)
-	case !slices.Contains(report.Formats, ext):
-		return "", runner.BadInputf("-o %s: the name must end in .%s: its extension is the format", out, strings.Join(report.Formats, ", ."))
+	case !slices.Contains(chart.Formats, ext):
+		return "", runner.BadInputf("-o %s: the name must end in .%s: its extension is the format", out, strings.Join(chart.Formats, ", ."))
 	case given != "" && given != ext:
 		return "", runner.BadInputf("--format %s contradicts -o %s (a .%s file): give one of them, or the same format in both", given, out, ext)
 	}
@@ -233,7 +234,7 @@ func plotFormat(out, given string) (string, error) {
 }
 
 // parseSize reads a figure size "WxH": numbers in inches, or with a unit
-// suffix in, cm or px (pixels of the PNG's report.PNGDPI). "" is the
+// suffix in, cm or px (pixels of the PNG's chart.PNGDPI). "" is the
 // default size (0, 0).
 func parseSize(s string) (w, h vg.Length, err error) {
 	if s == "" {
@@ -243,7 +244,7 @@ func parseSize(s string) (w, h vg.Length, err error) {
 	for _, u := range []struct {
 		suffix string
 		len    vg.Length
-	}{{"in", vg.Inch}, {"cm", vg.Centimeter}, {"px", vg.Inch / report.PNGDPI}} {
+	}{{"in", vg.Inch}, {"cm", vg.Centimeter}, {"px", vg.Inch / chart.PNGDPI}} {
 		if strings.HasSuffix(s, u.suffix) {
 			unit, scale, s = u.suffix, u.len, strings.TrimSuffix(s, u.suffix)
 		}
@@ -258,8 +259,8 @@ func parseSize(s string) (w, h vg.Length, err error) {
 		return 0, 0, fmt.Errorf("want two positive numbers W and H (in %s)", unit)
 	}
 	w, h = vg.Length(wf)*scale, vg.Length(hf)*scale
-	if w < report.MinFigureSize || h < report.MinFigureSize || w > 100*vg.Inch || h > 100*vg.Inch {
-		return 0, 0, fmt.Errorf("each side must be %g–100 in", float64(report.MinFigureSize/vg.Inch))
+	if w < chart.MinFigureSize || h < chart.MinFigureSize || w > 100*vg.Inch || h > 100*vg.Inch {
+		return 0, 0, fmt.Errorf("each side must be %g–100 in", float64(chart.MinFigureSize/vg.Inch))
 	}
 	return w, h, nil
 }

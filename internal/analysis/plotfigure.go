@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gopkg.in/yaml.v3"
 
+	"github.com/offload-sim/offload/internal/chart"
 	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/runner"
 )
@@ -47,7 +48,7 @@ func plotFigure(ctx context.Context, o PlotOptions, w, h vg.Length) (string, err
 		return "", err
 	}
 	figs := report.SweepFigures(sums, legend, param, tiers, report.ClassesOf(sums, deadlines))
-	i := slices.IndexFunc(figs, func(f report.SweepFigure) bool { return f.File == o.Figure })
+	i := slices.IndexFunc(figs, func(f chart.Figure) bool { return f.File == o.Figure })
 	if i < 0 {
 		var names []string
 		for _, f := range figs {
@@ -59,10 +60,10 @@ func plotFigure(ctx context.Context, o PlotOptions, w, h vg.Length) (string, err
 	if o.Title != nil {
 		f.Title = *o.Title
 	}
-	err = writeOut(o, func(folder report.Folder) error {
+	err = writeOut(o, func(folder chart.Folder) error {
 		return f.DrawSized(folder, filepath.Base(o.Out), o.Format, f.Title != "", o.Caption, w, h)
 	})
-	if errors.Is(err, report.ErrNoData) {
+	if errors.Is(err, chart.ErrNoData) {
 		return "", runner.BadInputf("--figure %s: no point to draw for the selected policies", o.Figure)
 	}
 	if err != nil {

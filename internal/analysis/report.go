@@ -13,8 +13,8 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/offload-sim/offload/internal/chart"
 	"github.com/offload-sim/offload/internal/htmlreport"
-	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/runner"
 )
 
@@ -32,7 +32,7 @@ func RenderReport(ctx context.Context, dir string, order []string) ([]byte, erro
 	}
 	var b bytes.Buffer
 	fsys := &resultsFS{ctx: ctx, dir: dir, refusal: new(refusal)}
-	err := htmlreport.Write(&b, fsys, htmlreport.Options{Generator: "offload " + runner.Version(), Order: order, Rank: rankFolder, Figures: burstReportFigures})
+	err := htmlreport.Write(&b, fsys, htmlreport.Options{Generator: "offload " + runner.Version(), Order: order, Rank: rankFolder, Figures: ownFigures})
 	if rerr := fsys.refusal.get(); rerr != nil {
 		// htmlreport leaves out an optional file it cannot read; one that
 		// is not a regular file, or too large, is refused all the same.
@@ -45,6 +45,18 @@ func RenderReport(ctx context.Context, dir string, order []string) ([]byte, erro
 		return nil, ctx.Err()
 	}
 	return nil, runner.BadInputf("%s: %w", dir, err)
+}
+
+// ownFigures are the figures of an experiment folder that its experiment
+// draws from the files it kept: a burst's series, the emulation's
+// comparison.
+func ownFigures(c htmlreport.Contents) ([]chart.Figure, error) {
+	figs, err := burstReportFigures(c)
+	if err != nil {
+		return nil, err
+	}
+	cmp, err := comparisonFigures(c)
+	return append(figs, cmp...), err
 }
 
 // resultsFS is a results folder as htmlreport reads it: os.DirFS, except
@@ -163,7 +175,7 @@ func WriteReport(ctx context.Context, dir, out string, force bool, order []strin
 	}
 	write := func(w io.Writer) error { _, err := w.Write(page); return err }
 	if !inside {
-		if err := report.WriteFileAtomic(filepath.Dir(out), filepath.Base(out), write); err != nil {
+		if err := chart.WriteFileAtomic(filepath.Dir(out), filepath.Base(out), write); err != nil {
 			return "", err
 		}
 		runner.NoteWritten(w, out)

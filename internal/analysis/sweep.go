@@ -8,12 +8,12 @@ import (
 	"slices"
 	"text/tabwriter"
 
+	"github.com/offload-sim/offload/internal/chart"
 	"github.com/offload-sim/offload/internal/experiment"
 	"github.com/offload-sim/offload/internal/policies"
 	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/results"
 	"github.com/offload-sim/offload/internal/runner"
-	"github.com/offload-sim/offload/internal/store"
 )
 
 // SweepPlots are the figures SweepOutputs may draw (runner.Spec's Plots).
@@ -53,7 +53,7 @@ func SweepOutputs(r *runner.Result) ([]string, error) {
 // report. A figure without data (no stable point, say) is left out; one
 // that cannot show everything (too many tiers for a band each) says so on
 // warn, a warning, not a failure.
-func sweepPlots(d *store.Dir, format string, plan *experiment.Plan, sums []results.Summary, warn io.Writer) ([]string, error) {
+func sweepPlots(d *runner.Folder, format string, plan *experiment.Plan, sums []results.Summary, warn io.Writer) ([]string, error) {
 	var paths []string
 	var deadlines []string
 	for _, c := range plan.Scenario.Classes {
@@ -67,7 +67,7 @@ func sweepPlots(d *store.Dir, format string, plan *experiment.Plan, sums []resul
 			fmt.Fprintf(warn, "offload: warning: %s: %s\n", filepath.Join(d.Path(), f.File+"."+format), f.Note)
 		}
 		err := f.Draw(d, f.File, format, true, false)
-		if errors.Is(err, report.ErrNoData) {
+		if errors.Is(err, chart.ErrNoData) {
 			continue
 		}
 		if err != nil {
@@ -85,7 +85,7 @@ const diffPlot = "diff_mean_latency"
 // mean-latency difference against it: jsq-s, with no estimator at all, has
 // the lowest mean latency of the deployable policies in the paper-scale run
 // (docs/experiments.md), so the gap to it is what a policy has to explain.
-func sweepDiff(d *store.Dir, format string, plan *experiment.Plan, runs []results.Run) ([]string, error) {
+func sweepDiff(d *runner.Folder, format string, plan *experiment.Plan, runs []results.Run) ([]string, error) {
 	if !slices.Contains(plan.Labels(), policies.NameJSQS) {
 		return nil, nil
 	}
@@ -94,7 +94,7 @@ func sweepDiff(d *store.Dir, format string, plan *experiment.Plan, runs []result
 		return nil, err
 	}
 	err = report.PlotDiffs(d, diffPlot, format, ds, Legend(plan), diffFigure(results.ColMeanLatency, policies.NameJSQS, plan.Scenario.Sweep.Param, ds))
-	if errors.Is(err, report.ErrNoData) {
+	if errors.Is(err, chart.ErrNoData) {
 		return nil, nil
 	}
 	if err != nil {
@@ -130,11 +130,11 @@ func PrintTable(w io.Writer, plan *experiment.Plan, sums []results.Summary) {
 
 // Legend lists the plan's policy entries for the plots: their labels in
 // the scenario's order, each drawn as the registry policy it runs.
-func Legend(plan *experiment.Plan) report.Legend {
-	return report.Legend{Labels: plan.Labels(), Policies: plan.PolicyNames()}
+func Legend(plan *experiment.Plan) chart.Legend {
+	return chart.Legend{Labels: plan.Labels(), Policies: plan.PolicyNames()}
 }
 
 // estimatorLegend lists the shadow estimators in registry order.
-func estimatorLegend() report.Legend {
-	return report.Legend{Labels: policies.Estimators(), Policies: policies.Estimators()}
+func estimatorLegend() chart.Legend {
+	return chart.Legend{Labels: policies.Estimators(), Policies: policies.Estimators()}
 }

@@ -18,10 +18,10 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/offload-sim/offload/internal/analysis"
 	"github.com/offload-sim/offload/internal/dispatch"
 	"github.com/offload-sim/offload/internal/engine"
 	"github.com/offload-sim/offload/internal/experiment"
-	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/results"
 	"github.com/offload-sim/offload/internal/runner"
 	"github.com/offload-sim/offload/internal/testbed"
@@ -445,12 +445,11 @@ func (e *emulation) report(wall time.Duration, simRuns []results.Run) error {
 		return err
 	}
 	written := []string{filepath.Join(dir, "runs.csv"), filepath.Join(dir, "summary.csv"), filepath.Join(dir, "comparison.csv")}
-	plot := "emulated_vs_simulated." + e.opts.Format
-	switch err := report.PlotComparison(e.dir, plot, e.opts.Format, cs, report.Legend{Labels: e.plan.Labels(), Policies: e.plan.PolicyNames()}); {
-	case errors.Is(err, report.ErrNoData): // every run invalid: nothing to plot
-	case err != nil:
+	plot, err := analysis.ComparisonPlot(e.dir, e.opts.Format, e.plan, cs)
+	if err != nil {
 		return err
-	default:
+	}
+	if plot != "" { // "": every run invalid, nothing to plot
 		written = append(written, filepath.Join(dir, plot))
 	}
 	e.print(wall, cs, invalid)

@@ -15,15 +15,16 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/offload-sim/offload/internal/chart"
 	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/results"
 )
 
-// memFolder is a report.Folder in memory: the figures are drawn into it
+// memFolder is a chart.Folder in memory: the figures are drawn into it
 // and embedded, never written to disk.
 type memFolder map[string][]byte
 
-// WriteFile implements report.Folder.
+// WriteFile implements chart.Folder.
 func (m memFolder) WriteFile(name string, write func(io.Writer) error) error {
 	var b bytes.Buffer
 	if err := write(&b); err != nil {
@@ -73,12 +74,12 @@ type Tier struct {
 // the drawing into a Folder as SVG.
 type figure struct {
 	title, caption string
-	draw           func(dir report.Folder, file string) error
+	draw           func(dir chart.Folder, file string) error
 }
 
 // figures draws the folder's figures, as the experiment that made it drew
 // them, and returns each as a <figure> element. A figure without data
-// (report.ErrNoData: a run without a sweep, no stable point) is left out.
+// (chart.ErrNoData: a run without a sweep, no stable point) is left out.
 func figures(c Contents, own OwnFigures) ([]string, error) {
 	fsys, legend, param := c.FS, c.Legend, c.Param
 	var figs []figure
@@ -99,18 +100,10 @@ func figures(c Contents, own OwnFigures) ([]string, error) {
 			return nil, err
 		}
 		for _, f := range fs {
-			figs = append(figs, figure{f.Title, f.Caption, func(d report.Folder, file string) error {
+			figs = append(figs, figure{f.Title, f.Caption, func(d chart.Folder, file string) error {
 				return f.Draw(d, file, "svg", false, false)
 			}})
 		}
-	}
-	if cmp, err := fs.ReadFile(fsys, "comparison.csv"); err == nil {
-		cs, err := readComparison(cmp)
-		if err != nil {
-			return nil, err
-		}
-		figs = append(figs, figure{"Emulated against simulated latency", report.ComparisonCaption,
-			func(d report.Folder, file string) error { return report.PlotComparison(d, file, "svg", cs, legend) }})
 	}
 	if runs, err := fs.ReadFile(fsys, "runs.csv"); err == nil && slices.Contains(legend.Labels, "jsq-s") {
 		rs, err := results.ReadRunsAny(bytes.NewReader(runs))
@@ -122,25 +115,25 @@ func figures(c Contents, own OwnFigures) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		o := report.FigureOptions{YLabel: "difference in mean latency (s)"}
+		o := chart.FigureOptions{YLabel: "difference in mean latency (s)"}
 		if param != "" {
 			o.XLabel = xlabel
 		}
 		figs = append(figs, figure{"Mean latency: each policy − jsq-s, paired by replicate", report.DiffNote(ds, legend),
-			func(d report.Folder, file string) error { return report.PlotDiffs(d, file, "svg", ds, legend, o) }})
+			func(d chart.Folder, file string) error { return report.PlotDiffs(d, file, "svg", ds, legend, o) }})
 	}
 	return drawFigures(figs)
 }
 
 // drawFigures draws each figure as SVG and returns it as a <figure>
-// element; one without data (report.ErrNoData) is left out.
+// element; one without data (chart.ErrNoData) is left out.
 func drawFigures(figs []figure) ([]string, error) {
 	var out []string
 	for i, f := range figs {
 		dir := memFolder{}
 		file := fmt.Sprintf("f%d.svg", i)
 		err := f.draw(dir, file)
-		if errors.Is(err, report.ErrNoData) {
+		if errors.Is(err, chart.ErrNoData) {
 			continue
 		}
 		if err != nil {
@@ -166,7 +159,7 @@ func sweepFigures(c Contents, classes bool) []figure {
 		if f.Redundant || slices.Contains(report.ClassFigures(), f.File) != classes {
 			continue
 		}
-		figs = append(figs, figure{f.Title, f.Caption, func(d report.Folder, file string) error {
+		figs = append(figs, figure{f.Title, f.Caption, func(d chart.Folder, file string) error {
 			return f.Draw(d, file, "svg", false, false)
 		}})
 	}
@@ -196,37 +189,17 @@ func mapeFigures(fsys fs.FS, param string) ([]figure, error) {
 		router = r["router"]
 		sums = append(sums, s)
 	}
-	legend := report.Legend{Labels: []string{"hybrid", "model-only", "queue-only"}, Policies: []string{"hybrid", "model-only", "queue-only"}}
+	legend := chart.Legend{Labels: []string{"hybrid", "model-only", "queue-only"}, Policies: []string{"hybrid", "model-only", "queue-only"}}
 	return []figure{
-		{"Prediction error vs " + report.ParamName(param) + ", router " + router, report.SweepCaption, func(d report.Folder, file string) error {
+		{"Prediction error vs " + report.ParamName(param) + ", router " + router, report.SweepCaption, func(d chart.Folder, file string) error {
 			return report.PlotMetricWith(d, file, "svg", sums, legend, results.ColMAPE,
-				report.FigureOptions{XLabel: xlabel, YLabel: "MAPE (%)", LogY: report.SuggestLogY(sums, results.ColMAPE)})
+				chart.FigureOptions{XLabel: xlabel, YLabel: "MAPE (%)", LogY: report.SuggestLogY(sums, results.ColMAPE)})
 		}},
-		{"Mean absolute error of the predicted wait vs " + report.ParamName(param), report.SweepCaption, func(d report.Folder, file string) error {
+		{"Mean absolute error of the predicted wait vs " + report.ParamName(param), report.SweepCaption, func(d chart.Folder, file string) error {
 			return report.PlotMetricWith(d, file, "svg", sums, legend, results.ColMAEWait,
-				report.FigureOptions{XLabel: xlabel, YLabel: "MAE of the wait (s)", LogY: report.SuggestLogY(sums, results.ColMAEWait)})
+				chart.FigureOptions{XLabel: xlabel, YLabel: "MAE of the wait (s)", LogY: report.SuggestLogY(sums, results.ColMAEWait)})
 		}},
 	}, nil
-}
-
-// readComparison parses comparison.csv by its header (a file from before
-// invalid_runs was added reads too).
-func readComparison(b []byte) ([]results.Comparison, error) {
-	recs, err := records(b, []string{"policy", "runs", "emulated_mean_s", "simulated_mean_s", "emulated_p95_s", "simulated_p95_s"})
-	if err != nil {
-		return nil, fmt.Errorf("comparison.csv: %w", err)
-	}
-	var cs []results.Comparison
-	for _, r := range recs {
-		c := results.Comparison{Policy: r["policy"], EmuMean: float(r["emulated_mean_s"]), SimMean: float(r["simulated_mean_s"]),
-			EmuP95: float(r["emulated_p95_s"]), SimP95: float(r["simulated_p95_s"]),
-			// A missing column (an older file) reads as NaN: no bar.
-			EmuMeanCI95: float(r["emulated_mean_s_ci95"]), SimMeanCI95: float(r["simulated_mean_s_ci95"]),
-			EmuP95CI95: float(r["emulated_p95_s_ci95"]), SimP95CI95: float(r["simulated_p95_s_ci95"])}
-		c.Runs, _ = strconv.Atoi(r["runs"])
-		cs = append(cs, c)
-	}
-	return cs, nil
 }
 
 // records reads a CSV into maps by header name; the header must have every

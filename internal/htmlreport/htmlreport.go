@@ -28,6 +28,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/offload-sim/offload/internal/chart"
 	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/results"
 )
@@ -57,7 +58,7 @@ type Options struct {
 
 // OwnFigures lists the figures an experiment draws of its own from the
 // contents of its folder; none (nil, nil) for a folder it does not know.
-type OwnFigures func(c Contents) ([]report.SweepFigure, error)
+type OwnFigures func(c Contents) ([]chart.Figure, error)
 
 // Contents are what the page has read of an experiment folder: the folder
 // itself, its summaries, and from its scenario.yaml the legend, the swept
@@ -65,7 +66,7 @@ type OwnFigures func(c Contents) ([]report.SweepFigure, error)
 type Contents struct {
 	FS        fs.FS
 	Sums      []results.Summary
-	Legend    report.Legend
+	Legend    chart.Legend
 	Param     string
 	Tiers     []Tier
 	Deadlines []string // the task classes that have a deadline

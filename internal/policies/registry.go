@@ -17,7 +17,7 @@ import (
 // "allowed: …" messages, plot legend order, the tests' lists).
 //
 // Adding a policy is a new file with its type and constructor, plus one row
-// in registry (and a style entry in internal/report). Only the paper's eight
+// in registry (and a style entry in internal/chart). Only the paper's eight
 // have Paper set, so a new policy never joins the default set and no
 // existing scenario's resolved form or hash changes when one is added.
 type Spec struct {

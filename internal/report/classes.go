@@ -7,6 +7,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/offload-sim/offload/internal/chart"
 	"github.com/offload-sim/offload/internal/results"
 )
 
@@ -58,11 +59,11 @@ const ClassCaption = "One panel per task class, each with an axis of its own: ev
 // latency per policy against the swept value, one panel per class, and,
 // when some class has a deadline, the share of each class's tasks that
 // missed it. None without classes.
-func (g sweepFigs) classes(sums []results.Summary, classes []Class) []SweepFigure {
+func (g sweepFigs) classes(sums []results.Summary, classes []Class) []chart.Figure {
 	if len(classes) == 0 {
 		return nil
 	}
-	figs := []SweepFigure{
+	figs := []chart.Figure{
 		g.classFigure(ClassLatencyFigure, "Mean latency per task class vs "+g.name, "mean latency (s)",
 			"Mean latency of the class's completed tasks.", sums, classes, results.ClassLatencyCol, true),
 		g.classFigure(ClassP95Figure, "P95 latency per task class vs "+g.name, "P95 latency (s)",
@@ -89,19 +90,19 @@ func (g sweepFigs) classes(sums []results.Summary, classes []Class) []SweepFigur
 // classFigure is one per-class figure: a panel per class of the column
 // col(class), Y on a log axis where logY allows and the class's means span
 // more than a factor of 10.
-func (g sweepFigs) classFigure(file, title, ylabel, what string, sums []results.Summary, classes []Class, col func(string) string, logY bool) SweepFigure {
+func (g sweepFigs) classFigure(file, title, ylabel, what string, sums []results.Summary, classes []Class, col func(string) string, logY bool) chart.Figure {
 	caption := what + " " + ClassCaption
 	if g.anyUnstable {
 		caption += " Ringed: unstable (a tier's offered load shown above 1)."
 	}
 	legend, logX, xs := g.legend, g.logX, sweptValues(sums)
-	o := FigureOptions{XLabel: g.xlabel, YLabel: ylabel, LogX: logX}
-	return NewFigure(file, title, caption, o, func(dir Folder, file, format string, o FigureOptions) error {
+	o := chart.FigureOptions{XLabel: g.xlabel, YLabel: ylabel, LogX: logX}
+	return chart.NewFigure(file, title, caption, o, func(dir chart.Folder, file, format string, o chart.FigureOptions) error {
 		cols := 3 // a row of up to three, four as two by two
 		if len(classes) == 4 {
 			cols = 2
 		}
-		ps := Panels{Title: o.Title, Width: o.Width, Height: o.Height, Columns: cols}
+		ps := chart.Panels{Title: o.Title, Width: o.Width, Height: o.Height, Columns: cols}
 		if o.Caption {
 			ps.Caption = caption
 		}
@@ -111,24 +112,12 @@ func (g sweepFigs) classFigure(file, title, ylabel, what string, sums []results.
 			// A linear axis of nothing but zeros (no task missed) shows
 			// [0, 1], not gonum's [−1, 1].
 			none := !slices.ContainsFunc(sums, func(s results.Summary) bool { return s.Get(m) > 0 })
-			ps.Charts = append(ps.Charts, Chart{
-				FigureOptions: FigureOptions{Title: "class " + c.Name, XLabel: o.XLabel, YLabel: o.YLabel, LogX: o.LogX, LogY: ly},
-				Legend:        legend, Series: publicSeries(buildSeries(sums, legend, pickColumn(m), ly)), Dodge: true, XTicks: xs, Fraction: !ly && none})
+			ps.Charts = append(ps.Charts, chart.Chart{
+				FigureOptions: chart.FigureOptions{Title: "class " + c.Name, XLabel: o.XLabel, YLabel: o.YLabel, LogX: o.LogX, LogY: ly},
+				Legend:        legend, Series: buildSeries(sums, legend, pickColumn(m), ly), Dodge: true, XTicks: xs, Fraction: !ly && none})
 		}
 		return ps.Save(dir, file, format)
 	})
-}
-
-// publicSeries are series as Chart takes them.
-func publicSeries(ss []series) []Series {
-	out := make([]Series, len(ss))
-	for i, s := range ss {
-		out[i].Label = s.Name
-		for k, xy := range s.XYs {
-			out[i].Points = append(out[i].Points, Point{X: xy.X, Y: xy.Y, Low: s.Err[k].Low, High: s.Err[k].High, Unstable: s.Unstable[k]})
-		}
-	}
-	return out
 }
 
 // ScenarioDeadlines reads, from a results folder's scenario.yaml, the

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/offload-sim/offload/internal/chart"
 	"github.com/offload-sim/offload/internal/results"
 )
 
@@ -29,7 +30,7 @@ func TestClassFigures(t *testing.T) {
 			sums = append(sums, s)
 		}
 	}
-	stems := func(figs []SweepFigure) (out []string) {
+	stems := func(figs []chart.Figure) (out []string) {
 		for _, f := range figs {
 			if slices.Contains(ClassFigures(), f.File) {
 				out = append(out, f.File)
@@ -49,7 +50,7 @@ func TestClassFigures(t *testing.T) {
 	}
 	m := memFolder{}
 	for _, f := range figs {
-		if err := f.Draw(m, f.File, "png", true, true); err != nil && !errors.Is(err, ErrNoData) {
+		if err := f.Draw(m, f.File, "png", true, true); err != nil && !errors.Is(err, chart.ErrNoData) {
 			t.Errorf("%s: %v", f.File, err)
 		}
 	}

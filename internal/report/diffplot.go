@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/offload-sim/offload/internal/axis"
+	"github.com/offload-sim/offload/internal/chart"
 	"github.com/offload-sim/offload/internal/results"
 )
 
@@ -23,8 +24,8 @@ const DiffCaption = "Points: mean paired per-replicate difference, policy − ba
 // unstable are left out (their differences, of hundreds of seconds, would
 // flatten every other; the CSV keeps them), and the legend says so. It
 // returns an error wrapping ErrNoData when nothing is left to draw.
-func PlotDiffs(dir Folder, file, format string, ds []results.Difference, legend Legend, o FigureOptions) error {
-	f := figure{FigureOptions: o, Legend: legend, Zero: true}
+func PlotDiffs(dir chart.Folder, file, format string, ds []results.Difference, legend chart.Legend, o chart.FigureOptions) error {
+	f := chart.Chart{FigureOptions: o, Legend: legend, Zero: true, Dodge: true}
 	kept, left := stableDiffs(ds)
 	var sums []results.Summary
 	for _, d := range kept {
@@ -52,9 +53,9 @@ func PlotDiffs(dir Folder, file, format string, ds []results.Difference, legend 
 		// Said in the legend, which is always drawn: a reader must not take
 		// a missing point for a cell that was not run. The caption, when
 		// drawn, names the policies.
-		f.Extra = []string{"unstable cells: not shown"}
+		f.Extra = []chart.LegendItem{{Text: "unstable cells: not shown"}}
 	}
-	return f.save(dir, file, format)
+	return f.Save(dir, file, format)
 }
 
 // stableDiffs splits differences into those PlotDiffs draws (copies) and
@@ -75,7 +76,7 @@ func stableDiffs(ds []results.Difference) (kept []results.Difference, left []str
 
 // DiffNote is the caption of PlotDiffs's figure of ds: DiffCaption, how to
 // read a symmetric log axis when it takes one, and the policies left out.
-func DiffNote(ds []results.Difference, legend Legend) string {
+func DiffNote(ds []results.Difference, legend chart.Legend) string {
 	kept, left := stableDiffs(ds)
 	note := DiffCaption
 	if c := DiffSymLog(kept); c > 0 {
@@ -119,7 +120,7 @@ func SymLogCaption(c float64) string {
 }
 
 // diffSeries turns differences into one series per policy.
-func diffSeries(ds []results.Difference, legend Legend) []series {
+func diffSeries(ds []results.Difference, legend chart.Legend) []chart.Series {
 	var sums []results.Summary
 	cols := []results.Column{{Name: "diff"}}
 	for _, d := range ds {
@@ -130,13 +131,13 @@ func diffSeries(ds []results.Difference, legend Legend) []series {
 }
 
 // sortedByLegend orders distinct names as the legend lists them.
-func sortedByLegend(names []string, legend Legend) []string {
+func sortedByLegend(names []string, legend chart.Legend) []string {
 	var uniq []string
 	for _, n := range names {
 		if !slices.Contains(uniq, n) {
 			uniq = append(uniq, n)
 		}
 	}
-	slices.SortStableFunc(uniq, func(a, b string) int { return cmp.Compare(legend.rank(a), legend.rank(b)) })
+	slices.SortStableFunc(uniq, func(a, b string) int { return cmp.Compare(legend.Rank(a), legend.Rank(b)) })
 	return uniq
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/offload-sim/offload/internal/chart"
 	"github.com/offload-sim/offload/internal/results"
 )
 
@@ -87,7 +88,7 @@ func TestSVGTextIsOutlined(t *testing.T) {
 	if err := PlotMetric(d, "a", "svg", sweepSummaries(), testLegend, results.ColMeanLatency, "Mean latency", "rate", "s", true); err != nil {
 		t.Fatal(err)
 	}
-	o := FigureOptions{XLabel: "rate", YLabel: "s", Width: 5 * 72, Height: 4 * 72}
+	o := chart.FigureOptions{XLabel: "rate", YLabel: "s", Width: 5 * 72, Height: 4 * 72}
 	if err := PlotMetricWith(d, "b", "svg", sweepSummaries(), testLegend, results.ColMeanLatency, o); err != nil {
 		t.Fatal(err)
 	}
@@ -103,22 +104,8 @@ func TestSVGTextIsOutlined(t *testing.T) {
 	if len(b) >= len(a) {
 		t.Errorf("the figure without caption and title (%d bytes) is not smaller than the default (%d)", len(b), len(a))
 	}
-	if err := PlotMetricWith(d, "c", "svg", sweepSummaries(), testLegend, results.ColMeanLatency, FigureOptions{Width: 72, Height: 72}); err == nil {
+	if err := PlotMetricWith(d, "c", "svg", sweepSummaries(), testLegend, results.ColMeanLatency, chart.FigureOptions{Width: 72, Height: 72}); err == nil {
 		t.Error("a 1 × 1 in figure: no error")
-	}
-}
-
-// TestXTicksAtSweptValues: ticks sit at the swept values when they fit,
-// and fall back to round values when the sweep is too dense.
-func TestXTicksAtSweptValues(t *testing.T) {
-	f := figure{XTicks: []float64{10, 20, 40, 60, 80, 100, 120, 150, 200}}
-	ticks := f.xTicks().Ticks(0, 210)
-	if len(ticks) != 9 || ticks[2].Value != 40 || ticks[2].Label != "40" {
-		t.Errorf("ticks %v, want one at each of the 9 swept values", ticks)
-	}
-	f.XTicks = []float64{1, 1.5, 2, 100}
-	if f.xTicks() != nil {
-		t.Error("crowded values: want the automatic ticks")
 	}
 }
 
@@ -131,14 +118,14 @@ func TestPlotDiffs(t *testing.T) {
 		{Value: 20, Policy: "hybrid", Diff: -0.002, CI95: 0.0005, Pairs: 5},
 		{Value: 20, Policy: "random", Diff: 300, CI95: 5, Pairs: 5, Unstable: true},
 	}
-	if err := PlotDiffs(d, "sweep.svg", "svg", ds, testLegend, FigureOptions{}); err != nil {
+	if err := PlotDiffs(d, "sweep.svg", "svg", ds, testLegend, chart.FigureOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	one := []results.Difference{{Value: math.NaN(), Policy: "jsq", Diff: 1, CI95: 0.1, Pairs: 3}, {Value: math.NaN(), Policy: "hybrid", Diff: -1, CI95: 0.1, Pairs: 3}}
-	if err := PlotDiffs(d, "one.png", "png", one, testLegend, FigureOptions{}); err != nil {
+	if err := PlotDiffs(d, "one.png", "png", one, testLegend, chart.FigureOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := PlotDiffs(d, "none.png", "png", ds[2:], testLegend, FigureOptions{}); err == nil {
+	if err := PlotDiffs(d, "none.png", "png", ds[2:], testLegend, chart.FigureOptions{}); err == nil {
 		t.Error("only unstable cells: no error")
 	}
 	var b bytes.Buffer
@@ -158,26 +145,3 @@ func (m memFolder) WriteFile(name string, write func(io.Writer) error) error {
 	m[name] = b.Bytes()
 	return nil
 }
-
-// TestPolicyColoursDistinct: every policy's colour is told apart from
-// every other's (RGB distance ≥ 60 of 441), so no two lines of a plot of the
-// registry's policies look alike; the markers and dashes tell them apart in
-// greyscale.
-func TestPolicyColoursDistinct(t *testing.T) {
-	names := make([]string, 0, len(policyStyles))
-	for n := range policyStyles {
-		names = append(names, n)
-	}
-	for i, a := range names {
-		for _, b := range names[i+1:] {
-			ra, ga, ba, _ := policyStyles[a].Color.RGBA()
-			rb, gb, bb, _ := policyStyles[b].Color.RGBA()
-			d := math.Sqrt(sq(float64(ra>>8)-float64(rb>>8)) + sq(float64(ga>>8)-float64(gb>>8)) + sq(float64(ba>>8)-float64(bb>>8)))
-			if d < 60 {
-				t.Errorf("%s and %s: colours %.0f apart", a, b, d)
-			}
-		}
-	}
-}
-
-func sq(x float64) float64 { return x * x }

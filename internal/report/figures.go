@@ -6,58 +6,10 @@ import (
 	"strconv"
 	"strings"
 
-	"gonum.org/v1/plot/vg"
-
+	"github.com/offload-sim/offload/internal/chart"
 	"github.com/offload-sim/offload/internal/results"
 	"github.com/offload-sim/offload/internal/scenario"
 )
-
-// SweepFigure is one figure of a sweep, as the experiments write it into
-// their folder and the HTML report draws it: a file stem, a title (drawn in
-// the image by the experiments, beside it by the report) and a caption
-// (never in the image unless asked: the report and the docs carry it).
-type SweepFigure struct {
-	File, Title, Caption string
-	// Redundant: a *_stable figure that left nothing out, identical to its
-	// all-points version. The experiments still write it (their file list
-	// does not depend on the data); the report skips it.
-	Redundant bool
-	// Note says what the figure leaves out because it cannot show
-	// everything (SharesNote), for the caller to tell the user; "" when
-	// it shows all.
-	Note string
-	draw func(dir Folder, file, format string, o FigureOptions) error
-	opts FigureOptions
-}
-
-// NewFigure is a figure of an experiment's own, to be listed beside the
-// sweep's: draw writes it into dir as file.<format> (file may carry the
-// extension already) with the presentation o, which is the figure's own o
-// with the title, caption and size its caller asks for (Draw).
-func NewFigure(file, title, caption string, o FigureOptions, draw func(dir Folder, file, format string, o FigureOptions) error) SweepFigure {
-	return SweepFigure{File: file, Title: title, Caption: caption, opts: o, draw: draw}
-}
-
-// Draw writes the figure as dir/file.<format>; withTitle draws the title
-// in the image, caption the caption under the legend.
-func (f SweepFigure) Draw(dir Folder, file, format string, withTitle, caption bool) error {
-	o := f.opts
-	if withTitle {
-		o.Title = f.Title
-	}
-	o.Caption = caption
-	return f.draw(dir, file, format, o)
-}
-
-// DrawSized is Draw at the image size w × h (0: the default).
-func (f SweepFigure) DrawSized(dir Folder, file, format string, withTitle, caption bool, w, h vg.Length) error {
-	o := f.opts
-	if withTitle {
-		o.Title = f.Title
-	}
-	o.Caption, o.Width, o.Height = caption, w, h
-	return f.draw(dir, file, format, o)
-}
 
 // SweepFigures lists the figures of a sweep over param, from its summaries
 // (tiers in scenario order): mean, P95, P99 and large-task P95 latency
@@ -68,7 +20,7 @@ func (f SweepFigure) DrawSized(dir Folder, file, format string, withTitle, capti
 // (ClassesOf), each class's mean and P95 latency and, when some class has a
 // deadline, its deadline misses, a panel per class. A server-count sweep
 // gets a log X axis. Figures of columns the summaries lack are left out.
-func SweepFigures(sums []results.Summary, legend Legend, param string, tiers []string, classes []Class) []SweepFigure {
+func SweepFigures(sums []results.Summary, legend chart.Legend, param string, tiers []string, classes []Class) []chart.Figure {
 	g := sweepFigs{legend: legend, xlabel: ParamLabel(param), name: ParamName(param), logX: SweepLogX(param, sweptValues(sums))}
 	has := func(c string) bool { return len(sums) > 0 && results.Index(sums[0].Cols, c) >= 0 }
 	var stable []results.Summary
@@ -80,7 +32,7 @@ func SweepFigures(sums []results.Summary, legend Legend, param string, tiers []s
 			stable = append(stable, s)
 		}
 	}
-	var figs []SweepFigure
+	var figs []chart.Figure
 	for _, m := range []struct{ file, metric, title string }{
 		{"mean_latency", results.ColMeanLatency, "Mean latency"},
 		{"p95_latency", results.ColP95Latency, "P95 latency"},
@@ -112,7 +64,7 @@ func SweepFigures(sums []results.Summary, legend Legend, param string, tiers []s
 		for _, c := range sums[0].Cols {
 			if strings.HasPrefix(c.Name, "slo_miss_") {
 				f := g.metric(c.Name, c.Name, "Share of tasks missing the SLO ("+c.Name+") vs "+g.name, sums, false)
-				f.opts.LogY, f.opts.YLabel = false, "share of tasks over the SLO"
+				f.Options.LogY, f.Options.YLabel = false, "share of tasks over the SLO"
 				figs = append(figs, f)
 			}
 		}
@@ -123,7 +75,7 @@ func SweepFigures(sums []results.Summary, legend Legend, param string, tiers []s
 // sweepFigs is what a sweep's figures share: the legend, the x axis, and
 // the points left out of the *_stable figures.
 type sweepFigs struct {
-	legend       Legend
+	legend       chart.Legend
 	xlabel, name string
 	logX         bool
 	left         []results.Summary // unstable or at a tier's capacity
@@ -132,8 +84,8 @@ type sweepFigs struct {
 
 // metric is the figure of one metric against the swept value, of every
 // point or (isStable) of the stable ones, the Y axis fitted to them.
-func (g sweepFigs) metric(file, metric, title string, ss []results.Summary, isStable bool) SweepFigure {
-	o := FigureOptions{XLabel: g.xlabel, YLabel: MetricLabel(metric), LogY: SuggestLogY(ss, metric), LogX: g.logX, FitY: isStable}
+func (g sweepFigs) metric(file, metric, title string, ss []results.Summary, isStable bool) chart.Figure {
+	o := chart.FigureOptions{XLabel: g.xlabel, YLabel: MetricLabel(metric), LogY: SuggestLogY(ss, metric), LogX: g.logX, FitY: isStable}
 	var apart []results.Summary
 	if isStable {
 		var rest []results.Summary
@@ -142,10 +94,11 @@ func (g sweepFigs) metric(file, metric, title string, ss []results.Summary, isSt
 		title += ", stable points only"
 	}
 	legend := g.legend
-	return SweepFigure{File: file, Title: title, Caption: g.caption(metric, apart, isStable), Redundant: isStable && len(g.left) == 0 && len(apart) == 0, opts: o,
-		draw: func(dir Folder, file, format string, o FigureOptions) error {
-			return PlotMetricWith(dir, file, format, ss, legend, metric, o)
-		}}
+	f := chart.NewFigure(file, title, g.caption(metric, apart, isStable), o, func(dir chart.Folder, file, format string, o chart.FigureOptions) error {
+		return PlotMetricWith(dir, file, format, ss, legend, metric, o)
+	})
+	f.Redundant = isStable && len(g.left) == 0 && len(apart) == 0
+	return f
 }
 
 // caption is a metric figure's caption: what was left out or set apart.
@@ -169,17 +122,18 @@ func (g sweepFigs) caption(metric string, apart []results.Summary, isStable bool
 }
 
 // shares is the figure of where each policy sends its tasks.
-func (g sweepFigs) shares(sums []results.Summary, present []string) SweepFigure {
+func (g sweepFigs) shares(sums []results.Summary, present []string) chart.Figure {
 	caption, note := SharesCaption, SharesNote(present)
 	if note != "" {
 		caption += " " + strings.ToUpper(note[:1]) + note[1:] + "."
 	}
 	legend := g.legend
-	return SweepFigure{File: "shares", Title: "Where each policy sends its tasks vs " + g.name, Caption: caption, Note: note,
-		opts: FigureOptions{XLabel: g.xlabel, LogX: g.logX},
-		draw: func(dir Folder, file, format string, o FigureOptions) error {
+	f := chart.NewFigure("shares", "Where each policy sends its tasks vs "+g.name, caption, chart.FigureOptions{XLabel: g.xlabel, LogX: g.logX},
+		func(dir chart.Folder, file, format string, o chart.FigureOptions) error {
 			return PlotShares(dir, file, format, sums, legend, present, o)
-		}}
+		})
+	f.Note = note
+	return f
 }
 
 // AtCriticalLoad reports whether a summary's point is at or near a tier's
@@ -207,7 +161,7 @@ func AtCriticalLoad(s results.Summary) bool {
 
 // leftOut names the policies whose points a *_stable figure left out, each
 // with its swept values: "edge-first at 100, 120; random at 40–200".
-func leftOut(ss []results.Summary, legend Legend) string {
+func leftOut(ss []results.Summary, legend chart.Legend) string {
 	by := map[string][]float64{}
 	var names []string
 	for _, s := range ss {

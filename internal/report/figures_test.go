@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/offload-sim/offload/internal/chart"
 	"github.com/offload-sim/offload/internal/results"
 )
 
@@ -55,7 +56,7 @@ func TestSweepFiguresList(t *testing.T) {
 		t.Fatalf("figures %v, want %v", files, want)
 	}
 	st := figs[4]
-	if st.Redundant || st.Title != "Mean latency vs arrival rate, stable points only" || !st.opts.FitY {
+	if st.Redundant || st.Title != "Mean latency vs arrival rate, stable points only" || !st.Options.FitY {
 		t.Errorf("stable figure: %+v", st)
 	}
 	if !strings.Contains(st.Caption, "jsq at 100; edge-first at 150, 200") {
@@ -64,7 +65,7 @@ func TestSweepFiguresList(t *testing.T) {
 	d := memFolder{}
 	for _, f := range figs {
 		err := f.Draw(d, f.File, "svg", true, false)
-		if empty := f.File == "p99_latency" || strings.HasPrefix(f.File, "p95_large"); empty != errors.Is(err, ErrNoData) || !empty && err != nil {
+		if empty := f.File == "p99_latency" || strings.HasPrefix(f.File, "p95_large"); empty != errors.Is(err, chart.ErrNoData) || !empty && err != nil {
 			t.Fatalf("%s: %v (its column is empty: %v)", f.File, err, empty)
 		}
 	}
@@ -80,7 +81,7 @@ func TestSweepFiguresList(t *testing.T) {
 	}
 	// A server count reads on a log axis, with ticks at its values.
 	for _, f := range SweepFigures(sums, testLegend, "tiers.edge.servers", nil, nil) {
-		if !f.opts.LogX {
+		if !f.Options.LogX {
 			t.Errorf("%s of a server sweep: linear x", f.File)
 		}
 	}
@@ -92,10 +93,10 @@ func TestSweepFiguresList(t *testing.T) {
 // TestSweptTicksOnALogAxis: the swept values label a log axis when they
 // are spread out there, not when they crowd.
 func TestSweptTicksOnALogAxis(t *testing.T) {
-	if tk := sweptTicks([]float64{1, 2, 3, 4, 6, 8, 12, 16}, true, 0.04); tk == nil || len(tk.Ticks(1, 16)) != 8 {
+	if tk := chart.SweptTicks([]float64{1, 2, 3, 4, 6, 8, 12, 16}, true, 0.04); tk == nil || len(tk.Ticks(1, 16)) != 8 {
 		t.Errorf("server counts 1 … 16 on a log axis: ticks %v, want 8", tk)
 	}
-	if tk := sweptTicks([]float64{100, 101, 1000}, true, 0.04); tk != nil {
+	if tk := chart.SweptTicks([]float64{100, 101, 1000}, true, 0.04); tk != nil {
 		t.Error("100 and 101 on a log axis crowd: want the automatic ticks")
 	}
 }
@@ -119,7 +120,7 @@ func TestShareSeries(t *testing.T) {
 			t.Errorf("x=%g: unstable marks %v %v %v, want only the edge's, at 150 and 200", x, p.Unstable[0][i], p.Unstable[1][i], p.Unstable[2][i])
 		}
 	}
-	if err := PlotShares(memFolder{}, "s", "png", nil, testLegend, []string{"edge"}, FigureOptions{}); !errors.Is(err, ErrNoData) {
-		t.Errorf("no summaries: %v, want ErrNoData", err)
+	if err := PlotShares(memFolder{}, "s", "png", nil, testLegend, []string{"edge"}, chart.FigureOptions{}); !errors.Is(err, chart.ErrNoData) {
+		t.Errorf("no summaries: %v, want chart.ErrNoData", err)
 	}
 }

@@ -3,6 +3,7 @@ package report
 import (
 	"flag"
 
+	"github.com/offload-sim/offload/internal/chart"
 	"github.com/offload-sim/offload/internal/results"
 )
 
@@ -25,7 +26,7 @@ func summary(pol string, value float64, mean, ci map[string]float64) results.Sum
 }
 
 // testLegend is the paper's eight in registry order.
-var testLegend = Legend{Labels: allPolicies, Policies: allPolicies}
+var testLegend = chart.Legend{Labels: allPolicies, Policies: allPolicies}
 
 // -update rewrites golden files where a package has them; this one has
 // none, but every package with tests takes the flag.

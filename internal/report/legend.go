@@ -6,6 +6,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/offload-sim/offload/internal/chart"
 	"github.com/offload-sim/offload/internal/results"
 	"github.com/offload-sim/offload/internal/scenario"
 )
@@ -17,7 +18,7 @@ import (
 // parameter's path ("" without a sweep). It reads only those keys, so that
 // a folder re-plots without the scenario package's validation, which would
 // need the policy registry and refuse a file an older offload wrote.
-func ScenarioLegend(data []byte) (Legend, string, error) {
+func ScenarioLegend(data []byte) (chart.Legend, string, error) {
 	var doc struct {
 		Policies []yaml.Node `yaml:"policies"`
 		Sweep    *struct {
@@ -25,9 +26,9 @@ func ScenarioLegend(data []byte) (Legend, string, error) {
 		} `yaml:"sweep"`
 	}
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return Legend{}, "", fmt.Errorf("scenario.yaml: %w", err)
+		return chart.Legend{}, "", fmt.Errorf("scenario.yaml: %w", err)
 	}
-	var l Legend
+	var l chart.Legend
 	for _, n := range doc.Policies {
 		var name, label string
 		switch n.Kind {
@@ -39,11 +40,11 @@ func ScenarioLegend(data []byte) (Legend, string, error) {
 				As   string `yaml:"as"`
 			}
 			if err := n.Decode(&e); err != nil {
-				return Legend{}, "", fmt.Errorf("scenario.yaml line %d: %w", n.Line, err)
+				return chart.Legend{}, "", fmt.Errorf("scenario.yaml line %d: %w", n.Line, err)
 			}
 			name, label = e.Name, e.As
 		default:
-			return Legend{}, "", fmt.Errorf("scenario.yaml line %d: a policy entry is a name or a mapping", n.Line)
+			return chart.Legend{}, "", fmt.Errorf("scenario.yaml line %d: a policy entry is a name or a mapping", n.Line)
 		}
 		if label == "" {
 			label = name

@@ -1,15 +1,14 @@
 package report
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strings"
 	"testing"
 
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-
 	"github.com/offload-sim/offload/internal/axis"
+	"github.com/offload-sim/offload/internal/chart"
 	"github.com/offload-sim/offload/internal/results"
 )
 
@@ -63,40 +62,36 @@ func names(ss []results.Summary) []string {
 
 // TestStableFigureSetsApart: the *_stable figure of a sweep whose
 // edge-first is near capacity at one load fits its axis to the others,
-// draws edge-first's point at its top with the value written beside it,
-// and says so in its caption.
+// marks edge-first's point to be drawn at its top (internal/chart draws it
+// so), and says so in its caption.
 func TestStableFigureSetsApart(t *testing.T) {
 	sums := append(sweepCell(80, map[string][2]float64{"hybrid": {0.055, 0.5}, "jsq-s": {0.052, 0.5}, "edge-first": {0.069, 0.8}}),
 		sweepCell(100, map[string][2]float64{"hybrid": {0.060, 0.6}, "jsq-s": {0.056, 0.6}, "edge-first": {1.95, 0.998}})...)
-	var st SweepFigure
+	var st chart.Figure
 	for _, f := range SweepFigures(sums, testLegend, "arrivals.rate", nil, nil) {
 		if f.File == "mean_latency_stable" {
 			st = f
 		}
 	}
-	if st.Redundant || !st.opts.SetApart || st.opts.LogY || !strings.Contains(st.Caption, "edge-first at 100 (1.95)") {
-		t.Fatalf("stable figure: redundant %v, set apart %v, log %v, caption %q", st.Redundant, st.opts.SetApart, st.opts.LogY, st.Caption)
+	if st.Redundant || !st.Options.SetApart || st.Options.LogY || !strings.Contains(st.Caption, "edge-first at 100 (1.95)") {
+		t.Fatalf("stable figure: redundant %v, set apart %v, log %v, caption %q", st.Redundant, st.Options.SetApart, st.Options.LogY, st.Caption)
 	}
-	f := figure{FigureOptions: st.opts, Legend: testLegend, Series: buildSeries(sums, testLegend, pickColumn(results.ColMeanLatency), false)}
+	ss := buildSeries(sums, testLegend, pickColumn(results.ColMeanLatency), false)
 	apart, _ := SetApart(sums, results.ColMeanLatency)
-	markApart(f.Series, apart)
-	p, _, err := f.plot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if p.Y.Max > 0.08 || p.Y.Max < 0.0612 {
-		t.Errorf("Y axis to %g: want it fitted to the others (≤ 0.0612 + bars), not stretched to 1.95", p.Y.Max)
-	}
-	ss, labels, err := f.setApart(f.Series, 1)
-	if err != nil || labels == nil || len(labels.Labels) != 1 || labels.Labels[0] != "↑ 1.95" {
-		t.Fatalf("labels %+v, %v; want one, ↑ 1.95", labels, err)
-	}
+	markApart(ss, apart)
+	var marked []string
 	for _, s := range ss {
-		for i, xy := range s.XYs {
-			if xy.Y > p.Y.Max || (s.far(i) && (s.Err[i].Low != 0 || xy.Y < 0.0612)) {
-				t.Errorf("%s at %g: drawn at %g (far %v), axis top %g", s.Name, xy.X, xy.Y, s.far(i), p.Y.Max)
+		for _, p := range s.Points {
+			if p.Apart {
+				marked = append(marked, fmt.Sprintf("%s at %g", s.Label, p.X))
 			}
 		}
+	}
+	if len(marked) != 1 || marked[0] != "edge-first at 100" {
+		t.Errorf("set apart: %q, want edge-first at 100 alone", marked)
+	}
+	if err := PlotMetricWith(memFolder{}, "s", "png", sums, testLegend, results.ColMeanLatency, st.Options); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -141,109 +136,5 @@ func TestDiffSymLog(t *testing.T) {
 	}
 	if !strings.Contains(DiffNote(wide, testLegend), "linear between −0.002 and 0.002") {
 		t.Errorf("caption %q does not say how to read the axis", DiffNote(wide, testLegend))
-	}
-}
-
-// TestLogXShowsZero: a log X axis over 0, 0.01 … 3 keeps the 0 cell, on a
-// symmetric log scale linear up to the smallest positive value.
-func TestLogXShowsZero(t *testing.T) {
-	var sums []results.Summary
-	for _, v := range []float64{0, 0.01, 0.03, 0.1, 1, 3} {
-		sums = append(sums, summary("hybrid", v, map[string]float64{results.ColMeanLatency: 0.07}, nil))
-	}
-	f := figure{FigureOptions: FigureOptions{LogX: true}, Legend: testLegend, XTicks: sweptValues(sums),
-		Series: buildSeries(sums, testLegend, pickColumn(results.ColMeanLatency), false)}
-	ss, _, symX, err := f.xSeries()
-	if err != nil || symX != 0.01 || len(ss) != 1 || len(ss[0].XYs) != 6 {
-		t.Fatalf("xSeries: %d series, symlog %g, %v; want the 6 points on a symlog axis linear to 0.01", len(ss), symX, err)
-	}
-	p, _, err := f.plot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := p.X.Scale.(axis.SymLog); !ok || p.X.Min >= 0 || p.X.Max <= 3 {
-		t.Errorf("X scale %T over [%g, %g]: want symlog around [0, 3]", p.X.Scale, p.X.Min, p.X.Max)
-	}
-	if !SweepLogX("observation.period", sweptValues(sums)) || SweepLogX("arrivals.rate", []float64{10, 200}) {
-		t.Error("SweepLogX: want log for 0.01 … 3 s, linear for 10 … 200 tasks/s")
-	}
-}
-
-// TestMarkersNeverShareAPoint: a time series of n lines marks each at a
-// phase of its own, so that where lines coincide every line still shows
-// markers and no marker covers another's.
-func TestMarkersNeverShareAPoint(t *testing.T) {
-	var xys plotter.XYs
-	for i := range 29 {
-		xys = append(xys, plotter.XY{X: float64(i)})
-	}
-	const n = 8
-	seen := map[float64]int{}
-	for phase := range n {
-		m := marked(xys, n, phase)
-		if len(m) < 3 {
-			t.Errorf("phase %d: %d markers, want at least 3 of 29 points", phase, len(m))
-		}
-		for _, p := range m {
-			seen[p.X]++
-		}
-	}
-	for x, k := range seen {
-		if k > 1 {
-			t.Errorf("x = %g marked by %d lines", x, k)
-		}
-	}
-}
-
-// TestCaptionWraps: a caption breaks into lines that fit the width, word
-// for word, with its own line breaks kept.
-func TestCaptionWraps(t *testing.T) {
-	sty := captionStyle(textScale(3.5 * vg.Inch))
-	w := 3.5*vg.Inch - 2*vg.Points(captionMargin)
-	text := SweepCaption + "\nNot shown, unstable in some cell: random."
-	lines := wrapCaption(text, sty, w)
-	if len(lines) < 3 {
-		t.Fatalf("%d lines: %q", len(lines), lines)
-	}
-	for _, l := range lines {
-		if sty.Width(l) > w {
-			t.Errorf("line %q is %v wide, more than %v", l, sty.Width(l), w)
-		}
-	}
-	if got := strings.Join(strings.Fields(strings.Join(lines, " ")), " "); got != strings.Join(strings.Fields(text), " ") {
-		t.Errorf("words changed: %q", got)
-	}
-	if lines[len(lines)-1] != "Not shown, unstable in some cell: random." {
-		t.Errorf("the line break before the last sentence is lost: %q", lines)
-	}
-}
-
-// TestLegendFitsPaperWidth: at a column's 3.5 in every entry of the
-// paper's eight policies and the unstable note fits its slot; at 7 in the
-// legend keeps its four columns.
-func TestLegendFitsPaperWidth(t *testing.T) {
-	var entries []legendEntry
-	for _, p := range allPolicies {
-		entries = append(entries, legendEntry{Text: p})
-	}
-	entries = append(entries, legendEntry{Text: "unstable (a tier's load > 1)"})
-	if cols, _ := legendGrid(entries, figWidth); cols != legendCol {
-		t.Errorf("7 in: %d columns, want %d", cols, legendCol)
-	}
-	w := 3.5 * vg.Inch
-	s := textScale(w)
-	cols, slots := legendGrid(entries, w)
-	colW := (w - 2*vg.Points(captionMargin)) / vg.Length(cols)
-	for i, e := range entries {
-		room := colW * vg.Length(cols-slots[i]%cols)
-		if i < len(entries)-1 {
-			room = colW
-		}
-		if need := legendThumb(s) + legendStyle(s).Width(" "+e.Text); need > room+vg.Points(captionMargin) {
-			t.Errorf("%q needs %v, its slot has %v (%d columns)", e.Text, need, room, cols)
-		}
-	}
-	if textScale(w) != minTextScale || textScale(0) != 1 || textScale(10*vg.Inch) != 1 {
-		t.Errorf("textScale: %g at 3.5 in, %g default, %g at 10 in", textScale(w), textScale(0), textScale(10*vg.Inch))
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"image"
 	"image/png"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -16,10 +15,9 @@ import (
 	"testing"
 
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/offload-sim/offload/internal/axis"
-	"github.com/offload-sim/offload/internal/canvas"
+	"github.com/offload-sim/offload/internal/chart"
 	"github.com/offload-sim/offload/internal/results"
 )
 
@@ -71,7 +69,7 @@ func TestPlotMetricPNG(t *testing.T) {
 			// seconds): the first case stands for the PNG path.
 			break
 		}
-		err := PlotMetric(Dir(dir), c.file, "png", sweepSummaries(), testLegend, c.metric, "sweep-load: "+c.ylabel, "arrival rate λ (tasks/s)", c.ylabel, c.logY)
+		err := PlotMetric(chart.Dir(dir), c.file, "png", sweepSummaries(), testLegend, c.metric, "sweep-load: "+c.ylabel, "arrival rate λ (tasks/s)", c.ylabel, c.logY)
 		if err != nil {
 			t.Fatalf("%s: %v", c.file, err)
 		}
@@ -95,8 +93,8 @@ func checkPNG(t *testing.T, path string) {
 	if sz := img.Bounds().Size(); sz.X != 2100 || sz.Y <= 1380 || sz.Y > 1800 {
 		t.Errorf("%s: %v pixels, want 2100 wide and 1380–1800 high", path, sz)
 	}
-	if dpi := pngDPI(b); dpi != PNGDPI {
-		t.Errorf("%s: its pHYs chunk says %v dpi, want %d", path, dpi, PNGDPI)
+	if dpi := pngDPI(b); dpi != chart.PNGDPI {
+		t.Errorf("%s: its pHYs chunk says %v dpi, want %d", path, dpi, chart.PNGDPI)
 	}
 	if *plotDir != "" {
 		_ = os.WriteFile(filepath.Join(*plotDir, filepath.Base(path)), b, 0o644)
@@ -124,8 +122,8 @@ func TestPlotMAPEAndFormats(t *testing.T) {
 		}
 	}
 	for _, f := range []string{"png", "svg", "pdf"} {
-		o := FigureOptions{Title: "mape: prediction error of the estimators", XLabel: "arrival rate λ (tasks/s)", YLabel: "MAPE (%)"}
-		if err := PlotMetricWith(Dir(dir), "mape", f, sums, testLegend, results.ColMAPE, o); err != nil {
+		o := chart.FigureOptions{Title: "mape: prediction error of the estimators", XLabel: "arrival rate λ (tasks/s)", YLabel: "MAPE (%)"}
+		if err := PlotMetricWith(chart.Dir(dir), "mape", f, sums, testLegend, results.ColMAPE, o); err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
 		fi, err := os.Stat(filepath.Join(dir, "mape."+f))
@@ -134,7 +132,7 @@ func TestPlotMAPEAndFormats(t *testing.T) {
 		}
 	}
 	checkPNG(t, filepath.Join(dir, "mape.png"))
-	if err := PlotMetricWith(Dir(dir), "x", "gif", sums, testLegend, results.ColMAPE, FigureOptions{}); err == nil || !strings.Contains(err.Error(), `unknown plot format "gif"`) {
+	if err := PlotMetricWith(chart.Dir(dir), "x", "gif", sums, testLegend, results.ColMAPE, chart.FigureOptions{}); err == nil || !strings.Contains(err.Error(), `unknown plot format "gif"`) {
 		t.Errorf("gif: err = %v", err)
 	}
 	assertNoTemp(t, dir)
@@ -168,14 +166,14 @@ func TestPlotMetricHostileInputs(t *testing.T) {
 		for _, logY := range []bool{false, true} {
 			// SVG: the same drawing as a PNG's, without rasterising 3 Mpx
 			// thirty times.
-			err := PlotMetric(Dir(dir), "p", "svg", c.sums, testLegend, "mean_latency_s", c.name, "x", "y (s)", logY)
+			err := PlotMetric(chart.Dir(dir), "p", "svg", c.sums, testLegend, "mean_latency_s", c.name, "x", "y (s)", logY)
 			// A log x axis must not hang or panic on the same inputs (a
 			// single x value once made the tick loop run forever).
-			if xerr := PlotMetricX(Dir(dir), "px", "svg", c.sums, testLegend, "mean_latency_s", c.name, "x", "y (s)", true, logY); xerr != nil && !errors.Is(xerr, ErrNoData) {
+			if xerr := PlotMetricX(chart.Dir(dir), "px", "svg", c.sums, testLegend, "mean_latency_s", c.name, "x", "y (s)", true, logY); xerr != nil && !errors.Is(xerr, chart.ErrNoData) {
 				t.Errorf("%s, log x, logY %v: %v", c.name, logY, xerr)
 			}
 			wantNoData := c.noData && (logY || !c.logOnly)
-			if wantNoData != errors.Is(err, ErrNoData) || (!wantNoData && err != nil) {
+			if wantNoData != errors.Is(err, chart.ErrNoData) || (!wantNoData && err != nil) {
 				t.Errorf("%s, logY %v: err = %v, want no-data error %v", c.name, logY, err, wantNoData)
 			}
 			if err == nil && *plotDir != "" {
@@ -184,7 +182,7 @@ func TestPlotMetricHostileInputs(t *testing.T) {
 			}
 		}
 	}
-	if err := PlotMetric(Dir(dir), "p", "svg", sweepSummaries(), testLegend, "share_moon", "", "", "", false); err == nil {
+	if err := PlotMetric(chart.Dir(dir), "p", "svg", sweepSummaries(), testLegend, "share_moon", "", "", "", false); err == nil {
 		t.Error("share_moon, a tier the summaries do not have: no error")
 	}
 }
@@ -221,7 +219,7 @@ func pngDPI(b []byte) int {
 func TestPNGSaysItsResolution(t *testing.T) {
 	for _, w := range []vg.Length{3.5 * vg.Inch, 7 * vg.Inch} {
 		d := memFolder{}
-		o := FigureOptions{Width: w, Height: 2.6 * vg.Inch}
+		o := chart.FigureOptions{Width: w, Height: 2.6 * vg.Inch}
 		if err := PlotMetricWith(d, "a", "png", sweepSummaries(), testLegend, results.ColMeanLatency, o); err != nil {
 			t.Fatal(err)
 		}
@@ -233,39 +231,11 @@ func TestPNGSaysItsResolution(t *testing.T) {
 		if _, err := png.Decode(bytes.NewReader(b)); err != nil {
 			t.Fatalf("%v in: %v", w/vg.Inch, err)
 		}
-		if want := int(math.Round(float64(w/vg.Inch) * PNGDPI)); cfg.Width != want || pngDPI(b) != PNGDPI {
-			t.Errorf("%v in: %d px at %d dpi, want %d px at %d", w/vg.Inch, cfg.Width, pngDPI(b), want, PNGDPI)
+		if want := int(math.Round(float64(w/vg.Inch) * chart.PNGDPI)); cfg.Width != want || pngDPI(b) != chart.PNGDPI {
+			t.Errorf("%v in: %d px at %d dpi, want %d px at %d", w/vg.Inch, cfg.Width, pngDPI(b), want, chart.PNGDPI)
 		}
 		if string(b[37:41]) != "pHYs" {
 			t.Errorf("%v in: the chunk after IHDR is %q, want pHYs", w/vg.Inch, b[37:41])
 		}
-	}
-}
-
-// BenchmarkFigurePNG draws and encodes one sweep figure as a PNG at 150
-// and at PNGDPI dpi: what the resolution costs each figure an experiment
-// writes (docs/performance.md gives the ratio).
-func BenchmarkFigurePNG(b *testing.B) {
-	f := figure{Legend: testLegend, FigureOptions: FigureOptions{LogY: true},
-		Series: buildSeries(sweepSummaries(), testLegend, pickColumn(results.ColMeanLatency), true)}
-	for _, dpi := range []int{150, PNGDPI} {
-		b.Run(fmt.Sprintf("dpi=%d", dpi), func(b *testing.B) {
-			for b.Loop() {
-				p, entries, err := f.plot()
-				if err != nil {
-					b.Fatal(err)
-				}
-				c, err := canvas.New("png", figWidth, plotH+vg.Inch, dpi)
-				if err != nil {
-					b.Fatal(err)
-				}
-				dc := draw.New(c)
-				drawPlot(p, draw.Crop(dc, 0, 0, vg.Inch, 0))
-				drawLegend(legendArea(dc, vg.Inch), entries, "")
-				if _, err := c.WriteTo(io.Discard); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
 	}
 }

@@ -5,9 +5,8 @@ import (
 	"reflect"
 	"testing"
 
-	"gonum.org/v1/plot/plotter"
-
 	"github.com/offload-sim/offload/internal/axis"
+	"github.com/offload-sim/offload/internal/chart"
 	"github.com/offload-sim/offload/internal/results"
 )
 
@@ -29,103 +28,18 @@ func TestBuildSeries(t *testing.T) {
 		sum("hybrid", 80, 0, 0, false),   // zero: kept on a linear axis only
 	}
 	pick := pickColumn("p95_latency_s")
-	e := func(l float64) struct{ Low, High float64 } { return struct{ Low, High float64 }{l, l} }
 	// Series come in the canonical policy order (hybrid before jsq), whatever
 	// the order of the summaries.
-	want := []series{
-		{Name: "hybrid", XYs: plotter.XYs{{X: 40, Y: 2}, {X: 80, Y: 0}},
-			Err: plotter.YErrors{e(0), e(0)}, Unstable: []bool{false, false}},
-		{Name: "jsq", XYs: plotter.XYs{{X: 10, Y: 1}, {X: 40, Y: 4}, {X: 80, Y: 9}},
-			Err: plotter.YErrors{e(0.1), e(0.5), e(1)}, Unstable: []bool{false, false, true}},
+	want := []chart.Series{
+		{Label: "hybrid", Points: []chart.Point{{X: 40, Y: 2}, {X: 80, Y: 0}}},
+		{Label: "jsq", Points: []chart.Point{{X: 10, Y: 1, Low: 0.1, High: 0.1}, {X: 40, Y: 4, Low: 0.5, High: 0.5}, {X: 80, Y: 9, Low: 1, High: 1, Unstable: true}}},
 	}
 	if got := buildSeries(sums, testLegend, pick, false); !reflect.DeepEqual(got, want) {
 		t.Errorf("linear:\ngot  %+v\nwant %+v", got, want)
 	}
-	want[0].XYs, want[0].Err, want[0].Unstable = want[0].XYs[:1], want[0].Err[:1], want[0].Unstable[:1]
+	want[0].Points = want[0].Points[:1]
 	if got := buildSeries(sums, testLegend, pick, true); !reflect.DeepEqual(got, want) {
 		t.Errorf("log (zero dropped):\ngot  %+v\nwant %+v", got, want)
-	}
-}
-
-func TestLogFloorAndClamp(t *testing.T) {
-	ss := []series{{Name: "a",
-		XYs: plotter.XYs{{X: 1, Y: 0.5}, {X: 2, Y: 3}},
-		Err: plotter.YErrors{{Low: 0.6, High: 0.6}, {Low: 1, High: 1}}}}
-	// Smallest mean 0.5 (its bar goes below zero and does not count); 0.5/1.25 = 0.4 → 0.2.
-	if got := logFloor(ss, true); got != 0.2 {
-		t.Errorf("logFloor = %v, want 0.2", got)
-	}
-	// A bar ending at 0.1 lowers the floor to 0.05; a band's edge does not.
-	wide := []series{{Name: "b", XYs: plotter.XYs{{X: 1, Y: 1}}, Err: plotter.YErrors{{Low: 0.9, High: 0.9}}}}
-	if got := logFloor(wide, true); !scalarClose(got, 0.05) {
-		t.Errorf("logFloor with bars = %v, want 0.05", got)
-	}
-	if got := logFloor(wide, false); got != 0.5 {
-		t.Errorf("logFloor with a band = %v, want 0.5 (from the mean alone)", got)
-	}
-	clampLow(ss, 0.2)
-	if got := ss[0].Err; !scalarClose(got[0].Low, 0.3) || got[0].High != 0.6 || got[1].Low != 1 {
-		t.Errorf("clampLow: %+v, want the first low bar cut to 0.3 (ending at 0.2), the rest untouched", got)
-	}
-	if got := logFloor(nil, true); got != 1 {
-		t.Errorf("logFloor(no series) = %v, want 1", got)
-	}
-}
-
-func TestDodge(t *testing.T) {
-	mk := func(xs ...float64) series {
-		s := series{}
-		for _, x := range xs {
-			s.XYs = append(s.XYs, plotter.XY{X: x, Y: 1})
-		}
-		return s
-	}
-	in := []series{mk(10, 20, 40), mk(10, 20), mk(40)}
-	out := dodge(in, linearMap)
-	// Smallest gap 10 → step 0.3; three series at −0.3, 0, +0.3.
-	wantX := [][]float64{{9.7, 19.7, 39.7}, {10, 20}, {40.3}}
-	for i := range out {
-		for j, p := range out[i].XYs {
-			if !scalarClose(p.X, wantX[i][j]) {
-				t.Errorf("series %d point %d: x = %v, want %v", i, j, p.X, wantX[i][j])
-			}
-		}
-	}
-	if in[0].XYs[0].X != 10 {
-		t.Error("dodge modified its input")
-	}
-	if got := dodge([]series{mk(5), mk(5)}, linearMap); got[0].XYs[0].X != 5 {
-		t.Errorf("single x value: shifted to %v, want no shift (no gap to scale by)", got[0].XYs[0].X)
-	}
-}
-
-func TestPolicyStylesDistinct(t *testing.T) {
-	colors, shapes := map[any]string{}, map[any]string{}
-	for _, p := range allPolicies {
-		s, ok := policyStyles[p]
-		if !ok {
-			t.Fatalf("policy %s has no fixed style", p)
-		}
-		if q, dup := colors[s.Color]; dup {
-			t.Errorf("%s and %s share a colour", p, q)
-		}
-		if q, dup := shapes[s.Shape]; dup {
-			t.Errorf("%s and %s share a marker", p, q)
-		}
-		colors[s.Color], shapes[s.Shape] = p, p
-	}
-	st := styler{legend: Legend{Labels: []string{"hybrid", "h0", "h1"}, Policies: []string{"hybrid", "hybrid", "hybrid"}}}
-	if a, b := st.style("model-only"), policyStyles["model-only"]; !reflect.DeepEqual(a, b) {
-		t.Error(`estimator "model-only" does not look like policy model-only`)
-	}
-	h, h0, h1 := st.style("hybrid"), st.style("h0"), st.style("h1")
-	if !reflect.DeepEqual(h, policyStyles["hybrid"]) || h0.Color != h.Color || h0.Shape != h.Shape ||
-		reflect.DeepEqual(h0.Dash, h.Dash) || reflect.DeepEqual(h0.Dash, h1.Dash) {
-		t.Errorf("variants of hybrid: %+v, %+v, %+v; want hybrid's colour and marker, each its own line", h, h0, h1)
-	}
-	u1, u2 := st.style("mystery"), st.style("other")
-	if reflect.DeepEqual(u1, u2) {
-		t.Error("two unknown names got the same style")
 	}
 }
 
@@ -164,5 +78,3 @@ func TestTicks(t *testing.T) {
 		}
 	}
 }
-
-func scalarClose(a, b float64) bool { return math.Abs(a-b) < 1e-12 }

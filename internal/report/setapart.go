@@ -2,14 +2,12 @@ package report
 
 import (
 	"fmt"
-	"image/color"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 
-	"gonum.org/v1/plot/plotter"
-
+	"github.com/offload-sim/offload/internal/chart"
 	"github.com/offload-sim/offload/internal/results"
 )
 
@@ -78,7 +76,7 @@ func median(xs []float64) float64 {
 
 // ApartCaption is the sentence of a figure's caption that names the points
 // set apart, each with its value: "" when there are none.
-func ApartCaption(apart []results.Summary, legend Legend, metric string) string {
+func ApartCaption(apart []results.Summary, legend chart.Legend, metric string) string {
 	if len(apart) == 0 {
 		return ""
 	}
@@ -91,7 +89,7 @@ func ApartCaption(apart []results.Summary, legend Legend, metric string) string 
 		var vals []string
 		for _, s := range apart {
 			if s.Policy == n {
-				vals = append(vals, fmt.Sprintf("%s (%s)", strconv.FormatFloat(s.Value, 'g', 4, 64), apartValue(s.Get(metric))))
+				vals = append(vals, fmt.Sprintf("%s (%s)", strconv.FormatFloat(s.Value, 'g', 4, 64), chart.ApartValue(s.Get(metric))))
 			}
 		}
 		parts = append(parts, n+" at "+strings.Join(vals, ", "))
@@ -101,77 +99,14 @@ func ApartCaption(apart []results.Summary, legend Legend, metric string) string 
 		strings.Join(parts, "; "), ApartLoad, ApartFactor)
 }
 
-// apartValue writes a set-apart point's value: three significant digits.
-func apartValue(x float64) string { return strconv.FormatFloat(x, 'g', 3, 64) }
-
 // markApart flags the points of ss that are in apart (by policy and
 // swept value).
-func markApart(ss []series, apart []results.Summary) {
-	for i := range ss {
-		s := &ss[i]
-		for j, xy := range s.XYs {
-			if slices.ContainsFunc(apart, func(a results.Summary) bool { return a.Policy == s.Name && a.Value == xy.X }) {
-				if s.Far == nil {
-					s.Far = make([]bool, len(s.XYs))
-				}
-				s.Far[j] = true
-			}
-		}
-	}
-}
-
-// setApart moves the figure's set-apart points to the top of the range of
-// the others (with the headroom the axis adds) and returns the labels
-// that write their true values beside them; nil when there are none.
-// The series are copied, not changed.
-func (f figure) setApart(ss []series, sc float64) ([]series, *plotter.Labels, error) {
-	lo, hi, any := math.Inf(1), math.Inf(-1), false
+func markApart(ss []chart.Series, apart []results.Summary) {
 	for _, s := range ss {
-		for i, xy := range s.XYs {
-			if s.far(i) {
-				any = true
-				continue
-			}
-			lo, hi = math.Min(lo, xy.Y-s.Err[i].Low), math.Max(hi, xy.Y+s.Err[i].High)
-		}
-	}
-	if !any || math.IsInf(hi, -1) {
-		return ss, nil, nil
-	}
-	top := hi + 0.06*(hi-lo) // FitY's pad: the marker sits inside the frame
-	switch {
-	case f.LogY:
-		top = hi * 1.1
-	case !f.FitY:
-		top = hi + 0.06*(hi-math.Min(lo, 0))
-	}
-	var xys plotter.XYs
-	var texts []string
-	out := make([]series, len(ss))
-	for k, s := range ss {
-		out[k] = s
-		if s.Far == nil {
-			continue
-		}
-		out[k].XYs, out[k].Err = slices.Clone(s.XYs), slices.Clone(s.Err)
-		for i := range s.XYs {
-			if s.far(i) {
-				xys = append(xys, plotter.XY{X: s.XYs[i].X, Y: top})
-				texts = append(texts, "↑ "+apartValue(s.XYs[i].Y))
-				out[k].XYs[i].Y = top
-				out[k].Err[i].Low, out[k].Err[i].High = 0, 0
+		for j, p := range s.Points {
+			if slices.ContainsFunc(apart, func(a results.Summary) bool { return a.Policy == s.Label && a.Value == p.X }) {
+				s.Points[j].Apart = true
 			}
 		}
 	}
-	l, err := plotter.NewLabels(plotter.XYLabels{XYs: xys, Labels: texts})
-	if err != nil {
-		return nil, nil, err
-	}
-	for i := range l.TextStyle {
-		l.TextStyle[i].Font.Size = pt(9, sc)
-		l.TextStyle[i].Color = color.Gray{Y: 30}
-		l.TextStyle[i].YAlign = -0.5 // centred on the marker
-	}
-	l.Offset.X = pt(6, sc)
-	return out, l, nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/offload-sim/offload/internal/chart"
 	"github.com/offload-sim/offload/internal/results"
 )
 
@@ -47,7 +48,7 @@ func TestSharesFoldManyTiers(t *testing.T) {
 	if SharesNote(tiers[:9]) != "" {
 		t.Error("nine tiers have a colour each, yet a note")
 	}
-	panels, names := foldTiers(shareSeries(sums, Legend{Labels: []string{"jsq"}, Policies: []string{"jsq"}}, tiers, false), tiers)
+	panels, names := foldTiers(shareSeries(sums, chart.Legend{Labels: []string{"jsq"}, Policies: []string{"jsq"}}, tiers, false), tiers)
 	// Tiers 5 and 90 … 98 all peak at 1/18; ties go in tier order.
 	want := []string{"t5", "t90", "t91", "t92", "t93", "t94", "t95", "t96", "other (92 tiers)"}
 	if !slices.Equal(names, want) {
@@ -67,7 +68,7 @@ func TestSharesFoldManyTiers(t *testing.T) {
 		}
 	}
 	dir := memFolder{}
-	if err := PlotShares(dir, "shares", "png", sums, Legend{Labels: []string{"jsq"}, Policies: []string{"jsq"}}, tiers, FigureOptions{}); err != nil || len(dir["shares.png"]) == 0 {
+	if err := PlotShares(dir, "shares", "png", sums, chart.Legend{Labels: []string{"jsq"}, Policies: []string{"jsq"}}, tiers, chart.FigureOptions{}); err != nil || len(dir["shares.png"]) == 0 {
 		t.Errorf("PlotShares: %v, %d bytes", err, len(dir["shares.png"]))
 	}
 }

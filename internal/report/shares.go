@@ -16,6 +16,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/offload-sim/offload/internal/axis"
+	"github.com/offload-sim/offload/internal/chart"
 	"github.com/offload-sim/offload/internal/results"
 )
 
@@ -58,13 +59,13 @@ const SharesCaption = "One panel per policy: the share of tasks sent to each tie
 // so that instability is marked on the tier that has it and nowhere else. It writes dir/file.<format>; o gives the title, the
 // x label, LogX and the size. It returns an error wrapping ErrNoData when
 // no summary has a swept value and every share.
-func PlotShares(dir Folder, file, format string, sums []results.Summary, legend Legend, tiers []string, o FigureOptions) error {
+func PlotShares(dir chart.Folder, file, format string, sums []results.Summary, legend chart.Legend, tiers []string, o chart.FigureOptions) error {
 	if !strings.HasSuffix(file, "."+format) {
 		file += "." + format
 	}
 	panels := shareSeries(sums, legend, tiers, o.LogX)
 	if len(panels) == 0 || len(tiers) == 0 {
-		return fmt.Errorf("plot %s: %w", file, ErrNoData)
+		return fmt.Errorf("plot %s: %w", file, chart.ErrNoData)
 	}
 	if SharesNote(tiers) != "" {
 		panels, tiers = foldTiers(panels, tiers)
@@ -88,7 +89,7 @@ type sharePanel struct {
 // shareSeries gathers one panel per policy, in the legend's order. A point
 // is left out when its swept value or any tier's share is missing (or, on a
 // log axis, its x is not positive).
-func shareSeries(sums []results.Summary, legend Legend, tiers []string, logX bool) []sharePanel {
+func shareSeries(sums []results.Summary, legend chart.Legend, tiers []string, logX bool) []sharePanel {
 	var out []sharePanel
 	index := map[string]int{}
 	for _, s := range sums {
@@ -120,7 +121,7 @@ func shareSeries(sums []results.Summary, legend Legend, tiers []string, logX boo
 	for i := range out {
 		out[i].sortByX()
 	}
-	slices.SortStableFunc(out, func(a, b sharePanel) int { return cmp.Compare(legend.rank(a.Policy), legend.rank(b.Policy)) })
+	slices.SortStableFunc(out, func(a, b sharePanel) int { return cmp.Compare(legend.Rank(a.Policy), legend.Rank(b.Policy)) })
 	return out
 }
 
@@ -198,12 +199,12 @@ func positiveIf(xs []float64, logX bool) []float64 {
 
 // renderShares lays the panels out in a grid with the tiers' legend under
 // it.
-func renderShares(w io.Writer, format string, panels []sharePanel, tiers []string, xs []float64, o FigureOptions) error {
+func renderShares(w io.Writer, format string, panels []sharePanel, tiers []string, xs []float64, o chart.FigureOptions) error {
 	cols := min(sharePanelCols, len(panels))
 	rows := (len(panels) + cols - 1) / cols
-	var entries []legendEntry
+	var entries []chart.LegendEntry
 	for t, name := range tiers {
-		entries = append(entries, legendEntry{name, []plot.Thumbnailer{fillThumb(tierFills[t%len(tierFills)])}})
+		entries = append(entries, chart.LegendEntry{Text: name, Thumbs: []plot.Thumbnailer{chart.FillThumb(tierFills[t%len(tierFills)])}})
 	}
 	anyUnstable := false
 	for _, p := range panels {
@@ -213,25 +214,12 @@ func renderShares(w io.Writer, format string, panels []sharePanel, tiers []strin
 	}
 	if anyUnstable {
 		ring, _ := plotter.NewScatter(plotter.XYs{})
-		ring.GlyphStyle = unstableRing
-		entries = append(entries, legendEntry{"tier unstable (load > 1)", []plot.Thumbnailer{ring}})
+		ring.GlyphStyle = chart.UnstableRing()
+		entries = append(entries, chart.LegendEntry{Text: "tier unstable (load > 1)", Thumbs: []plot.Thumbnailer{ring}})
 	}
 	h := o.Height
 	if h == 0 {
 		h = vg.Length(rows)*2.3*vg.Inch + vg.Points(40)
-	}
-	c, dc, legendH, err := whiteCanvas(format, entries, 0, o.Width, h)
-	if err != nil {
-		return err
-	}
-	top := draw.Crop(dc, vg.Points(4), -vg.Points(8), legendH, -vg.Points(4))
-	if o.Title != "" {
-		titleH := vg.Points(22)
-		sty := plot.New().Title.TextStyle
-		sty.Font.Size = vg.Points(13)
-		sty.XAlign, sty.YAlign = draw.XCenter, draw.YTop
-		top.FillText(sty, vg.Point{X: (top.Min.X + top.Max.X) / 2, Y: top.Max.Y}, o.Title)
-		top = draw.Crop(top, 0, 0, 0, -titleH)
 	}
 	grid := make([][]*plot.Plot, rows)
 	for r := range rows {
@@ -245,23 +233,32 @@ func renderShares(w io.Writer, format string, panels []sharePanel, tiers []strin
 		}
 		grid[r][col] = pl
 	}
-	tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Points(6), PadY: vg.Points(6)}
-	canvases := plot.Align(grid, tiles, top)
-	for r := range grid {
-		for col, pl := range grid[r] {
-			if pl != nil {
-				pl.Draw(canvases[r][col])
+	return chart.Render(w, format, entries, "", o.Width, h, func(area draw.Canvas) error {
+		top := draw.Crop(area, vg.Points(4), -vg.Points(8), 0, -vg.Points(4))
+		if o.Title != "" {
+			titleH := vg.Points(22)
+			sty := plot.New().Title.TextStyle
+			sty.Font.Size = vg.Points(13)
+			sty.XAlign, sty.YAlign = draw.XCenter, draw.YTop
+			top.FillText(sty, vg.Point{X: (top.Min.X + top.Max.X) / 2, Y: top.Max.Y}, o.Title)
+			top = draw.Crop(top, 0, 0, 0, -titleH)
+		}
+		tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Points(6), PadY: vg.Points(6)}
+		canvases := plot.Align(grid, tiles, top)
+		for r := range grid {
+			for col, pl := range grid[r] {
+				if pl != nil {
+					pl.Draw(canvases[r][col])
+				}
 			}
 		}
-	}
-	drawLegend(legendArea(dc, legendH), entries, "")
-	_, err = c.WriteTo(w)
-	return err
+		return nil
+	})
 }
 
 // sharePlot is one policy's panel: the bands, then the rings. Only the
 // bottom panels label x, only the left ones y.
-func sharePlot(p sharePanel, tiers []string, xs []float64, o FigureOptions, bottom, left bool) (*plot.Plot, error) {
+func sharePlot(p sharePanel, tiers []string, xs []float64, o chart.FigureOptions, bottom, left bool) (*plot.Plot, error) {
 	pl := plot.New()
 	pl.Title.Text = p.Policy
 	pl.Title.TextStyle.Font.Size = vg.Points(11)
@@ -292,7 +289,7 @@ func sharePlot(p sharePanel, tiers []string, xs []float64, o FigureOptions, bott
 	}
 	// A panel is a quarter of the figure's width: ticks need four times
 	// the room.
-	if t := sweptTicks(xs, o.LogX, 0.16); t != nil {
+	if t := chart.SweptTicks(xs, o.LogX, 0.16); t != nil {
 		pl.X.Tick.Marker = t
 	}
 	pl.X.Min, pl.X.Max = lo, hi
@@ -334,10 +331,16 @@ func sharePlot(p sharePanel, tiers []string, xs []float64, o FigureOptions, bott
 	return pl, nil
 }
 
-// fillThumb is a legend swatch of a fill colour.
-func fillThumb(c color.Color) plot.Thumbnailer {
-	poly, _ := plotter.NewPolygon(plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 0}, {X: 1, Y: 1}})
-	poly.Color = c
-	poly.LineStyle.Width = 0
-	return poly
+// rgb is an opaque colour.
+func rgb(r, g, b uint8) color.Color { return color.RGBA{R: r, G: g, B: b, A: 0xFF} }
+
+// positive keeps the values above zero (the ones a log axis can show).
+func positive(xs []float64) []float64 {
+	var out []float64
+	for _, x := range xs {
+		if x > 0 {
+			out = append(out, x)
+		}
+	}
+	return out
 }

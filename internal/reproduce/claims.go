@@ -11,7 +11,6 @@ import (
 	"github.com/offload-sim/offload/internal/policies"
 	"github.com/offload-sim/offload/internal/results"
 	"github.com/offload-sim/offload/internal/runner"
-	"github.com/offload-sim/offload/internal/store"
 )
 
 // staleSection is what claims.md adds beyond the paper: the staleness
@@ -60,7 +59,7 @@ func meanLatencyClaim(load []results.Run, exploration *runner.Result) claims.Cla
 
 // writeClaims writes claims.md and prints the verdicts; failed says whether
 // a claim FAILed.
-func writeClaims(d *store.Dir, scale, version string, cs []claims.Claim, extra string, out io.Writer) (failed bool, err error) {
+func writeClaims(d *runner.Folder, scale, version string, cs []claims.Claim, extra string, out io.Writer) (failed bool, err error) {
 	prov := fmt.Sprintf("Made by `offload reproduce --scale %s` (offload %s); the runs are in the folders beside this file.", scale, version)
 	md := claims.Markdown("The paper's claims", prov, cs) + extra
 	if err := d.WriteFile("claims.md", func(w io.Writer) error { _, err := io.WriteString(w, md); return err }); err != nil {

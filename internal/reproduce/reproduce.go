@@ -24,7 +24,6 @@ import (
 	"github.com/offload-sim/offload/internal/results"
 	"github.com/offload-sim/offload/internal/runner"
 	"github.com/offload-sim/offload/internal/scenario"
-	"github.com/offload-sim/offload/internal/store"
 )
 
 // Scales maps reproduce's --scale to the --set overrides applied to every
@@ -192,7 +191,7 @@ func plans(ro Options, sets []string, opts runner.Options) ([]sub, error) {
 // its manifest's hash names the scale, the overrides and --emulate; it
 // records the master seed, which every experiment runs under (the embedded
 // scenarios share it, and --seed overrides it in all).
-func openRoot(ro Options, sets []string, first *scenario.Scenario, opts runner.Options) (*store.Dir, *runner.Manifest, error) {
+func openRoot(ro Options, sets []string, first *scenario.Scenario, opts runner.Options) (*runner.Folder, *runner.Manifest, error) {
 	desc := fmt.Sprintf("reproduce %s %q emulate=%v", ro.Scale, sets, ro.Emulate != nil)
 	if ro.Baselines { // only then, so that the folders of earlier runs keep their hash
 		desc += " baselines"
@@ -246,7 +245,7 @@ func runSubs(ctx context.Context, subs []sub, opts runner.Options) (map[string]*
 // claims.md, completes the manifest, and writes the report last, once the
 // manifest it shows says complete (the manifest is written again to record
 // it).
-func finish(ctx context.Context, d *store.Dir, m *runner.Manifest, got map[string]*runner.Result, ro Options, sets []string, opts runner.Options) ([]claims.Claim, error) {
+func finish(ctx context.Context, d *runner.Folder, m *runner.Manifest, got map[string]*runner.Result, ro Options, sets []string, opts runner.Options) ([]claims.Claim, error) {
 	cs := judgeClaims(got)
 	if ro.Emulate != nil {
 		dir := filepath.Join(opts.Dir, ro.EmulateFolder)

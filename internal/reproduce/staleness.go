@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/offload-sim/offload/internal/analysis"
+	"github.com/offload-sim/offload/internal/chart"
 	"github.com/offload-sim/offload/internal/claims"
 	"github.com/offload-sim/offload/internal/experiment"
 	"github.com/offload-sim/offload/internal/policies"
@@ -112,7 +113,7 @@ func stalenessFigures(r *runner.Result, sums []results.Summary) ([]string, error
 		{p95LatencyPlot, results.ColP95Latency, "P95 latency", "P95 latency (s)", stable},
 		{mapePlot, results.ColMAPE, "Prediction error of the estimator policies", "MAPE (%)", predicting},
 	} {
-		o := report.FigureOptions{Title: p.title + " vs " + report.ParamName(param), XLabel: report.ParamLabel(param), YLabel: p.ylabel,
+		o := chart.FigureOptions{Title: p.title + " vs " + report.ParamName(param), XLabel: report.ParamLabel(param), YLabel: p.ylabel,
 			LogX: true, LogY: report.SuggestLogY(p.sums, p.metric), FitY: p.file == meanLatencyStablePlot}
 		if p.file == meanLatencyStablePlot {
 			// As the sweeps' *_stable figures: the points near a tier's
@@ -124,7 +125,7 @@ func stalenessFigures(r *runner.Result, sums []results.Summary) ([]string, error
 		err := report.PlotMetricWith(r.Dir, p.file, format, p.sums, analysis.Legend(plan), p.metric, o)
 		if err == nil {
 			drawn = append(drawn, p.file)
-		} else if !errors.Is(err, report.ErrNoData) {
+		} else if !errors.Is(err, chart.ErrNoData) {
 			return nil, err
 		}
 	}

@@ -107,7 +107,7 @@ func Open(dir string, o Options) (_ *Dir, err error) {
 }
 
 // debrisName is the name of a temporary file of an atomic write:
-// os.CreateTemp's "."+name+".tmp-<digits>", as Dir and report.WriteFileAtomic
+// os.CreateTemp's "."+name+".tmp-<digits>", as Dir and chart.WriteFileAtomic
 // make them. One left behind is debris of a killed offload (the file it was
 // to become never took its place); counting it as foreign would refuse the
 // next run over offload's own litter.

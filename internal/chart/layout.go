@@ -1,4 +1,4 @@
-package report
+package chart
 
 import (
 	"math"
@@ -7,6 +7,8 @@ import (
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/offload-sim/offload/internal/axis"
 )
 
 // minTextScale is the smallest textScale: 10 pt tick and legend labels
@@ -46,14 +48,14 @@ func legendThumb(s float64) vg.Length { return pt(24, s) }
 // empty to its right (it is the note-like one: "unstable …", "band: …"),
 // or starts a row of its own when it does not fit where it falls; the
 // rightmost column may run into the strip's margin.
-func legendGrid(entries []legendEntry, w vg.Length) (cols int, slots []int) {
+func legendGrid(entries []LegendEntry, w vg.Length) (cols int, slots []int) {
 	if w <= 0 {
 		w = figWidth
 	}
 	s := textScale(w)
 	sty := legendStyle(s)
 	strip := w - 2*vg.Points(captionMargin)
-	need := func(e legendEntry) vg.Length { return legendThumb(s) + sty.Width(" "+e.Text) + pt(6, s) }
+	need := func(e LegendEntry) vg.Length { return legendThumb(s) + sty.Width(" "+e.Text) + pt(6, s) }
 	for cols = legendCol; cols >= 1; cols-- {
 		colW := strip / vg.Length(cols)
 		slots = slots[:0]
@@ -92,14 +94,14 @@ func legendRows(cols int, slots []int) int {
 	return slots[len(slots)-1]/cols + 1
 }
 
-// drawPlot draws p on c. gonum lays the Y axis's label out at the data's
+// DrawPlot draws p on c as every figure here is drawn. gonum lays the Y axis's label out at the data's
 // midpoint, (min + max)/2 through the axis's scale, but draws it at the
 // middle of the axis; on a log or symlog axis the midpoint lies near the
 // top, and the label, laid out there, pushes the data area down by up to
 // half its length. So p is drawn with a one-space stand-in, which keeps
 // the label's column (a line's height does not depend on its text), and
 // the label is drawn where gonum would draw it: centred on the data area.
-func drawPlot(p *plot.Plot, c draw.Canvas) {
+func DrawPlot(p *plot.Plot, c draw.Canvas) {
 	label := p.Y.Label.Text
 	if label == "" {
 		p.Draw(c)
@@ -140,3 +142,6 @@ func splitLine(s string) string {
 }
 
 func abs(n int) int { return max(n, -n) }
+
+// LogAxis puts a on a log scale with the log ticks of every figure here.
+func LogAxis(a *plot.Axis) { a.Scale, a.Tick.Marker = plot.LogScale{}, axis.LogTicks{} }

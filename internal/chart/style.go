@@ -1,4 +1,4 @@
-package report
+package chart
 
 import (
 	"image/color"
@@ -8,8 +8,8 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// style is how one policy looks in every plot.
-type style struct {
+// Style is how one policy looks in every plot.
+type Style struct {
 	Color color.Color
 	Shape draw.GlyphDrawer
 	Dash  []vg.Length // nil: solid
@@ -24,7 +24,7 @@ type style struct {
 // dashed. The reference baselines of docs/design.md §3.7 take Paul Tol's
 // muted colours and outline markers; those that read task sizes (lwl,
 // sita-e, sita-opt) are dashed too, more finely than the oracle.
-var policyStyles = map[string]style{
+var policyStyles = map[string]Style{
 	"hybrid":     {rgb(0xD5, 0x5E, 0x00), draw.CircleGlyph{}, nil},
 	"model-only": {rgb(0x00, 0x72, 0xB2), draw.BoxGlyph{}, nil},
 	"queue-only": {rgb(0x00, 0x9E, 0x73), draw.PyramidGlyph{}, nil},
@@ -60,7 +60,7 @@ var policyStyles = map[string]style{
 
 // fallbackStyles serve names outside policyStyles, in order of first
 // appearance in the plot; they reuse the shapes with darker colours.
-var fallbackStyles = []style{
+var fallbackStyles = []Style{
 	{rgb(0x88, 0x22, 0x55), draw.CircleGlyph{}, []vg.Length{vg.Points(2), vg.Points(2)}},
 	{rgb(0x11, 0x77, 0x33), draw.BoxGlyph{}, []vg.Length{vg.Points(2), vg.Points(2)}},
 	{rgb(0x33, 0x22, 0x88), draw.PyramidGlyph{}, []vg.Length{vg.Points(2), vg.Points(2)}},
@@ -90,23 +90,28 @@ type Legend struct {
 // (a test keeps every registered policy styled).
 func HasStyle(policy string) bool { _, ok := policyStyles[policy]; return ok }
 
-// rank is a label's place in the legend; names outside it go last.
-func (l Legend) rank(label string) int {
+// Rank is a label's place in the legend; names outside it go last.
+func (l Legend) Rank(label string) int {
 	if i := slices.Index(l.Labels, label); i >= 0 {
 		return i
 	}
 	return len(l.Labels)
 }
 
-// styler hands out styles: the fixed one of the label's policy (dashed for
+// Styler hands out styles: the fixed one of the label's policy (dashed for
 // a later variant of the same policy), else the next fallback, so that
 // unknown names are distinct within one plot.
-type styler struct {
+type Styler struct {
 	legend Legend
 	next   int
 }
 
-func (st *styler) style(label string) style {
+// Styler hands out the legend's styles, as a chart of it draws them: one
+// Styler per plot, asked for each series in the order drawn.
+func (l Legend) Styler() *Styler { return &Styler{legend: l} }
+
+// Style is the label's look.
+func (st *Styler) Style(label string) Style {
 	policy, variant := label, 0
 	if i := slices.Index(st.legend.Labels, label); i >= 0 && i < len(st.legend.Policies) {
 		policy = st.legend.Policies[i]
@@ -132,6 +137,10 @@ func rgb(r, g, b uint8) color.Color { return color.RGBA{R: r, G: g, B: b, A: 0xF
 // unstableRing is drawn around an unstable point: larger than any marker and
 // black, so it reads as an annotation, not as another policy.
 var unstableRing = draw.GlyphStyle{Color: color.Black, Radius: vg.Points(7), Shape: draw.RingGlyph{}}
+
+// UnstableRing is the ring drawn around an unstable point, for a figure of
+// its own layout to draw and list in its legend alike.
+func UnstableRing() draw.GlyphStyle { return unstableRing }
 
 // diamondGlyph is a filled square standing on a corner.
 type diamondGlyph struct{}

@@ -1,4 +1,4 @@
-package report
+package chart
 
 import (
 	"image/color"
@@ -49,6 +49,14 @@ func (b shadeBand) Plot(c draw.Canvas, plt *plot.Plot) {
 func shadeThumb() plot.Thumbnailer {
 	poly, _ := plotter.NewPolygon(plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 0}, {X: 1, Y: 1}})
 	poly.Color = shadeFill
+	poly.LineStyle.Width = 0
+	return poly
+}
+
+// FillThumb is a legend swatch of a fill colour.
+func FillThumb(c color.Color) plot.Thumbnailer {
+	poly, _ := plotter.NewPolygon(plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 0}, {X: 1, Y: 1}})
+	poly.Color = c
 	poly.LineStyle.Width = 0
 	return poly
 }

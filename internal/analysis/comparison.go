@@ -1,11 +1,17 @@
-package report
+package analysis
 
 import (
+	"bytes"
+	"encoding/csv"
+	"errors"
 	"fmt"
 	"image/color"
 	"io"
+	"io/fs"
 	"math"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -13,9 +19,89 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/offload-sim/offload/internal/axis"
+	"github.com/offload-sim/offload/internal/chart"
+	"github.com/offload-sim/offload/internal/experiment"
+	"github.com/offload-sim/offload/internal/htmlreport"
 	"github.com/offload-sim/offload/internal/results"
+	"github.com/offload-sim/offload/internal/runner"
 )
+
+// ComparisonPlot is the emulation's figure, emulated_vs_simulated.<format>,
+// drawn from its comparison into d; "" when no policy has a valid run on
+// both sides (nothing to draw).
+func ComparisonPlot(d *runner.Folder, format string, plan *experiment.Plan, cs []results.Comparison) (string, error) {
+	file := comparisonPlot + "." + format
+	switch err := PlotComparison(d, file, format, cs, Legend(plan)); {
+	case errors.Is(err, chart.ErrNoData):
+		return "", nil
+	case err != nil:
+		return "", err
+	}
+	return file, nil
+}
+
+// comparisonPlot is the emulation's figure's file stem.
+const comparisonPlot = "emulated_vs_simulated"
+
+// comparisonFigures re-draw the emulation's figure for the HTML report
+// from comparison.csv (none without the file).
+func comparisonFigures(c htmlreport.Contents) ([]chart.Figure, error) {
+	b, err := fs.ReadFile(c.FS, comparisonCSV)
+	if err != nil {
+		return nil, nil
+	}
+	cs, err := readComparison(b)
+	if err != nil {
+		return nil, err
+	}
+	legend := c.Legend
+	return []chart.Figure{chart.NewFigure(comparisonPlot, "Emulated against simulated latency", ComparisonCaption, chart.FigureOptions{},
+		func(dir chart.Folder, file, format string, _ chart.FigureOptions) error {
+			return PlotComparison(dir, file, format, cs, legend)
+		})}, nil
+}
+
+// comparisonCSV is the emulation's comparison of its runs with the
+// simulator's.
+const comparisonCSV = "comparison.csv"
+
+// readComparison parses comparison.csv by its header (a file from before
+// the intervals or invalid_runs were added reads too: a missing column is
+// NaN, no bar).
+func readComparison(b []byte) ([]results.Comparison, error) {
+	recs, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
+	if err == nil && len(recs) == 0 {
+		err = errors.New("empty file")
+	}
+	for _, n := range []string{"policy", "runs", "emulated_mean_s", "simulated_mean_s", "emulated_p95_s", "simulated_p95_s"} {
+		if err == nil && !slices.Contains(recs[0], n) {
+			err = fmt.Errorf("no %s column", n)
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", comparisonCSV, err)
+	}
+	var cs []results.Comparison
+	for _, r := range recs[1:] {
+		f := func(col string) float64 { return parseCell(r, index(recs[0], col)) }
+		c := results.Comparison{Policy: r[slices.Index(recs[0], "policy")], EmuMean: f("emulated_mean_s"), SimMean: f("simulated_mean_s"),
+			EmuP95: f("emulated_p95_s"), SimP95: f("simulated_p95_s"),
+			EmuMeanCI95: f("emulated_mean_s_ci95"), SimMeanCI95: f("simulated_mean_s_ci95"),
+			EmuP95CI95: f("emulated_p95_s_ci95"), SimP95CI95: f("simulated_p95_s_ci95")}
+		c.Runs, _ = strconv.Atoi(r[slices.Index(recs[0], "runs")])
+		cs = append(cs, c)
+	}
+	return cs, nil
+}
+
+// index is col's place in header, or past any record's end (a missing
+// column: parseCell reads NaN).
+func index(header []string, col string) int {
+	if i := slices.Index(header, col); i >= 0 {
+		return i
+	}
+	return math.MaxInt
+}
 
 // PlotComparison draws emulated against simulated latency, one point per
 // policy, in two panels (mean, P95) with the line emulated = simulated, and
@@ -24,12 +110,11 @@ import (
 // Axes are logarithmic when the latencies span more than a factor of 10 (a
 // saturated policy next to stable ones); a bar reaching below the axis is
 // cut there.
-func PlotComparison(dir Folder, file, format string, cs []results.Comparison, legend Legend) error {
+func PlotComparison(dir chart.Folder, file, format string, cs []results.Comparison, legend chart.Legend) error {
 	if !strings.HasSuffix(file, "."+format) {
 		file += "." + format
 	}
-	var entries []legendEntry
-	var st styler
+	var entries []chart.LegendEntry
 	panels := [2]*plot.Plot{}
 	for k, p := range []struct {
 		title string
@@ -62,19 +147,19 @@ func PlotComparison(dir Folder, file, format string, cs []results.Comparison, le
 			}
 		}
 		if math.IsInf(lo, 1) {
-			return fmt.Errorf("plot %s: %w", file, ErrNoData)
+			return fmt.Errorf("plot %s: %w", file, chart.ErrNoData)
 		}
 		lo, hi = lo/1.25, hi*1.25
 		logAxes := hi/lo > 10
-		st = styler{legend: legend}
+		st := legend.Styler()
 		for _, pt := range pts {
-			sty := st.style(pt.policy)
+			sty := st.Style(pt.policy)
 			sc, err := pt.add(pl, sty, lo, logAxes)
 			if err != nil {
 				return err
 			}
 			if k == 0 {
-				entries = append(entries, legendEntry{pt.policy, []plot.Thumbnailer{sc}})
+				entries = append(entries, chart.LegendEntry{Text: pt.policy, Thumbs: []plot.Thumbnailer{sc}})
 			}
 		}
 		diag, err := plotter.NewLine(plotter.XYs{{X: lo, Y: lo}, {X: hi, Y: hi}})
@@ -85,23 +170,19 @@ func PlotComparison(dir Folder, file, format string, cs []results.Comparison, le
 		pl.Add(diag)
 		pl.X.Min, pl.X.Max, pl.Y.Min, pl.Y.Max = lo, hi, lo, hi
 		if logAxes {
-			pl.X.Scale, pl.Y.Scale = plot.LogScale{}, plot.LogScale{}
-			pl.X.Tick.Marker, pl.Y.Tick.Marker = axis.LogTicks{}, axis.LogTicks{}
+			chart.LogAxis(&pl.X)
+			chart.LogAxis(&pl.Y)
 		}
 		panels[k] = pl
 	}
 	return dir.WriteFile(filepath.Base(file), func(w io.Writer) error {
-		c, dc, legendH, err := whiteCanvas(format, entries, 0, 0, 0)
-		if err != nil {
-			return err
-		}
-		top := draw.Crop(dc, vg.Points(4), -vg.Points(8), legendH, -vg.Points(8))
-		half := (top.Max.X - top.Min.X) / 2
-		drawPlot(panels[0], draw.Crop(top, 0, -half, 0, 0))
-		drawPlot(panels[1], draw.Crop(top, half, 0, 0, 0))
-		drawLegend(legendArea(dc, legendH), entries, "")
-		_, err = c.WriteTo(w)
-		return err
+		return chart.Render(w, format, entries, "", 0, 0, func(area draw.Canvas) error {
+			top := draw.Crop(area, vg.Points(4), -vg.Points(8), 0, -vg.Points(8))
+			half := (top.Max.X - top.Min.X) / 2
+			chart.DrawPlot(panels[0], draw.Crop(top, 0, -half, 0, 0))
+			chart.DrawPlot(panels[1], draw.Crop(top, half, 0, 0, 0))
+			return nil
+		})
 	})
 }
 
@@ -118,7 +199,7 @@ type comparisonPoint struct {
 
 // add draws the point and its bars, the lower ends cut at floor on log
 // axes (where a bar cannot reach 0).
-func (p comparisonPoint) add(pl *plot.Plot, sty style, floor float64, logAxes bool) (*plotter.Scatter, error) {
+func (p comparisonPoint) add(pl *plot.Plot, sty chart.Style, floor float64, logAxes bool) (*plotter.Scatter, error) {
 	xy := plotter.XYs{{X: p.x, Y: p.y}}
 	xlo, ylo := p.xErr, p.yErr
 	if logAxes {

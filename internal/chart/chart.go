@@ -1,4 +1,4 @@
-package report
+package chart
 
 import (
 	"fmt"
@@ -16,10 +16,9 @@ import (
 	"github.com/offload-sim/offload/internal/results"
 )
 
-// The drawing surface of the figures an experiment makes beyond a metric
-// against the swept value (a burst's time series, the energy front, the
-// per-class panels): Chart is one plot and Panels several side by side
-// under one title. Both draw as the sweep figures do: each policy entry in
+// The drawing surface of every figure: Chart is one plot (a metric against
+// the swept value, a burst's time series, the energy front, paired
+// differences) and Panels several side by side under one title. Both draw as the sweep figures do: each policy entry in
 // its colour and marker (from the Legend), axes from internal/axis, the
 // legend in a strip under the plots where it cannot cover a line, the file
 // through internal/canvas, written atomically into a Folder.
@@ -37,6 +36,9 @@ type Point struct {
 	Unstable bool
 	// Tag is written just above and right of the point ("": none).
 	Tag string
+	// Apart, with FigureOptions.SetApart, draws the point at the top of
+	// an axis fitted to the others, its value written beside it.
+	Apart bool
 }
 
 // Series is one line: a policy entry's label, whose colour and marker it
@@ -75,7 +77,18 @@ type Chart struct {
 	// XTicks are values (the swept ones) at which X is labelled when they
 	// fit; nil: round values.
 	XTicks []float64
-	// Note is the caption drawn with Caption; "" is SweepCaption.
+	// XLabels, if set, name the X axis's ticks instead: a categorical axis,
+	// one tick per name at x = 0, 1, 2, … (no dodging).
+	XLabels []string
+	// Zero draws the line y = 0 (a difference: which side of it an
+	// interval lies on is the finding).
+	Zero bool
+	// SymY, if > 0, puts Y on a symmetric log scale linear within ±SymY
+	// (differences that span orders of magnitude).
+	SymY float64
+	// Extra are legend entries after the series'.
+	Extra []LegendItem
+	// Note is the caption drawn with Caption ("": none).
 	Note string
 }
 
@@ -84,6 +97,15 @@ type Chart struct {
 type LegendItem struct {
 	Text string
 	Fill color.Color
+}
+
+// entry is the item as the legend draws it.
+func (e LegendItem) entry() LegendEntry {
+	var thumbs []plot.Thumbnailer
+	if e.Fill != nil {
+		thumbs = append(thumbs, FillThumb(e.Fill))
+	}
+	return LegendEntry{e.Text, thumbs}
 }
 
 // Save draws the chart and writes it atomically to dir/file.<format>
@@ -106,8 +128,9 @@ func (c Chart) Save(dir Folder, file, format string) error {
 // figure is the chart as the plot functions draw it; series without a
 // point are left out.
 func (c Chart) figure() figure {
-	f := figure{FigureOptions: c.FigureOptions, Fraction: c.Fraction, Legend: c.Legend, XTicks: c.XTicks,
-		Shade: c.Shade, ShadeName: c.ShadeName, MarkEvery: max(c.MarkEvery, 1), Note: c.Note, Band: c.Band}
+	f := figure{FigureOptions: c.FigureOptions, Fraction: c.Fraction, Legend: c.Legend, XTicks: c.XTicks, XLabels: c.XLabels,
+		Zero: c.Zero, SymY: c.SymY, Extra: c.Extra, Shade: c.Shade, ShadeName: c.ShadeName, MarkEvery: max(c.MarkEvery, 1),
+		Note: c.Note, Band: c.Band}
 	if c.Dodge {
 		f.MarkEvery = 0
 	}
@@ -116,10 +139,16 @@ func (c Chart) figure() figure {
 			continue
 		}
 		sr := series{Name: s.Label}
-		for _, p := range s.Points {
+		for i, p := range s.Points {
 			sr.XYs = append(sr.XYs, plotter.XY{X: p.X, Y: p.Y})
 			sr.Err = append(sr.Err, struct{ Low, High float64 }{p.Low, p.High})
 			sr.Unstable = append(sr.Unstable, p.Unstable)
+			if p.Apart && c.SetApart {
+				if sr.Far == nil {
+					sr.Far = make([]bool, len(s.Points))
+				}
+				sr.Far[i] = true
+			}
 		}
 		f.Series = append(f.Series, sr)
 	}
@@ -146,15 +175,15 @@ func (c Chart) layers() func(*plot.Plot) error {
 	}
 }
 
-// addXErrors draws each series' horizontal bars in its colour (the styler
+// addXErrors draws each series' horizontal bars in its colour (the Styler
 // gives the same styles in the same order as the plot's own).
 func (c Chart) addXErrors(p *plot.Plot) error {
-	st := styler{legend: c.Legend}
+	st := Styler{legend: c.Legend}
 	for _, s := range c.Series {
 		if len(s.Points) == 0 {
 			continue
 		}
-		sty := st.style(s.Label)
+		sty := st.Style(s.Label)
 		var xys plotter.XYs
 		var xe plotter.XErrors
 		for _, pt := range s.Points {
@@ -249,11 +278,7 @@ func (ps Panels) Save(dir Folder, file, format string) error {
 	}
 	sc := textScale(ps.Width)
 	for _, e := range ps.Extra {
-		var thumbs []plot.Thumbnailer
-		if e.Fill != nil {
-			thumbs = append(thumbs, fillThumb(e.Fill))
-		}
-		entries = append(entries, legendEntry{e.Text, thumbs})
+		entries = append(entries, e.entry())
 	}
 	cols := len(panels)
 	if ps.Columns > 0 {
@@ -264,42 +289,30 @@ func (ps Panels) Save(dir Folder, file, format string) error {
 	if h == 0 && rows > 1 {
 		h = vg.Length(rows)*2.8*vg.Inch + vg.Inch
 	}
-	var lines []string
-	if ps.Caption != "" {
-		w := ps.Width
-		if w == 0 {
-			w = figWidth
-		}
-		lines = wrapCaption(ps.Caption, captionStyle(textScale(w)), w-2*vg.Points(captionMargin))
-	}
 	return dir.WriteFile(filepath.Base(file), func(w io.Writer) error {
-		c, dc, legendH, err := whiteCanvas(format, entries, len(lines), ps.Width, h)
-		if err != nil {
-			return err
-		}
-		top := draw.Crop(dc, vg.Points(4), -vg.Points(14), legendH, -vg.Points(8))
-		if ps.Title != "" {
-			sty := plot.New().Title.TextStyle
-			sty.Font.Size = pt(13, sc)
-			sty.XAlign, sty.YAlign = draw.XCenter, draw.YTop
-			top.FillText(sty, vg.Point{X: (top.Min.X + top.Max.X) / 2, Y: top.Max.Y}, ps.Title)
-			top = draw.Crop(top, 0, 0, 0, -pt(22, sc))
-		}
-		for r := range rows {
-			drawRow(panels[r*cols:min((r+1)*cols, len(panels))], cols, rowCanvas(top, r, rows))
-		}
-		drawLegend(legendArea(dc, legendH), entries, strings.Join(lines, "\n"))
-		_, err = c.WriteTo(w)
-		return err
+		return Render(w, format, entries, ps.Caption, ps.Width, h, func(area draw.Canvas) error {
+			top := draw.Crop(area, vg.Points(4), -vg.Points(14), 0, -vg.Points(8))
+			if ps.Title != "" {
+				sty := plot.New().Title.TextStyle
+				sty.Font.Size = pt(13, sc)
+				sty.XAlign, sty.YAlign = draw.XCenter, draw.YTop
+				top.FillText(sty, vg.Point{X: (top.Min.X + top.Max.X) / 2, Y: top.Max.Y}, ps.Title)
+				top = draw.Crop(top, 0, 0, 0, -pt(22, sc))
+			}
+			for r := range rows {
+				drawRow(panels[r*cols:min((r+1)*cols, len(panels))], cols, rowCanvas(top, r, rows))
+			}
+			return nil
+		})
 	})
 }
 
 // plots builds each chart with a point, and the legend of them all. A
 // chart's text is scaled to the image's width, as a figure's of that width
 // is, and its labelled ticks to the panel's.
-func (ps Panels) plots() ([]panel, []legendEntry, error) {
+func (ps Panels) plots() ([]panel, []LegendEntry, error) {
 	var panels []panel
-	var entries []legendEntry
+	var entries []LegendEntry
 	n := 0
 	for _, ch := range ps.Charts {
 		if len(ch.figure().Series) > 0 {
@@ -333,7 +346,7 @@ func (ps Panels) plots() ([]panel, []legendEntry, error) {
 		}
 		p.Title.TextStyle.Font.Size = pt(11, textScale(ps.Width))
 		for _, x := range e {
-			if !slices.ContainsFunc(entries, func(y legendEntry) bool { return y.Text == x.Text }) {
+			if !slices.ContainsFunc(entries, func(y LegendEntry) bool { return y.Text == x.Text }) {
 				entries = append(entries, x)
 			}
 		}
@@ -365,7 +378,7 @@ func rowCanvas(c draw.Canvas, r, rows int) draw.Canvas {
 // so that its panels are as wide as the others.
 func drawRow(row []panel, cols int, c draw.Canvas) {
 	if cols == 1 {
-		drawPlot(row[0].plot, c)
+		DrawPlot(row[0].plot, c)
 		return
 	}
 	total, cum := float64(cols-len(row)), 0.0 // an empty slot is of width 1, as a panel without Widths
@@ -382,6 +395,6 @@ func drawRow(row []panel, cols int, c draw.Canvas) {
 		if i < cols-1 {
 			right = x(cum) - c.Max.X
 		}
-		drawPlot(p.plot, draw.Crop(c, left, right, 0, 0))
+		DrawPlot(p.plot, draw.Crop(c, left, right, 0, 0))
 	}
 }
