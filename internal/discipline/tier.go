@@ -36,7 +36,8 @@ type Tier struct {
 	cap     Capacity // nil: the tier's speed, always
 	last    float64  // the time of the last change
 	v       float64  // PS: virtual time, the work each task present has received since 0
-	u       float64  // PS: the server time each task present has held since 0
+	u       float64  // PS: the server time each task present has held since 0, kept once held
+	held    bool     // a task's server time may be asked for: the tier follows a capacity or has set a timer
 	seq     uint64   // the reaches so far: ties in the heaps go to the earlier
 	gen     int32    // bumped at each Reschedule
 	due     happening
@@ -120,7 +121,7 @@ func New(d Discipline, servers int, speed float64, preemptive, cancel bool, prio
 
 // Follow makes the tier run at its speed times c's rate, from its last
 // change on.
-func (e *Tier) Follow(c Capacity) { e.cap = c }
+func (e *Tier) Follow(c Capacity) { e.cap, e.held = c, true }
 
 // task is a task present at the tier: its id, its key (PS: virtual
 // finish; SRPT: remaining work; Priority: its class's priority), its
@@ -225,7 +226,9 @@ func (e *Tier) Advance(t float64) {
 	if e.disc == PS {
 		if n := len(e.wait); n > 0 {
 			e.v += e.span(e.last, t) * e.rate()
-			e.u += dt * min(1, float64(e.servers)/float64(n))
+			if e.held {
+				e.u += dt * min(1, float64(e.servers)/float64(n))
+			}
 		}
 	} else if len(e.serving) > 0 {
 		w := e.span(e.last, t) * e.speed
@@ -278,9 +281,13 @@ func (e *Tier) Add(id int32, size float64, class int32) {
 // tier's last change; +Inf: none) for the task just added (Add) under
 // id. Under PS no task waits, so a patience never runs out: it is not set.
 func (e *Tier) SetTimer(id int32, at float64, k Timer) {
-	if k == Patience && e.disc == PS || math.IsInf(at, 1) {
-		return
+	if at < math.Inf(1) && (k == Deadline || e.disc != PS) {
+		e.setTimer(id, at, k)
 	}
+}
+
+func (e *Tier) setTimer(id int32, at float64, k Timer) {
+	e.held = true
 	for int(id) >= len(e.live) {
 		e.live = append(e.live, 0)
 	}
