@@ -28,7 +28,7 @@ func dynamicThreeTier(t *testing.T, cancel bool) *Config {
 
 // TestOutcomesAccount: every measured task ends in exactly one way, the
 // completed ones are the latencies measured, and the shares sum to 1,
-// with the edge and the cloud under each discipline; with patience too
+// with every tier under each discipline; with patience too
 // under SRPT and priority, where a waiting task may abandon.
 func TestOutcomesAccount(t *testing.T) {
 	for _, d := range []Discipline{FCFS, PS, SRPT, Priority} {
@@ -36,7 +36,9 @@ func TestOutcomesAccount(t *testing.T) {
 			name := d.String() + " cancel " + strconv.FormatBool(cancel)
 			mk := func() *Config {
 				cfg := dynamicThreeTier(t, cancel)
-				cfg.Tiers[1].Discipline, cfg.Tiers[2].Discipline = d, d
+				for i := range cfg.Tiers {
+					cfg.Tiers[i].Discipline = d
+				}
 				if d == SRPT || d == Priority {
 					cfg.Patience = mustDist(t, "exponential", 0.4, 0, 0)
 				}
