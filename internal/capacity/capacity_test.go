@@ -55,6 +55,23 @@ func TestTimelineFollowsFixedEpisodes(t *testing.T) {
 	}
 }
 
+// TestWorkIntegratesTheRate: Work is ∫ rate over the span, worked out by
+// hand across a slow-down and a down span, and Finish's inverse.
+func TestWorkIntegratesTheRate(t *testing.T) {
+	c := &Capacity{Episodes: []Episode{{Start: 2, End: 4, Speed: 0.25}, {Start: 10, End: 12, Down: true}}}
+	tl := New(c, [2]uint64{1, 2}, 0)
+	for _, w := range []struct{ a, b, want float64 }{
+		{0, 1, 1}, {1, 5, 1 + 0.5 + 1}, {3, 3, 0}, {9, 13, 1 + 0 + 1}, {2.5, 3.5, 0.25}, {12, 100, 88},
+	} {
+		if got := tl.Work(w.a, w.b); math.Abs(got-w.want) > 1e-12 {
+			t.Errorf("Work(%v, %v) = %v, want %v", w.a, w.b, got, w.want)
+		}
+	}
+	if end, _ := tl.Finish(1, 2.7); math.Abs(tl.Work(1, end)-2.7) > 1e-12 {
+		t.Errorf("Work(1, Finish(1, 2.7) = %v) = %v, want 2.7", end, tl.Work(1, end))
+	}
+}
+
 // downs lists the first n down spans' starts of timeline tl, read on a
 // grid of step dt.
 func downs(tl *Timeline, n int, dt float64) []float64 {

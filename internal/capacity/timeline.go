@@ -162,3 +162,22 @@ func (tl *Timeline) NextDown(t, until float64) float64 {
 		}
 	}
 }
+
+// Work is the work done in [a, b) at speed 1 times the rate: ∫ₐᵇ rate,
+// for a no earlier than the last Settle (a time before 0 reads as 0's).
+// With Finish it lets a tier whose tasks share its speed (processor
+// sharing, SRPT) drain them through the pieces.
+func (tl *Timeline) Work(a, b float64) float64 {
+	w, t := 0.0, a
+	for k := tl.find(max(a, 0)); ; k++ {
+		e := tl.pieceEnd(k)
+		if b <= e {
+			return w + (b-t)*tl.rate[k]
+		}
+		w += (e - t) * tl.rate[k]
+		t = e
+		if k+1 == len(tl.at) {
+			tl.extend()
+		}
+	}
+}

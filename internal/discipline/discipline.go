@@ -1,8 +1,9 @@
 // Package discipline is the order a tier serves its tasks in, and the
 // state of a tier whose departures are events: processor sharing, SRPT
 // and priority (docs/model.md), whose tasks' finishes depend on the tasks
-// that reach it later. An FCFS tier needs none of it: a task's start and
-// finish are known at its reach (package fcfs). It is a leaf: no I/O, no
+// that reach it later; its speed changes, failures, deadlines and
+// patiences are events of the same tier. An FCFS tier needs none of it: a
+// task's start and finish are known at its reach (package fcfs). It is a leaf: no I/O, no
 // global state, nothing allocated per task once its slices have grown.
 package discipline
 
@@ -42,23 +43,21 @@ func (d Discipline) String() string {
 	return fmt.Sprintf("discipline(%d)", uint8(d))
 }
 
-// Check returns the problems of a tier of discipline d: one it does not
-// know, preemption (preemptive) but under priority, and a capacity that
-// changes over time (dynamic) but under FCFS, the one discipline whose
-// service the simulator stretches through slow-downs and failures.
-func Check(d Discipline, preemptive, dynamic bool) []error {
+// Check returns the problems of a tier of discipline d with this many
+// servers: a discipline it does not know, preemption (preemptive) but
+// under priority, and a buffer (0: no limit) below the servers.
+func Check(d Discipline, preemptive bool, buffer, servers int) []error {
 	var errs []error
 	switch d {
-	case FCFS:
-	case PS, SRPT, Priority:
-		if dynamic {
-			errs = append(errs, fmt.Errorf("discipline %s with episodes, slow-downs or failures: only fcfs tiers take them", d))
-		}
+	case FCFS, PS, SRPT, Priority:
 	default:
 		errs = append(errs, fmt.Errorf("%v: need fcfs, ps, srpt or priority", d))
 	}
 	if preemptive && d != Priority {
 		errs = append(errs, fmt.Errorf("preemptive with discipline %s: only priority takes it", d))
+	}
+	if buffer != 0 && buffer < servers {
+		errs = append(errs, fmt.Errorf("buffer %d: need 0 (no limit) or ≥ servers (%d)", buffer, servers))
 	}
 	return errs
 }

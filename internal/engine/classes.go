@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/offload-sim/offload/internal/discipline"
 	"github.com/offload-sim/offload/internal/quantile"
 	"github.com/offload-sim/offload/internal/workload"
 )
@@ -53,13 +52,6 @@ func (c *Config) validateClasses() []error {
 	}
 	if len(c.Classes) > 0 && math.Abs(sum-1) > 1e-9 {
 		errs = append(errs, fmt.Errorf("classes' shares sum to %v: need 1", sum))
-	}
-	if c.patient() && c.EventDriven() {
-		for i := range c.Tiers {
-			if d := c.Tiers[i].Discipline; d != discipline.FCFS {
-				errs = append(errs, fmt.Errorf("tier %d (%s): discipline %s with patience: only fcfs tiers take it", i, c.Tiers[i].Name, d))
-			}
-		}
 	}
 	return errs
 }
@@ -120,10 +112,6 @@ func (s *sim) abandons(slot int32, ts *tierState) bool {
 		ts.reached++
 		ts.sojourn += p
 	}
-	if x.measured {
-		s.pending--
-		s.res.Out.Abandoned++
-	}
-	s.freeSlots = append(s.freeSlots, slot)
+	s.end(slot, &s.res.Out.Abandoned)
 	return true
 }

@@ -17,15 +17,9 @@ func (c *Config) validateDisciplines() []error {
 	var errs []error
 	for i := range c.Tiers {
 		t := &c.Tiers[i]
-		if t.Buffer != 0 && t.Buffer < t.Servers {
-			errs = append(errs, fmt.Errorf("tier %d (%s): buffer %d: need 0 (no limit) or ≥ servers (%d)", i, t.Name, t.Buffer, t.Servers))
-		}
-		for _, err := range discipline.Check(t.Discipline, t.Preemptive, t.Capacity.Dynamic()) {
+		for _, err := range discipline.Check(t.Discipline, t.Preemptive, t.Buffer, t.Servers) {
 			errs = append(errs, fmt.Errorf("tier %d (%s): %w", i, t.Name, err))
 		}
-	}
-	if c.Timeout > 0 && c.EventDriven() {
-		errs = append(errs, fmt.Errorf("timeout %v with a ps, srpt or priority tier: only fcfs tiers take timeouts", c.Timeout))
 	}
 	return errs
 }
@@ -63,7 +57,7 @@ func (ts *tierState) setDiscipline(cfg *Config, t *TierConfig) {
 	for _, k := range cfg.Classes {
 		prio = append(prio, float64(k.Priority))
 	}
-	ts.ev = discipline.New(t.Discipline, t.Servers, t.Speed, t.Preemptive, prio)
+	ts.ev = discipline.New(t.Discipline, t.Servers, t.Speed, t.Preemptive, cfg.CancelOnTimeout, prio)
 }
 
 // reachSlow is reach for a run that keeps the outcome account
@@ -72,12 +66,12 @@ func (ts *tierState) setDiscipline(cfg *Config, t *TierConfig) {
 func (s *sim) reachSlow(slot int32) {
 	x := &s.slots[slot]
 	ts := &s.tiers[x.tier]
-	if ts.buffer > 0 && s.full(ts, x.reach) {
-		s.drop(slot)
-		return
-	}
 	if ts.ev != nil {
 		s.reachEvent(slot, ts)
+		return
+	}
+	if ts.buffer > 0 && s.full(ts, x.reach) {
+		s.drop(slot)
 		return
 	}
 	if s.patient && s.abandons(slot, ts) {
@@ -108,11 +102,7 @@ func (s *sim) drop(slot int32) {
 	// The refusal still reaches the dispatcher (or its timeout comes
 	// first), so a policy that counts its outstanding attempts is told.
 	s.tellFailed(x, a, min(x.reach+x.delay, a.sent+d.timeout))
-	if x.measured {
-		s.pending--
-		s.res.Out.Dropped++
-	}
-	s.freeSlots = append(s.freeSlots, slot)
+	s.end(slot, &s.res.Out.Dropped)
 }
 
 // schedule pushes the tier's next departure, as of its new generation.
@@ -123,12 +113,27 @@ func (s *sim) schedule(p int32, e *discipline.Tier) {
 }
 
 // reachEvent takes the task in slot into event-driven tier ts at its
-// reach. Its slot stays taken until it leaves (leave).
+// reach, with its deadline and patience, unless the tier is full or down.
+// Its slot stays taken until it leaves (leave).
 func (s *sim) reachEvent(slot int32, ts *tierState) {
 	x := &s.slots[slot]
 	e := ts.ev
-	e.Advance(x.reach)
+	e.Advance(x.reach) // first: a read of its timeline settles it at the reach
+	if ts.buffer > 0 && s.full(ts, x.reach) {
+		s.drop(slot)
+		return
+	}
+	a := &s.dyn.side[slot]
+	deadline := a.sent + s.dyn.timeout
+	if ts.tl.DownAt(x.reach) { // refused, as in reachDynamic
+		s.attemptFailed(slot, min(x.reach+x.delay, deadline), failLost)
+		return
+	}
 	e.Add(slot, x.size, x.class)
+	e.SetTimer(slot, deadline, discipline.Deadline)
+	if law := s.cfg.patienceLaw(x.class); law != nil {
+		e.SetTimer(slot, x.reach+s.devs[x.dev].src.Patience(a.seq, law), discipline.Patience)
+	}
 	s.keep(ts, x.reach, math.Inf(1))
 	if s.track {
 		s.touched(int(x.tier), ts)
@@ -139,8 +144,10 @@ func (s *sim) reachEvent(slot int32, ts *tierState) {
 	s.schedule(x.tier, e)
 }
 
-// leave is a departure event of tier e.tier: the task due leaves, if the
-// event is current, and the next departure is scheduled.
+// leave is an event of tier ev.tier, if current: what is due there
+// happens (discipline.Tier.Fire), and its next event is scheduled. A task
+// that leaves other than done, or one detached at its deadline that now
+// leaves, wasted the server time it held.
 func (s *sim) leave(ev *event) {
 	p := ev.tier
 	ts := &s.tiers[p]
@@ -148,39 +155,38 @@ func (s *sim) leave(ev *event) {
 	if !e.Current(ev.slot) {
 		return
 	}
-	e.Advance(ev.t)
-	_, i := e.Next()
-	slot := e.Remove(i)
-	ts.fin.Pop()
-	if s.delayed {
-		s.remember(ts, ev.t)
-	}
-	if s.track {
-		s.touched(int(p), ts)
+	end, ok := e.Fire(ev.t)
+	if ok && (end.End != discipline.TimedOut || s.dyn.cancel) { // it left the tier
+		ts.fin.Pop()
+		if s.delayed {
+			s.remember(ts, ev.t)
+		}
+		if s.track {
+			s.touched(int(p), ts)
+		}
+		if s.measuring && end.Reach >= s.t0 {
+			ts.sojourn += ev.t - end.Reach
+		}
 	}
 	s.schedule(p, e)
-
-	x := &s.slots[slot]
-	service := x.size / ts.speed
-	latency := ev.t - x.arrival
-	wait := max(0, ev.t-x.reach-service) // the time it spent beyond its own service
-	if s.measuring && x.reach >= s.t0 {
-		ts.sojourn += ev.t - x.reach
+	if !ok {
+		return
 	}
-	if x.measured {
-		s.pending--
-		s.res.Out.Completed++
-		s.res.record(s.cfg, ts.scen, x, wait, latency)
-		if s.nShadows > 0 {
-			s.res.recordShadows(s.cfg, ts.scen, x, wait, latency, s.shPred[int(slot)*s.nShadows:][:s.nShadows])
-		}
+	slot := end.ID
+	if slot >= 0 && end.End == discipline.Done {
+		x := &s.slots[slot]
+		service := x.size / ts.speed // its wait: its time at the tier beyond its own service
+		s.completed(slot, ts.scen, max(0, ev.t-x.reach-service), service, ev.t)
+		return
 	}
-	if s.listen {
-		attempt := latency // the attempt's own time, from its last send
-		if s.dyn != nil && int(slot) < len(s.dyn.side) && s.dyn.side[slot].tries > 0 {
-			attempt = ev.t - s.dyn.side[slot].sent
-		}
-		s.tell(x, ts.scen, wait, service, latency, attempt)
+	s.res.Out.Wasted += end.Served
+	switch {
+	case slot < 0: // its attempt had timed out: only its work was left
+	case end.End == discipline.Lost:
+		s.attemptFailed(slot, s.dyn.side[slot].sent+s.dyn.timeout, failLost)
+	case end.End == discipline.TimedOut:
+		s.attemptFailed(slot, ev.t, failTimeout)
+	default: // abandoned, as an FCFS task is (abandons)
+		s.end(slot, &s.res.Out.Abandoned)
 	}
-	s.freeSlots = append(s.freeSlots, slot)
 }

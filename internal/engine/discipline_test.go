@@ -259,7 +259,8 @@ func TestPriorityCobham(t *testing.T) {
 
 // TestAbandonmentMM1M: M/M/1+M (exponential patience, mean 1/θ) against
 // its birth–death chain: death rate μ + (n−1)θ with n present, abandon
-// share θ·E[queue]/λ.
+// share θ·E[queue]/λ; under FCFS and under one class's priority, which
+// serves in the same order.
 func TestAbandonmentMM1M(t *testing.T) {
 	tasks, reps, maxRel := runLength()
 	exp := mustDist(t, "exponential", 1, 0, 0)
@@ -275,16 +276,19 @@ func TestAbandonmentMM1M(t *testing.T) {
 			q += float64(n-1) * p[n] / sum
 		}
 		want := theta * q / tc.lambda
-		cfg := singleTier(tc.lambda, 1, exp, tasks, tasks/10)
-		cfg.Patience = mustDist(t, "exponential", tc.patience, 0, 0)
-		got, se := replicated(t, cfg, reps, func(r *Result) float64 { return float64(r.Out.Abandoned) / float64(r.Out.Arrived) })
-		checkAgainst(t, "M/M/1+M λ="+ftoa(tc.lambda)+" abandon share", got, se, reps, want, maxRel)
-		res, err := Run(cfg, always(0), workload.NewStreams(1, 0))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if o := res.Out; o.Completed+o.Abandoned != o.Arrived {
-			t.Errorf("account %+v", o)
+		for _, d := range []Discipline{FCFS, Priority} {
+			cfg := singleTier(tc.lambda, 1, exp, tasks, tasks/10)
+			cfg.Tiers[0].Discipline = d
+			cfg.Patience = mustDist(t, "exponential", tc.patience, 0, 0)
+			got, se := replicated(t, cfg, reps, func(r *Result) float64 { return float64(r.Out.Abandoned) / float64(r.Out.Arrived) })
+			checkAgainst(t, "M/M/1+M "+d.String()+" λ="+ftoa(tc.lambda)+" abandon share", got, se, reps, want, maxRel)
+			res, err := Run(cfg, always(0), workload.NewStreams(1, 0))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if o := res.Out; o.Completed+o.Abandoned != o.Arrived {
+				t.Errorf("%s: account %+v", d, o)
+			}
 		}
 	}
 }

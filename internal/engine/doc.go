@@ -124,13 +124,13 @@
 // (reachDynamic). A PS, SRPT or priority tier's finishes depend on the
 // tasks that reach it later, so it is the one place where departures are
 // events (evDepart): the tier's discipline.Tier (ev) keeps its tasks,
-// their slots stay taken until they leave, and its next departure is
-// pushed again at each change (schedule), carrying the tier's generation;
-// one of an older generation is stale and ignored. Its heap of finishes
-// holds a +Inf per task present, so that present, Delayed's history and
-// the tracked views read its count as any heap tier's, and drain never
-// takes one off. FCFS tiers, in the same run or another, keep everything
-// above.
+// their slots stay taken until they leave, and its next happening (a
+// departure, the tier going down, a task's deadline or patience; its
+// speed changes drain its tasks through the timeline) is pushed again at
+// each change (schedule) with the tier's generation, an older one stale.
+// Its heap of finishes holds a +Inf per task present, so that present,
+// Delayed's history and the tracked views read its count as any heap
+// tier's; each leave takes one off. FCFS tiers keep everything above.
 //
 // Task classes (classes.go) ride on the transit slot (class), drawn by
 // the workload source; they make the run keep the outcome account, and

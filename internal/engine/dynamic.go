@@ -112,6 +112,9 @@ func (s *sim) initDynamics() {
 		ts := &s.tiers[p]
 		if c := &cfg.Tiers[ts.scen].Capacity; c.Dynamic() {
 			ts.tl = capacity.New(c, cfg.EpisodeSeed, p)
+			if ts.ev != nil {
+				ts.ev.Follow(ts.tl)
+			}
 		}
 	}
 }
@@ -175,21 +178,28 @@ func (s *sim) reachDynamic(slot int32) {
 		s.attemptFailed(slot, deadline, failTimeout)
 		return
 	}
-	wait, latency := start-x.reach, finish-x.arrival
+	s.completed(slot, ts.scen, start-x.reach, finish-start, finish)
+}
+
+// completed ends the task in slot, done at scenario tier scen at t after
+// this wait and service, and tells its listeners.
+func (s *sim) completed(slot int32, scen int, wait, service, t float64) {
+	x := &s.slots[slot]
+	latency := t - x.arrival
 	if x.measured {
 		s.pending--
 		s.res.Out.Completed++
-		s.res.record(s.cfg, ts.scen, x, wait, latency)
+		s.res.record(s.cfg, scen, x, wait, latency)
 		if s.nShadows > 0 {
-			s.res.recordShadows(s.cfg, ts.scen, x, wait, latency, s.shPred[int(slot)*s.nShadows:][:s.nShadows])
+			s.res.recordShadows(s.cfg, scen, x, wait, latency, s.shPred[int(slot)*s.nShadows:][:s.nShadows])
 		}
 	}
 	if s.listen {
-		attempt := latency
-		if a.tries > 0 {
-			attempt = finish - a.sent
+		attempt := latency // the attempt's own time, from its last send
+		if a := &s.dyn.side[slot]; a.tries > 0 {
+			attempt = t - a.sent
 		}
-		s.tell(x, ts.scen, wait, finish-start, latency, attempt)
+		s.tell(x, scen, wait, service, latency, attempt)
 	}
 	s.freeSlots = append(s.freeSlots, slot)
 }
@@ -234,14 +244,19 @@ func (s *sim) attemptFailed(slot int32, t float64, why failure) {
 		s.events.push(t, slot, x.tier, evRetry)
 		return
 	}
-	if x.measured {
+	n := &s.res.Out.Lost
+	if why == failTimeout {
+		n = &s.res.Out.TimedOut
+	}
+	s.end(slot, n)
+}
+
+// end frees the slot of a task that ends without completing, counted in
+// n if it is measured.
+func (s *sim) end(slot int32, n *int) {
+	if s.slots[slot].measured {
 		s.pending--
-		switch why {
-		case failLost:
-			s.res.Out.Lost++
-		case failTimeout:
-			s.res.Out.TimedOut++
-		}
+		*n++
 	}
 	s.freeSlots = append(s.freeSlots, slot)
 }

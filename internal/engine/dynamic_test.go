@@ -1,7 +1,10 @@
 package engine
 
 import (
+	"cmp"
 	"math"
+	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/offload-sim/offload/internal/dispatch"
@@ -24,68 +27,89 @@ func dynamicThreeTier(t *testing.T, cancel bool) *Config {
 }
 
 // TestOutcomesAccount: every measured task ends in exactly one way, the
-// completed ones are the latencies measured, and the shares sum to 1.
+// completed ones are the latencies measured, and the shares sum to 1,
+// with every tier under each discipline; with patience too
+// under SRPT and priority, where a waiting task may abandon.
 func TestOutcomesAccount(t *testing.T) {
-	for _, cancel := range []bool{false, true} {
-		cfg := dynamicThreeTier(t, cancel)
-		res, err := Run(cfg, uniform(workload.Stream(1, 0, 99)), workload.NewStreams(5, 0))
-		if err != nil {
-			t.Fatal(err)
-		}
-		o := res.Out
-		if o.Arrived != cfg.Tasks || o.Completed != res.Tasks || o.Completed+o.Lost+o.TimedOut+o.Dropped+o.Abandoned != o.Arrived {
-			t.Fatalf("cancel %v: account %+v, tasks %d measured %d", cancel, o, cfg.Tasks, res.Tasks)
-		}
-		if o.Lost == 0 || o.TimedOut == 0 || o.Retried == 0 || !(o.Wasted > 0) {
-			t.Errorf("cancel %v: account %+v: every way should occur", cancel, o)
-		}
-		sum := 0.0
-		for _, n := range []int{o.Completed, o.Lost, o.TimedOut, o.Dropped, o.Abandoned} {
-			sum += float64(n) / float64(o.Arrived)
-		}
-		if math.Abs(sum-1) > 1e-12 {
-			t.Errorf("cancel %v: shares sum to %v", cancel, sum)
-		}
-		again, err := Run(dynamicThreeTier(t, cancel), uniform(workload.Stream(1, 0, 99)), workload.NewStreams(5, 0))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if again.Out != o || again.Latencies.Mean() != res.Latencies.Mean() {
-			t.Errorf("cancel %v: not deterministic: %+v vs %+v", cancel, again.Out, o)
+	for _, d := range []Discipline{FCFS, PS, SRPT, Priority} {
+		for _, cancel := range []bool{false, true} {
+			name := d.String() + " cancel " + strconv.FormatBool(cancel)
+			mk := func() *Config {
+				cfg := dynamicThreeTier(t, cancel)
+				for i := range cfg.Tiers {
+					cfg.Tiers[i].Discipline = d
+				}
+				if d == SRPT || d == Priority {
+					cfg.Patience = mustDist(t, "exponential", 0.4, 0, 0)
+				}
+				return cfg
+			}
+			cfg := mk()
+			res, err := Run(cfg, uniform(workload.Stream(1, 0, 99)), workload.NewStreams(5, 0))
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := res.Out
+			if o.Arrived != cfg.Tasks || o.Completed != res.Tasks || o.Completed+o.Lost+o.TimedOut+o.Dropped+o.Abandoned != o.Arrived {
+				t.Fatalf("%s: account %+v, tasks %d measured %d", name, o, cfg.Tasks, res.Tasks)
+			}
+			if o.Lost == 0 || o.TimedOut == 0 || o.Retried == 0 || !(o.Wasted > 0) || (cfg.Patience.Mean() > 0) != (o.Abandoned > 0) {
+				t.Errorf("%s: account %+v: every way should occur", name, o)
+			}
+			sum := 0.0
+			for _, n := range []int{o.Completed, o.Lost, o.TimedOut, o.Dropped, o.Abandoned} {
+				sum += float64(n) / float64(o.Arrived)
+			}
+			if math.Abs(sum-1) > 1e-12 {
+				t.Errorf("%s: shares sum to %v", name, sum)
+			}
+			again, err := Run(mk(), uniform(workload.Stream(1, 0, 99)), workload.NewStreams(5, 0))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if again.Out != o || again.Latencies.Mean() != res.Latencies.Mean() {
+				t.Errorf("%s: not deterministic: %+v vs %+v", name, again.Out, o)
+			}
+			t.Logf("%s: %+v", name, o)
 		}
 	}
 }
 
 // TestAlwaysDownLosesItsTasks: a tier down for the whole run loses
-// exactly the tasks sent to it, and the others complete.
+// exactly the tasks sent to it, and the others complete, whatever the
+// down tier's discipline.
 func TestAlwaysDownLosesItsTasks(t *testing.T) {
 	size := mustDist(t, "exponential", 1, 0, 0)
-	cfg := &Config{
-		Tiers: []TierConfig{tier("a", dispatch.Edge, 2, 4, size, mustDelay(t, 0.01, 0.5)),
-			tier("b", dispatch.Cloud, 2, 4, size, mustDelay(t, 0.02, 0.5))},
-		Arrivals: workload.Schedule{Rate: 3}, Size: size, Large: math.Inf(1), Tasks: 5000, Warmup: 100,
-	}
-	cfg.Tiers[1].Capacity.Episodes = []Episode{{Start: 0, End: 1e12, Down: true}}
-	sentB := 0
-	pol := dispatch.PolicyFunc(func(v *dispatch.View) dispatch.Decision {
-		i := v.Task % 3 % 2 // two of three to a
-		if i == 1 && v.Task >= cfg.Warmup {
-			sentB++
+	for _, d := range []Discipline{FCFS, PS, SRPT, Priority} {
+		cfg := &Config{
+			Tiers: []TierConfig{tier("a", dispatch.Edge, 2, 4, size, mustDelay(t, 0.01, 0.5)),
+				tier("b", dispatch.Cloud, 2, 4, size, mustDelay(t, 0.02, 0.5))},
+			Arrivals: workload.Schedule{Rate: 3}, Size: size, Large: math.Inf(1), Tasks: 5000, Warmup: 100,
 		}
-		return dispatch.Decision{Tier: i}
-	})
-	res, err := Run(cfg, pol, workload.NewStreams(3, 0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Out.Lost != sentB || res.Out.Completed != cfg.Tasks-sentB || res.Tier[1].Count != 0 {
-		t.Errorf("sent %d to the down tier: account %+v, its count %d", sentB, res.Out, res.Tier[1].Count)
+		cfg.Tiers[1].Capacity.Episodes = []Episode{{Start: 0, End: 1e12, Down: true}}
+		cfg.Tiers[1].Discipline = d
+		sentB := 0
+		pol := dispatch.PolicyFunc(func(v *dispatch.View) dispatch.Decision {
+			i := v.Task % 3 % 2 // two of three to a
+			if i == 1 && v.Task >= cfg.Warmup {
+				sentB++
+			}
+			return dispatch.Decision{Tier: i}
+		})
+		res, err := Run(cfg, pol, workload.NewStreams(3, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Out.Lost != sentB || res.Out.Completed != cfg.Tasks-sentB || res.Tier[1].Count != 0 {
+			t.Errorf("%s: sent %d to the down tier: account %+v, its count %d", d, sentB, res.Out, res.Tier[1].Count)
+		}
 	}
 }
 
 // TestSlowdownStretchesExactly: a deterministic task's service is the
 // time its work takes at the speed of each piece it spans, recomputed
-// here from the episodes.
+// here from the episodes: under FCFS for every task, and under PS for a
+// task alone at the tier (none other there from its reach to its finish).
 func TestSlowdownStretchesExactly(t *testing.T) {
 	size := mustDist(t, "deterministic", 1, 0, 0)
 	cfg := singleTier(0.3, 1, size, 3000, 0)
@@ -105,20 +129,21 @@ func TestSlowdownStretchesExactly(t *testing.T) {
 		}
 		return 1, 5*k + 6.5
 	}
-	n, worst := 0, 0.0
-	cfg.OnTask = func(r *TaskRecord) {
-		start, work := r.Arrival+r.Delay+r.Wait, 1.0
-		x := start
+	finish := func(x float64) float64 { // of a task of work 1 started at x
+		work := 1.0
 		for {
 			sp, next := speedAt(x)
 			if x+work/sp <= next {
-				x += work / sp
-				break
+				return x + work/sp
 			}
 			work -= (next - x) * sp
 			x = next
 		}
-		worst = max(worst, math.Abs(r.Service-(x-start)))
+	}
+	n, worst := 0, 0.0
+	cfg.OnTask = func(r *TaskRecord) {
+		start := r.Arrival + r.Delay + r.Wait
+		worst = max(worst, math.Abs(r.Service-(finish(start)-start)))
 		if r.Service > 1+1e-9 {
 			n++
 		}
@@ -127,7 +152,31 @@ func TestSlowdownStretchesExactly(t *testing.T) {
 		t.Fatal(err)
 	}
 	if worst > 1e-9 || n < 100 {
-		t.Errorf("largest error %g s; %d tasks stretched", worst, n)
+		t.Errorf("fcfs: largest error %g s; %d tasks stretched", worst, n)
+	}
+
+	type span struct{ reach, finish float64 }
+	var spans []span
+	cfg.Tiers[0].Discipline = PS
+	cfg.OnTask = func(r *TaskRecord) { spans = append(spans, span{r.Arrival + r.Delay, r.Arrival + r.Latency}) }
+	if _, err := Run(cfg, always(0), workload.NewStreams(11, 0)); err != nil {
+		t.Fatal(err)
+	}
+	slices.SortFunc(spans, func(a, b span) int { return cmp.Compare(a.reach, b.reach) })
+	n, worst, before := 0, 0.0, 0.0 // before: the latest finish of the tasks that reached earlier
+	for i, sp := range spans {
+		alone := before <= sp.reach && (i+1 == len(spans) || sp.finish <= spans[i+1].reach)
+		before = max(before, sp.finish)
+		if !alone {
+			continue
+		}
+		worst = max(worst, math.Abs(sp.finish-finish(sp.reach)))
+		if sp.finish-sp.reach > 1+1e-9 {
+			n++
+		}
+	}
+	if worst > 1e-9 || n < 100 {
+		t.Errorf("ps: largest error %g s; %d tasks alone stretched", worst, n)
 	}
 }
 
@@ -175,24 +224,30 @@ func mmm1Sojourn(lambda, mu, f, up, slow float64, nMax int) float64 {
 
 // TestMarkovModulatedMM1: one server whose speed switches between 1 and f
 // after exponential times, Poisson arrivals and exponential sizes: the
-// mean latency is the CTMC's mean sojourn.
+// mean latency is the CTMC's mean sojourn. The tasks present are the same
+// birth–death chain under FCFS, PS and one class's priority (the server
+// works at its speed whenever a task is present, and sizes are
+// memoryless), so the same mean holds for all three.
 func TestMarkovModulatedMM1(t *testing.T) {
 	tasks, reps, maxRel := runLength()
 	const lambda, f, up, slow = 0.5, 0.4, 20.0, 8.0
 	want := mmm1Sojourn(lambda, 1, f, up, slow, 600)
 	size := mustDist(t, "exponential", 1, 0, 0)
-	cfg := singleTier(lambda, 1, size, tasks, tasks/10)
-	cfg.Tiers[0].Capacity.Slowdowns = &Recurring{Gap: mustDist(t, "exponential", up, 0, 0), Length: mustDist(t, "exponential", slow, 0, 0), Speed: f}
-	lat := make([]float64, reps)
-	for r := range reps {
-		cfg.EpisodeSeed = [2]uint64{2024, uint64(r)}
-		res, err := Run(cfg, always(0), workload.NewStreams(2024, r))
-		if err != nil {
-			t.Fatal(err)
+	for _, d := range []Discipline{FCFS, PS, Priority} {
+		cfg := singleTier(lambda, 1, size, tasks, tasks/10)
+		cfg.Tiers[0].Discipline = d
+		cfg.Tiers[0].Capacity.Slowdowns = &Recurring{Gap: mustDist(t, "exponential", up, 0, 0), Length: mustDist(t, "exponential", slow, 0, 0), Speed: f}
+		lat := make([]float64, reps)
+		for r := range reps {
+			cfg.EpisodeSeed = [2]uint64{2024, uint64(r)}
+			res, err := Run(cfg, always(0), workload.NewStreams(2024, r))
+			if err != nil {
+				t.Fatal(err)
+			}
+			lat[r] = res.Latencies.Mean()
 		}
-		lat[r] = res.Latencies.Mean()
+		m, sd := stat.MeanStdDev(lat, nil)
+		t.Logf("%s: CTMC mean sojourn %.4g s, simulated %.4g s", d, want, m)
+		checkAgainst(t, "modulated M/M/1 "+d.String(), m, sd/math.Sqrt(float64(reps)), reps, want, maxRel)
 	}
-	m, sd := stat.MeanStdDev(lat, nil)
-	t.Logf("CTMC mean sojourn %.4g s, simulated %.4g s", want, m)
-	checkAgainst(t, "modulated M/M/1", m, sd/math.Sqrt(float64(reps)), reps, want, maxRel)
 }

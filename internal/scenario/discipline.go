@@ -62,9 +62,8 @@ func clonePtr[T any](p *T) *T {
 }
 
 // disciplines checks the tiers' disciplines and buffers, and the classes.
-// PS, SRPT and priority tiers' departures are events whose times change
-// with the tasks that reach them later: they take no capacity over time,
-// no timeout and no patience.
+// Every discipline takes capacity over time, a timeout and patience (under
+// ps no task waits, so a patience never runs out there).
 func (c *checker) disciplines() {
 	s := c.s
 	for i, t := range s.Tiers {
@@ -78,18 +77,6 @@ func (c *checker) disciplines() {
 		if t.Buffer != 0 {
 			c.Integer(at("buffer"), t.Buffer, t.Buffer >= t.Servers, "must be ≥ servers ("+strconv.Itoa(t.Servers)+"): it counts the tasks in service too; leave it out for no limit")
 			c.Upper(at("buffer"), float64(t.Buffer), MaxServers, "")
-		}
-		if t.Discipline == "" || t.Discipline == "fcfs" || !slices.Contains(disciplineNames(), t.Discipline) {
-			continue
-		}
-		for _, f := range []struct {
-			on   bool
-			what string
-		}{{len(t.Episodes) > 0 || t.Slowdowns != nil || t.Failures != nil, "episodes, slowdowns or failures"},
-			{s.Timeout > 0, "timeout"}, {s.HasPatience(), "patience"}} {
-			if f.on {
-				c.Add(at("discipline"), "%s is not allowed with %s: only fcfs tiers take it", t.Discipline, f.what)
-			}
 		}
 	}
 	c.classes()

@@ -24,14 +24,23 @@ func TestDisciplineKeys(t *testing.T) {
 	for _, c := range []struct{ tier, extra, want string }{
 		{"discipline: lifo", "", `tiers[1] (edge).discipline: "lifo" is not allowed: must be one of fcfs, ps, srpt`},
 		{"buffer: 3", "", "tiers[1] (edge).buffer: 3 is not allowed: must be ≥ servers (4)"},
-		{"discipline: srpt", "timeout: 1\n", "tiers[1] (edge).discipline: srpt is not allowed with timeout"},
-		{"discipline: ps, failures: {gap: {dist: exponential, mean: 10}, length: {dist: exponential, mean: 1}}", "",
-			"tiers[1] (edge).discipline: ps is not allowed with episodes, slowdowns or failures"},
 	} {
 		y := base + "  - {name: edge, kind: edge, servers: 4, speed: 25, " + c.tier + "}\n" + c.extra
 		_, err := scenario.Parse("d.yaml", []byte(y), nil, catalog)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want %q", c.tier, err, c.want)
+		}
+	}
+	// Every discipline takes capacity over time, timeouts and patience.
+	for _, c := range []struct{ tier, extra string }{
+		{"discipline: srpt", "timeout: 1\ncancel_on_timeout: true\nretries: 1\n"},
+		{"discipline: ps, failures: {gap: {dist: exponential, mean: 10}, length: {dist: exponential, mean: 1}}", ""},
+		{"discipline: priority, episodes: [{start: 1, end: 2, speed: 0.5}]", "patience: {dist: exponential, mean: 2}\n"},
+		{"discipline: ps", "patience: {dist: exponential, mean: 2}\n"},
+	} {
+		y := base + "  - {name: edge, kind: edge, servers: 4, speed: 25, " + c.tier + "}\n" + c.extra
+		if _, err := scenario.Parse("d.yaml", []byte(y), nil, catalog); err != nil {
+			t.Errorf("%s %q: %v", c.tier, c.extra, err)
 		}
 	}
 }
@@ -58,7 +67,6 @@ func TestClassKeys(t *testing.T) {
 	for _, c := range []struct{ y, want string }{
 		{"classes:\n  - {name: a, share: 0.3}\n  - {name: b, share: 0.6}\n", "classes: shares sum to 0.9: they must sum to 1"},
 		{"classes:\n  - {name: a, share: 0.5}\n  - {name: a, share: 0.5}\n", `classes[1].name: "a" is not allowed: class names must be unique`},
-		{"patience: {dist: exponential, mean: 2}\n", "tiers[0] (edge).discipline: priority is not allowed with patience"},
 	} {
 		if _, err := scenario.Parse("c.yaml", []byte(base+c.y), nil, catalog); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: error %v, want %q", c.y, err, c.want)

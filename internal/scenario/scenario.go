@@ -68,8 +68,9 @@ type Scenario struct {
 	// Classes split the tasks, each with its share, priority, size law,
 	// deadline and patience (discipline.go; omitted: one class).
 	Classes []Class `yaml:"classes,omitempty" label:""`
-	// Patience is how long a task waits in an FCFS queue before it leaves,
-	// s, for a class without its own (omitted: for ever).
+	// Patience is how long a task waits in a queue before it leaves, s,
+	// for a class without its own (omitted: for ever); under ps nothing
+	// waits.
 	Patience *Dist `yaml:"patience,omitempty" label:"patience law"`
 
 	// pols is the catalog Parse was given: Validate and Cells check the
