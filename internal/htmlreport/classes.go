@@ -77,22 +77,7 @@ func (p *page) classTable(sums []results.Summary, classes []report.Class, param 
 	p.b.WriteString("<th></th></tr></thead>\n<tbody>\n")
 	prev := math.NaN()
 	for _, s := range sums {
-		var cls []string
-		if s.Unstable {
-			cls = append(cls, "unstable")
-		}
-		if swept && s.Value != prev && !math.IsNaN(prev) {
-			cls = append(cls, "cell")
-		}
-		prev = s.Value
-		p.b.WriteString("<tr")
-		if len(cls) > 0 {
-			p.b.WriteString(" class=\"" + strings.Join(cls, " ") + "\"")
-		}
-		p.b.WriteString(">")
-		if swept {
-			p.b.WriteString("<td class=\"num\">" + num(s.Value) + "</td>")
-		}
+		p.summaryRow(s, swept, &prev)
 		fmt.Fprintf(&p.b, "<td>%s</td>", html.EscapeString(s.Policy))
 		for _, c := range cols {
 			p.b.WriteString("<td class=\"num\">" + meanCI(s.Get(c.name), s.CI(c.name)) + "</td>")

@@ -376,6 +376,28 @@ func (p *page) experiment(fsys fs.FS, id string, level int) error {
 // or whose dispatcher times tasks out.
 var outcomeCols = []string{results.ColLostShare, results.ColTimeoutShare, results.ColRetryShare, results.ColGoodput}
 
+// summaryRow opens a summary's table row: flagged unstable, marked where
+// a new cell of the sweep starts (prev: the previous row's value), and the
+// swept value's cell when there is one.
+func (p *page) summaryRow(s results.Summary, swept bool, prev *float64) {
+	var cls []string
+	if s.Unstable {
+		cls = append(cls, "unstable")
+	}
+	if swept && s.Value != *prev && !math.IsNaN(*prev) {
+		cls = append(cls, "cell")
+	}
+	*prev = s.Value
+	if len(cls) > 0 {
+		p.b.WriteString("<tr class=\"" + strings.Join(cls, " ") + "\">")
+	} else {
+		p.b.WriteString("<tr>")
+	}
+	if swept {
+		p.b.WriteString("<td class=\"num\">" + num(s.Value) + "</td>")
+	}
+}
+
 func (p *page) summaryTable(sums []results.Summary, param string) {
 	var cols []string
 	want := slices.Clone(headline)
@@ -406,22 +428,7 @@ func (p *page) summaryTable(sums []results.Summary, param string) {
 	p.b.WriteString("<th></th></tr></thead>\n<tbody>\n")
 	prev := math.NaN()
 	for _, s := range sums {
-		var cls []string
-		if s.Unstable {
-			cls = append(cls, "unstable")
-		}
-		if swept && s.Value != prev && !math.IsNaN(prev) {
-			cls = append(cls, "cell")
-		}
-		prev = s.Value
-		if len(cls) > 0 {
-			p.b.WriteString("<tr class=\"" + strings.Join(cls, " ") + "\">")
-		} else {
-			p.b.WriteString("<tr>")
-		}
-		if swept {
-			p.b.WriteString("<td class=\"num\">" + num(s.Value) + "</td>")
-		}
+		p.summaryRow(s, swept, &prev)
 		fmt.Fprintf(&p.b, "<td>%s</td><td class=\"num\">%d</td>", html.EscapeString(s.Policy), s.Runs)
 		for _, c := range cols {
 			p.b.WriteString("<td class=\"num\">" + meanCI(s.Get(c), s.CI(c)) + "</td>")
