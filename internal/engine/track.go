@@ -166,10 +166,7 @@ func (s *sim) pended(dv *device, i int32) {
 func (s *sim) followBoard(dv *device) {
 	v := &dv.view
 	v.Changed = v.Changed[:0]
-	if dv.epoch++; dv.epoch == 0 {
-		clear(dv.mark)
-		dv.epoch = 1
-	}
+	dv.nextEpoch()
 	v.Tracked = dv.cursor >= 0 && len(dv.pend) <= 2*len(dv.seen)
 	if v.Tracked {
 		for _, i := range dv.pend {
@@ -180,6 +177,15 @@ func (s *sim) followBoard(dv *device) {
 	dv.cursor = 0
 }
 
+// nextEpoch starts a decision's marks: a tier is marked in it when its
+// mark equals the epoch, so a wrapped epoch clears every mark first.
+func (dv *device) nextEpoch() {
+	if dv.epoch++; dv.epoch == 0 {
+		clear(dv.mark)
+		dv.epoch = 1
+	}
+}
+
 // follow brings device dv's view up to date at a decision, after settle:
 // the tiers the log holds since its previous decision and its own
 // changes, listed in View.Changed; or every tier when the log no longer
@@ -187,10 +193,7 @@ func (s *sim) followBoard(dv *device) {
 func (s *sim) follow(dv *device) {
 	v := &dv.view
 	v.Changed = v.Changed[:0]
-	if dv.epoch++; dv.epoch == 0 { // wrapped: no mark may look current
-		clear(dv.mark)
-		dv.epoch = 1
-	}
+	dv.nextEpoch()
 	end := s.clogBase + len(s.clog)
 	if dv.cursor < s.clogBase || len(dv.pend) > 2*len(dv.seen) { // the log or its own list no longer holds every change
 		states := v.States[:len(dv.seen)]
@@ -393,10 +396,7 @@ func (s *sim) freed(t float64) {
 func (s *sim) followIdle(dv *device) {
 	v := &dv.view
 	v.Changed = v.Changed[:0]
-	if dv.epoch++; dv.epoch == 0 { // wrapped: no mark may look current
-		clear(dv.mark)
-		dv.epoch = 1
-	}
+	dv.nextEpoch()
 	end := s.clogBase + len(s.clog)
 	if dv.cursor < s.clogBase {
 		for i, ts := range dv.seen {
