@@ -25,7 +25,7 @@ energy_front.<format>; front.csv lists the points and marks those no other
 point beats on both latency and energy.`,
 		Example: "  offload energy -o results/energy\n  offload energy --policy hybrid,jsq-s,hybrid-energy --set 'sweep.values=[0, 0.1, 1]'",
 		Prepare: prepareEnergy,
-		Outputs: analysis.FrontOutputs,
+		Outputs: analysis.FrontOutputs(energyName),
 		Files:   analysis.FrontFiles(),
 		Plots:   analysis.FrontPlots(),
 	}
@@ -34,6 +34,6 @@ point beats on both latency and energy.`,
 // prepareEnergy checks that the scenario models energy and sweeps the
 // weight of a hybrid-energy entry.
 func prepareEnergy(plan *experiment.Plan, _ runner.Args) error {
-	_, err := analysis.SweptEnergyLabel(plan)
+	_, err := analysis.SweptEnergyLabel(energyName, plan)
 	return err
 }

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/offload-sim/offload/internal/analysis"
@@ -62,8 +63,9 @@ type Options struct {
 	EmulateFolder string
 }
 
-// reproduceName is reproduce's experiment name, and the spec of its shards.
-const reproduceName = "reproduce"
+// Name is reproduce's command and experiment name, and the spec of its
+// shards.
+const Name = "reproduce"
 
 // step is one experiment of a reproduction: its spec, embedded scenario
 // and what the reproduction changes in it.
@@ -88,6 +90,29 @@ type step struct {
 // steps are reproduce's experiments, in the order they run (and merge).
 func steps() []step {
 	return []step{sweepLoadStep(), edgeCapacityStep(), mapeStep(), burstStep(), stalenessStep(), decisionStep(), explorationStep()}
+}
+
+// Reproduced are the experiments of a reproduction that have a command of
+// their own, in the order it runs them (reproduce's help lists them).
+func Reproduced() []string {
+	var names []string
+	for _, st := range steps() {
+		if slices.ContainsFunc(Specs(), func(s runner.Spec) bool { return s.Name == st.spec.Name }) {
+			names = append(names, st.spec.Name)
+		}
+	}
+	return names
+}
+
+// BaselinesIn is the experiment of a reproduction to which --baselines adds
+// the reference baselines.
+func BaselinesIn() string {
+	for _, st := range steps() {
+		if st.baselines {
+			return st.spec.Name
+		}
+	}
+	return ""
 }
 
 // ReportOrder is the order of a reproduction's folders in its report: the
@@ -142,7 +167,7 @@ func Reproduce(ctx context.Context, ro Options, opts runner.Options) ([]claims.C
 		if err := runner.WriteComplete(d, m); err != nil {
 			return nil, err
 		}
-		fmt.Fprintf(opts.Out, "shard %s of reproduce: claims.md comes from `offload merge -o OUT` over the %d shard folders\n", opts.Shard, opts.Shard.Count)
+		fmt.Fprintf(opts.Out, "shard %s of %s: claims.md comes from `offload merge -o OUT` over the %d shard folders\n", opts.Shard, Name, opts.Shard.Count)
 		return nil, nil
 	}
 	return finish(ctx, d, m, got, ro, sets, opts)
@@ -192,13 +217,13 @@ func plans(ro Options, sets []string, opts runner.Options) ([]sub, error) {
 // records the master seed, which every experiment runs under (the embedded
 // scenarios share it, and --seed overrides it in all).
 func openRoot(ro Options, sets []string, first *scenario.Scenario, opts runner.Options) (*runner.Folder, *runner.Manifest, error) {
-	desc := fmt.Sprintf("reproduce %s %q emulate=%v", ro.Scale, sets, ro.Emulate != nil)
+	desc := fmt.Sprintf("%s %s %q emulate=%v", Name, ro.Scale, sets, ro.Emulate != nil)
 	if ro.Baselines { // only then, so that the folders of earlier runs keep their hash
 		desc += " baselines"
 	}
 	sum := sha256.Sum256([]byte(desc))
 	hash := hex.EncodeToString(sum[:])
-	d, err := runner.OpenFolder(opts.Dir, hash, reproduceName, opts.Force, opts.Resume, []string{"claims.md", analysis.ReportFile})
+	d, err := runner.OpenFolder(opts.Dir, hash, Name, opts.Force, opts.Resume, []string{"claims.md", analysis.ReportFile})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -206,11 +231,11 @@ func openRoot(ro Options, sets []string, first *scenario.Scenario, opts runner.O
 		d.Close()
 		return nil, nil, err
 	}
-	m := runner.NewManifest(opts.Command, reproduceName, first.Seed, first.Seeds, hash)
+	m := runner.NewManifest(opts.Command, Name, first.Seed, first.Seeds, hash)
 	if !opts.Shard.Whole() {
 		// A reproduce shard is the same shard of every experiment, each in
 		// its folder; claims.md needs all the runs, so merge writes it.
-		m.Extra = runner.GroupShardExtra(opts.Shard, reproduceName, ro.Scale)
+		m.Extra = runner.GroupShardExtra(opts.Shard, Name, ro.Scale)
 	}
 	if err := d.WriteManifest(*m); err != nil {
 		d.Close()

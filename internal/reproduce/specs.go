@@ -1,6 +1,8 @@
 package reproduce
 
 import (
+	"slices"
+
 	"github.com/offload-sim/offload/internal/analysis"
 	"github.com/offload-sim/offload/internal/runner"
 )
@@ -31,4 +33,19 @@ func specNamed(name string) (runner.Spec, bool) {
 func sweepSpec(name, short, long, example string) runner.Spec {
 	return runner.Spec{Name: name, Embedded: name, Short: short, Long: long, Example: example,
 		Outputs: analysis.SweepOutputs, Plots: analysis.SweepPlots()}
+}
+
+// Names are every experiment's name: the commands', a reproduction's own
+// experiments', and the reproduction's.
+func Names() []string {
+	var names []string
+	for _, s := range Specs() {
+		names = append(names, s.Name)
+	}
+	for _, st := range steps() {
+		if !slices.Contains(names, st.spec.Name) {
+			names = append(names, st.spec.Name)
+		}
+	}
+	return append(names, Name)
 }

@@ -35,7 +35,7 @@ predicts best and which policy routes best, with paired 95% intervals.`,
 		Example: "  offload staleness -o results/staleness\n  offload staleness --policy hybrid,queue-only --seeds 3",
 		Prepare: func(plan *experiment.Plan, _ runner.Args) error {
 			if sw := plan.Scenario.Sweep; sw == nil || !strings.HasPrefix(sw.Param, "observation.") {
-				return fmt.Errorf("staleness: the scenario must sweep an observation field (e.g. sweep: {param: observation.period, ...})")
+				return fmt.Errorf("%s: the scenario must sweep an observation field (e.g. sweep: {param: observation.period, ...})", stalenessName)
 			}
 			return nil
 		},

@@ -9,7 +9,11 @@ import (
 // The sweep experiments: each is its command, its embedded scenario
 // (experiments/<name>.yaml) and its folder in a reproduction.
 const (
-	runName          = "run"
+	runName = "run"
+	// DefaultScenario is the embedded scenario behind run, which the
+	// commands that read a scenario without running an experiment
+	// (validate, model, env) read too.
+	DefaultScenario  = "default"
 	sweepLoadName    = "sweep-load"
 	edgeCapacityName = "edge-capacity"
 	traceAzureName   = "trace-azure"
@@ -28,7 +32,7 @@ func runSpec() runner.Spec {
 and replicates, expanding its sweep if it has one. Writes runs.csv,
 summary.csv, scenario.yaml and manifest.json (and plots for a sweep) into -o.`,
 		"  offload run -f scenario.yaml -o results/run\n  offload run --policy hybrid,jsq --seeds 3 --set arrivals.rate=80")
-	s.Embedded = "default"
+	s.Embedded = DefaultScenario
 	return s
 }
 
