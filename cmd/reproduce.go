@@ -71,6 +71,7 @@ func runReproduce(ctx context.Context, o *reproduceOptions) error {
 	}
 	if o.emulate {
 		ro.EmulateFolder = emulate.Name
+		ro.EmulateFigures = emulate.ReportFigures()
 		ro.Emulate = func(ctx context.Context, dir string, sets []string) (emu, sim []results.Run, err error) {
 			return reproduceEmulation(ctx, o, dir, sets)
 		}

@@ -16,7 +16,7 @@ const balancersName = "balancers"
 // beside the queueing references over the number of balancers in front of
 // one pool (the embedded scenario), over load, or over one backend slowed
 // for a while (experiments/balancers-load.yaml, balancers-slow.yaml).
-func balancersSpec() runner.Spec {
+func balancersSpec() Experiment {
 	s := sweepSpec(balancersName, "The production load balancers' algorithms against the number of balancers, the load or a slow server",
 		`Run the production load balancers' algorithms (round-robin, least-conn, p2c,
 peak-ewma, prequal) beside jsq, power-of-d, lwl, jiq, hybrid and the oracle on

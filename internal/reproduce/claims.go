@@ -33,7 +33,7 @@ func judgeClaims(got map[string]*runner.Result) []claims.Claim {
 		meanLatencyClaim(load, got[explorationName]),
 		claims.LargeTail(load),
 		claims.MAPE(analysis.ShadowRuns(got[mapeName].Outcomes)),
-		burstClaim(burst.Plan, burst.Outcomes),
+		burstClaim(burst.Plan, burst.Outcomes, burst.Args.Window),
 		claims.DecisionCost(decisionNs(got[decisionName].Outcomes)),
 		claims.NotRunClaim(6, "Not run: pass --emulate to run the HTTP emulation."),
 	}

@@ -12,8 +12,8 @@ const energyName = "energy"
 // energySpec is the energy experiment (docs/design.md §4.9): the
 // energy-aware hybrid's weight swept, every point's mean latency against
 // its energy per task, beside the other policies' single points.
-func energySpec() runner.Spec {
-	return runner.Spec{Name: energyName, Embedded: energyName,
+func energySpec() Experiment {
+	return Experiment{Spec: runner.Spec{Name: energyName, Embedded: energyName,
 		Short: "The latency–energy front of the energy-aware hybrid against every policy",
 		Long: `Run every policy on a continuum with power models and per-bit transfer costs
 (the embedded energy scenario, values from PureEdgeSim's shipped settings, or
@@ -28,7 +28,7 @@ point beats on both latency and energy.`,
 		Outputs: analysis.FrontOutputs(energyName),
 		Files:   analysis.FrontFiles(),
 		Plots:   analysis.FrontPlots(),
-	}
+	}}
 }
 
 // prepareEnergy checks that the scenario models energy and sweeps the

@@ -83,7 +83,7 @@ func mergeReproduce(ctx context.Context, all []runner.Shard, opts runner.Options
 func mergeJobs(ctx context.Context, all []runner.Shard, root runner.Shard) ([]*runner.MergeJob, error) {
 	var jobs []*runner.MergeJob
 	for _, st := range steps() {
-		name := st.spec.Name
+		name := st.exp.Name
 		if st.optional && !isDir(filepath.Join(all[0].Dir(), name)) {
 			continue // shards of a reproduction from before it was added
 		}
@@ -100,7 +100,7 @@ func mergeJobs(ctx context.Context, all []runner.Shard, root runner.Shard) ([]*r
 				return nil, runner.BadInputf("merge: %s is not shard %s of %s's %s", s.Dir(), root, Name, name)
 			}
 		}
-		job, err := runner.PrepareMerge(ctx, sds, st.spec)
+		job, err := runner.PrepareMerge(ctx, sds, st.exp.Spec)
 		if err != nil {
 			return nil, err
 		}

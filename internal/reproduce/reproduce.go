@@ -61,18 +61,23 @@ type Options struct {
 	// emulated and simulated runs (claim 6).
 	Emulate       func(ctx context.Context, dir string, sets []string) (emu, sim []results.Run, err error)
 	EmulateFolder string
+	// EmulateFigures, if set, re-draw the emulation's own figures in the
+	// report, after the registry's experiments'.
+	EmulateFigures analysis.OwnFigures
 }
 
 // Name is reproduce's command and experiment name, and the spec of its
 // shards.
 const Name = "reproduce"
 
-// step is one experiment of a reproduction: its spec, embedded scenario
-// and what the reproduction changes in it.
+// step is one experiment of a reproduction: its registry entry, embedded
+// scenario and what the reproduction changes in it.
 type step struct {
-	spec     runner.Spec
+	exp      Experiment
 	embedded string
 	extra    []string // its own overrides
+	// args are its own flags (mape's --router, burst's --window).
+	args runner.Args
 	// baselines: --baselines adds the reference baselines here.
 	baselines bool
 	// durationMode: it runs for a duration, so --scale ci does not shorten
@@ -92,13 +97,22 @@ func steps() []step {
 	return []step{sweepLoadStep(), edgeCapacityStep(), mapeStep(), burstStep(), stalenessStep(), decisionStep(), explorationStep()}
 }
 
+// stepExperiments are the registry entries of steps.
+func stepExperiments() []Experiment {
+	var exps []Experiment
+	for _, st := range steps() {
+		exps = append(exps, st.exp)
+	}
+	return exps
+}
+
 // Reproduced are the experiments of a reproduction that have a command of
 // their own, in the order it runs them (reproduce's help lists them).
 func Reproduced() []string {
 	var names []string
 	for _, st := range steps() {
-		if slices.ContainsFunc(Specs(), func(s runner.Spec) bool { return s.Name == st.spec.Name }) {
-			names = append(names, st.spec.Name)
+		if slices.ContainsFunc(Specs(), func(e Experiment) bool { return e.Name == st.exp.Name }) {
+			names = append(names, st.exp.Name)
 		}
 	}
 	return names
@@ -109,7 +123,7 @@ func Reproduced() []string {
 func BaselinesIn() string {
 	for _, st := range steps() {
 		if st.baselines {
-			return st.spec.Name
+			return st.exp.Name
 		}
 	}
 	return ""
@@ -122,7 +136,7 @@ func ReportOrder(after ...string) []string {
 	var order []string
 	for _, st := range steps() {
 		if st.section {
-			order = append(order, st.spec.Name)
+			order = append(order, st.exp.Name)
 		}
 	}
 	return append(order, after...)
@@ -189,20 +203,20 @@ func plans(ro Options, sets []string, opts runner.Options) ([]sub, error) {
 		if ro.Scale == "ci" && !st.durationMode {
 			s = append(s, ciTasks()...)
 		}
-		s = append(s, ro.Extra[st.spec.Name]...)
+		s = append(s, ro.Extra[st.exp.Name]...)
 		sc, err := ro.Load(st.embedded, s)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", st.spec.Name, err)
+			return nil, fmt.Errorf("%s: %w", st.exp.Name, err)
 		}
 		name := sc.Name
 		if name == "" {
-			name = st.spec.Name
+			name = st.exp.Name
 		}
 		plan, err := experiment.NewPlan(name, sc)
 		if err != nil {
-			return nil, runner.BadInput(fmt.Errorf("%s: %w", st.spec.Name, err))
+			return nil, runner.BadInput(fmt.Errorf("%s: %w", st.exp.Name, err))
 		}
-		subs = append(subs, sub{spec: st.spec, plan: plan, args: runner.Args{Router: policies.NameHybrid, Window: burstWindow}, time: st.timed})
+		subs = append(subs, sub{spec: st.exp.Spec, plan: plan, args: st.args, time: st.timed})
 	}
 	for _, sub := range subs {
 		if err := runner.CheckMemory(sub.plan, opts.Workers, opts.MaxMemory); err != nil {
@@ -288,7 +302,11 @@ func finish(ctx context.Context, d *runner.Folder, m *runner.Manifest, got map[s
 	if err := runner.WriteComplete(d, m); err != nil {
 		return nil, err
 	}
-	page, err := analysis.RenderReport(ctx, opts.Dir, ReportOrder(ro.EmulateFolder))
+	figs := ReportFigures()
+	if ro.EmulateFigures != nil {
+		figs = append(figs, ro.EmulateFigures)
+	}
+	page, err := analysis.RenderReport(ctx, opts.Dir, analysis.ReportOptions{Order: ReportOrder(ro.EmulateFolder), Figures: figs})
 	if err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}

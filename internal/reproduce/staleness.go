@@ -24,8 +24,8 @@ import (
 // stalenessSpec is the staleness experiment (docs/design.md §4.8): every
 // policy against the age of what the dispatchers see, many devices sharing
 // the edge and the cloud through a periodic board.
-func stalenessSpec() runner.Spec {
-	return runner.Spec{Name: stalenessName, Embedded: stalenessName, FixedSeeds: true,
+func stalenessSpec() Experiment {
+	return Experiment{Spec: runner.Spec{Name: stalenessName, Embedded: stalenessName, FixedSeeds: true,
 		Short: "Latency and prediction error of every policy against the observation period",
 		Long: `Run every policy, on devices that share the edge and the cloud, with a board
 of the tiers' states refreshed every T seconds (the embedded staleness
@@ -42,7 +42,7 @@ predicts best and which policy routes best, with paired 95% intervals.`,
 		Outputs: stalenessOutputs,
 		Files:   []string{staleMD},
 		Plots:   []string{meanLatencyPlot, meanLatencyStablePlot, p95LatencyPlot, mapePlot},
-	}
+	}}
 }
 
 // stalenessName is the staleness experiment's command, embedded scenario
@@ -60,7 +60,7 @@ const (
 
 // stalenessStep is staleness in a reproduction: what claims.md adds beyond
 // the paper's claims.
-func stalenessStep() step { return step{spec: stalenessSpec(), embedded: stalenessName} }
+func stalenessStep() step { return step{exp: stalenessSpec(), embedded: stalenessName} }
 
 func stalenessOutputs(r *runner.Result) ([]string, error) {
 	dir, plan := r.Opts.Dir, r.Plan
