@@ -41,7 +41,7 @@ predicts best and which policy routes best, with paired 95% intervals.`,
 		},
 		Outputs: stalenessOutputs,
 		Files:   []string{staleMD},
-		Plots:   []string{meanLatencyPlot, meanLatencyStablePlot, p95LatencyPlot, mapePlot},
+		Plots:   []string{report.MeanLatencyFigure, report.MeanLatencyStableFigure, report.P95LatencyFigure, mapePlot},
 	}}
 }
 
@@ -49,13 +49,11 @@ predicts best and which policy routes best, with paired 95% intervals.`,
 // and folder.
 const stalenessName = "staleness"
 
-// The staleness experiment's own files.
+// The staleness experiment's own files; its latency figures take the
+// sweeps' names (report's).
 const (
-	staleMD               = "stale.md"
-	meanLatencyPlot       = "mean_latency"
-	meanLatencyStablePlot = "mean_latency_stable"
-	p95LatencyPlot        = "p95_latency"
-	mapePlot              = "mape"
+	staleMD  = "stale.md"
+	mapePlot = "mape"
 )
 
 // stalenessStep is staleness in a reproduction: what claims.md adds beyond
@@ -108,14 +106,14 @@ func stalenessFigures(r *runner.Result, sums []results.Summary) ([]string, error
 		file, metric, title, ylabel string
 		sums                        []results.Summary
 	}{
-		{meanLatencyPlot, results.ColMeanLatency, "Mean latency", "mean latency (s)", sums},
-		{meanLatencyStablePlot, results.ColMeanLatency, "Mean latency", "mean latency (s)", stable},
-		{p95LatencyPlot, results.ColP95Latency, "P95 latency", "P95 latency (s)", stable},
+		{report.MeanLatencyFigure, results.ColMeanLatency, "Mean latency", "mean latency (s)", sums},
+		{report.MeanLatencyStableFigure, results.ColMeanLatency, "Mean latency", "mean latency (s)", stable},
+		{report.P95LatencyFigure, results.ColP95Latency, "P95 latency", "P95 latency (s)", stable},
 		{mapePlot, results.ColMAPE, "Prediction error of the estimator policies", "MAPE (%)", predicting},
 	} {
 		o := chart.FigureOptions{Title: p.title + " vs " + report.ParamName(param), XLabel: report.ParamLabel(param), YLabel: p.ylabel,
-			LogX: true, LogY: report.SuggestLogY(p.sums, p.metric), FitY: p.file == meanLatencyStablePlot}
-		if p.file == meanLatencyStablePlot {
+			LogX: true, LogY: report.SuggestLogY(p.sums, p.metric), FitY: p.file == report.MeanLatencyStableFigure}
+		if p.file == report.MeanLatencyStableFigure {
 			// As the sweeps' *_stable figures: the points near a tier's
 			// capacity and far above the rest are drawn at the top.
 			o.Title += ", stable points only"
