@@ -41,13 +41,21 @@ wrote, or with --force.`,
 		Example: "  offload report results/sweep-load\n  offload report results/reproduce -o /tmp/repro.html",
 		Args:    oneFolder,
 		RunE: func(c *cobra.Command, args []string) error {
-			_, err := analysis.WriteReport(c.Context(), args[0], out, force, reproduce.ReportOrder(emulate.Name), io.Out)
+			_, err := analysis.WriteReport(c.Context(), args[0], out, force, reportOptions(), io.Out)
 			return err
 		},
 	}
 	c.Flags().StringVarP(&out, "out", "o", "", "the HTML `FILE` (default DIR/report.html)")
 	c.Flags().BoolVar(&force, "force", false, "replace -o FILE outside DIR even if offload did not write it")
 	return c
+}
+
+// reportOptions are what the report draws of the experiments: a
+// reproduction's order, then the emulation's folder; the registry's
+// experiments' own figures, then the emulation's.
+func reportOptions() analysis.ReportOptions {
+	return analysis.ReportOptions{Order: reproduce.ReportOrder(emulate.Name),
+		Figures: append(reproduce.ReportFigures(), emulate.ReportFigures())}
 }
 
 func newPlotCmd(io IO) *cobra.Command {

@@ -166,7 +166,7 @@ func (o *emulateOptions) check() error {
 // seconds, so that the simulator runs exactly what is emulated.
 func (o *emulateOptions) loadScenario() (*scenario.Scenario, error) {
 	if o.sf.cmd != nil && o.sf.cmd.Flags().Changed("tasks") {
-		return nil, badInputf("emulate: --tasks does not apply: a run lasts --warmup then --duration of wall clock")
+		return nil, badInputf("%s: --tasks does not apply: a run lasts --warmup then --duration of wall clock", emulate.Name)
 	}
 	sc, err := o.sf.load(emulate.Name, o.sf.sets)
 	if err != nil {
@@ -227,7 +227,7 @@ func runEmulate(ctx context.Context, o *emulateOptions) error {
 func oneEmulatedCell(sc *scenario.Scenario, rate float64, warmup, duration time.Duration, timeScale float64) error {
 	if sw := sc.Sweep; sw != nil {
 		if sw.Param != "arrivals.rate" {
-			return runner.BadInputf("emulate runs one cell, and the scenario sweeps %s; emulate picks only a rate, from an arrivals.rate sweep", sw.Param)
+			return runner.BadInputf("%s runs one cell, and the scenario sweeps %s; %[1]s picks only a rate, from an arrivals.rate sweep", emulate.Name, sw.Param)
 		}
 		if rate == 0 {
 			return runner.BadInputf("the scenario sweeps arrivals.rate over %v: pick one with --rate", sw.Values)

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/offload-sim/offload/internal/gymenv"
+	"github.com/offload-sim/offload/internal/reproduce"
 )
 
 // envOptions are the flags of `offload env`.
@@ -55,7 +56,7 @@ func runEnv(ctx context.Context, o *envOptions) error {
 	if o.sf.cmd != nil && o.sf.cmd.Flags().Changed("seeds") {
 		return badInputf("--seeds: an environment's episodes are replicates its client picks (reset(seed=...)); leave it out")
 	}
-	sc, err := o.sf.load("default", o.sf.sets)
+	sc, err := o.sf.load(reproduce.DefaultScenario, o.sf.sets)
 	if err != nil {
 		return err
 	}

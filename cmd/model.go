@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/offload-sim/offload/internal/estimators"
+	"github.com/offload-sim/offload/internal/reproduce"
 )
 
 // modelOptions are the flags of `offload model`.
@@ -117,7 +118,7 @@ func (o *modelOptions) scv() (float64, error) {
 }
 
 func (o *modelOptions) scenarioRows() ([]queue, error) {
-	sc, err := o.sf.load("default", o.sf.sets)
+	sc, err := o.sf.load(reproduce.DefaultScenario, o.sf.sets)
 	if err != nil {
 		return nil, err
 	}

@@ -31,15 +31,15 @@ type reproduceOptions struct {
 func newReproduceCmd(io IO) *cobra.Command {
 	o := &reproduceOptions{io: io}
 	c := &cobra.Command{
-		Use:   "reproduce",
-		Short: "Run all four experiments and check the paper's claims",
-		Long: `Run sweep-load, edge-capacity, mape, burst and staleness (and a timed run
+		Use:   reproduce.Name,
+		Short: "Run all " + count(len(reproduce.Reproduced())) + " experiments and check the paper's claims",
+		Long: "Run " + listed(reproduce.Reproduced()) + ` (and a timed run
 of hybrid's decisions, and an exploration run of hybrid with ε = 0 beside hybrid
 and edge-first) into DIR/<experiment>/, then write DIR/claims.md: each claim of the
 paper with its verdict (PASS, FAIL, INCONCLUSIVE, NOT RUN) by the paired rule
 and the numbers it rests on. --scale paper uses the embedded defaults (10
 seeds × 200,000 tasks); --scale ci uses 5 seeds and 50,000 tasks.
---baselines adds the reference baselines to sweep-load (the claims still read
+--baselines adds the reference baselines to ` + reproduce.BaselinesIn() + ` (the claims still read
 only the paper's eight). The exit status is 0 whatever the verdicts, unless
 --strict (1 on a FAIL).`,
 		Example: "  offload reproduce --scale ci -o /tmp/repro\n  offload reproduce --emulate",
@@ -53,7 +53,7 @@ only the paper's eight). The exit status is 0 whatever the verdicts, unless
 	fl.Uint64Var(&o.seed, "seed", 0, "master seed of every experiment (default: the scenarios')")
 	fl.BoolVar(&o.strict, "strict", false, "exit 1 if a claim FAILs")
 	fl.BoolVar(&o.emulate, emulateFlag, false, "also run the HTTP emulation for claim 6")
-	fl.BoolVar(&o.baselines, "baselines", false, "also run the reference baselines ("+strings.Join(policies.Baselines(), ", ")+") in sweep-load; the claims use only the paper's eight")
+	fl.BoolVar(&o.baselines, "baselines", false, "also run the reference baselines ("+strings.Join(policies.Baselines(), ", ")+") in "+reproduce.BaselinesIn()+"; the claims use only the paper's eight")
 	return c
 }
 
@@ -71,12 +71,30 @@ func runReproduce(ctx context.Context, o *reproduceOptions) error {
 	}
 	if o.emulate {
 		ro.EmulateFolder = emulate.Name
+		ro.EmulateFigures = emulate.ReportFigures()
 		ro.Emulate = func(ctx context.Context, dir string, sets []string) (emu, sim []results.Run, err error) {
 			return reproduceEmulation(ctx, o, dir, sets)
 		}
 	}
 	_, err := reproduce.Reproduce(ctx, ro, o.of.options(o.io, cmdArgs(ctx)))
 	return err
+}
+
+// count spells n out, as help text does for small numbers.
+func count(n int) string {
+	words := []string{"no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"}
+	if n >= 0 && n < len(words) {
+		return words[n]
+	}
+	return strconv.Itoa(n)
+}
+
+// listed joins names as prose: "a, b and c".
+func listed(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // emulationSeeds is the replicates of the emulation behind claim 6: each

@@ -44,8 +44,8 @@ func NewRoot(io IO) *cobra.Command {
 		}
 		return badInputf("%s: %w (see '%s --help')", subPath(c), err, c.CommandPath())
 	})
-	for _, spec := range reproduce.Specs() {
-		root.AddCommand(newExperimentCmd(io, spec, nil))
+	for _, e := range reproduce.Specs() {
+		root.AddCommand(newExperimentCmd(io, e.Spec, nil))
 	}
 	root.AddCommand(newValidateCmd(io, nil), newModelCmd(io, nil), newReproduceCmd(io), newMergeCmd(io), newTraceCmd(io), newEnvCmd(io, nil))
 	root.AddCommand(testbedCommands(io)...)

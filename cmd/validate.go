@@ -2,6 +2,8 @@ package cmd
 
 import (
 	"github.com/spf13/cobra"
+
+	"github.com/offload-sim/offload/internal/reproduce"
 )
 
 // validateOptions are the flags of `offload validate`.
@@ -31,7 +33,7 @@ and print it fully resolved, or every problem found (exit status 2).`,
 }
 
 func runValidate(o *validateOptions) error {
-	sc, err := o.sf.load("default", o.sf.sets)
+	sc, err := o.sf.load(reproduce.DefaultScenario, o.sf.sets)
 	if err != nil {
 		return err
 	}

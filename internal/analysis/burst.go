@@ -489,12 +489,12 @@ func shareAt(xs []float64, i int) float64 {
 	return math.NaN()
 }
 
-// burstReportFigures re-draw the burst experiment's figures for the HTML
+// BurstReportFigures re-draw the burst experiment's figures for the HTML
 // report from series_runs.csv, each replicate's windows, with the bursts
 // from bursts.csv. A folder with only timeseries.csv (the replicates'
 // average) draws its lines without an interval band; one with neither
 // has none.
-func burstReportFigures(c htmlreport.Contents) ([]chart.Figure, error) {
+func BurstReportFigures(c htmlreport.Contents) ([]chart.Figure, error) {
 	names := make([]string, len(c.Tiers))
 	cloud := -1
 	for i, t := range c.Tiers {

@@ -43,9 +43,9 @@ func ComparisonPlot(d *runner.Folder, format string, plan *experiment.Plan, cs [
 // comparisonPlot is the emulation's figure's file stem.
 const comparisonPlot = "emulated_vs_simulated"
 
-// comparisonFigures re-draw the emulation's figure for the HTML report
+// ComparisonFigures re-draw the emulation's figure for the HTML report
 // from comparison.csv (none without the file).
-func comparisonFigures(c htmlreport.Contents) ([]chart.Figure, error) {
+func ComparisonFigures(c htmlreport.Contents) ([]chart.Figure, error) {
 	b, err := fs.ReadFile(c.FS, comparisonCSV)
 	if err != nil {
 		return nil, nil

@@ -33,15 +33,16 @@ func FrontFiles() []string { return []string{frontCSV} }
 func FrontPlots() []string { return []string{frontPlot} }
 
 // SweptEnergyLabel checks that the scenario models energy and sweeps the
-// weight of a hybrid-energy entry, and returns that entry's label.
-func SweptEnergyLabel(plan *experiment.Plan) (string, error) {
+// weight of a hybrid-energy entry, and returns that entry's label; an error
+// begins with name, the experiment's.
+func SweptEnergyLabel(name string, plan *experiment.Plan) (string, error) {
 	sc := plan.Scenario
 	if !sc.HasEnergy() {
-		return "", fmt.Errorf("energy: the scenario has no energy model (give a tier power: {idle, max} W, or tx_energy/rx_energy J/bit)")
+		return "", fmt.Errorf("%s: the scenario has no energy model (give a tier power: {idle, max} W, or tx_energy/rx_energy J/bit)", name)
 	}
 	want := "policies.<label>.energy_weight of a hybrid-energy entry"
 	if sc.Sweep == nil {
-		return "", fmt.Errorf("energy: the scenario must sweep %s", want)
+		return "", fmt.Errorf("%s: the scenario must sweep %s", name, want)
 	}
 	label, pre := strings.CutPrefix(sc.Sweep.Param, "policies.")
 	if label, suf := strings.CutSuffix(label, ".energy_weight"); pre && suf {
@@ -51,7 +52,7 @@ func SweptEnergyLabel(plan *experiment.Plan) (string, error) {
 			}
 		}
 	}
-	return "", fmt.Errorf("energy: sweep.param %q: the scenario must sweep %s", sc.Sweep.Param, want)
+	return "", fmt.Errorf("%s: sweep.param %q: the scenario must sweep %s", name, sc.Sweep.Param, want)
 }
 
 // frontPoint is one point of the latency–energy figure: a policy entry's
@@ -150,11 +151,15 @@ func dominated(pts []frontPoint) []bool {
 	return out
 }
 
-// FrontOutputs writes the energy experiment's summary.csv, front.csv and
-// its figure, and prints the front.
-func FrontOutputs(r *runner.Result) ([]string, error) {
+// FrontOutputs are the outputs of the energy experiment, named name: they
+// write its summary.csv, front.csv and its figure, and print the front.
+func FrontOutputs(name string) func(r *runner.Result) ([]string, error) {
+	return func(r *runner.Result) ([]string, error) { return frontOutputs(name, r) }
+}
+
+func frontOutputs(name string, r *runner.Result) ([]string, error) {
 	dir, plan := r.Opts.Dir, r.Plan
-	swept, err := SweptEnergyLabel(plan)
+	swept, err := SweptEnergyLabel(name, plan)
 	if err != nil {
 		return nil, err
 	}

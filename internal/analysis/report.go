@@ -21,10 +21,26 @@ import (
 // ReportFile is the report's name inside a results folder.
 const ReportFile = "report.html"
 
+// ReportOptions are what the report's caller knows of its experiments.
+type ReportOptions struct {
+	// Order is the order of a reproduction's experiment folders.
+	Order []string
+	// Figures re-draw the experiments' figures of their own, in this
+	// order, each for the folders whose files it knows: an experiment
+	// declares them beside its spec, and the caller, which knows the
+	// experiments, hands them here.
+	Figures []OwnFigures
+}
+
+// OwnFigures re-draw an experiment's figures of its own (those it draws
+// from the files it kept, such as a burst's series) for the HTML report;
+// none (nil, nil) for a folder without those files.
+type OwnFigures = htmlreport.OwnFigures
+
 // RenderReport makes the HTML report of the results folder dir. Whatever
 // stops it in the folder's files (a file refused by ReadResult, a corrupt
 // or incomplete CSV) is bad input.
-func RenderReport(ctx context.Context, dir string, order []string) ([]byte, error) {
+func RenderReport(ctx context.Context, dir string, o ReportOptions) ([]byte, error) {
 	if fi, err := os.Stat(dir); err == nil && fi.Mode().IsRegular() {
 		// os.DirFS of a file fails on its first read with "not a
 		// directory" about manifest.json, which hides the slip.
@@ -32,7 +48,7 @@ func RenderReport(ctx context.Context, dir string, order []string) ([]byte, erro
 	}
 	var b bytes.Buffer
 	fsys := &resultsFS{ctx: ctx, dir: dir, refusal: new(refusal)}
-	err := htmlreport.Write(&b, fsys, htmlreport.Options{Generator: "offload " + runner.Version(), Order: order, Rank: rankFolder, Figures: ownFigures})
+	err := htmlreport.Write(&b, fsys, htmlreport.Options{Generator: "offload " + runner.Version(), Order: o.Order, Rank: rankFolder, Figures: allFigures(o.Figures)})
 	if rerr := fsys.refusal.get(); rerr != nil {
 		// htmlreport leaves out an optional file it cannot read; one that
 		// is not a regular file, or too large, is refused all the same.
@@ -47,16 +63,20 @@ func RenderReport(ctx context.Context, dir string, order []string) ([]byte, erro
 	return nil, runner.BadInputf("%s: %w", dir, err)
 }
 
-// ownFigures are the figures of an experiment folder that its experiment
-// draws from the files it kept: a burst's series, the emulation's
-// comparison.
-func ownFigures(c htmlreport.Contents) ([]chart.Figure, error) {
-	figs, err := burstReportFigures(c)
-	if err != nil {
-		return nil, err
+// allFigures are the figures of a folder that the experiments draw of
+// their own, each experiment's in turn.
+func allFigures(own []OwnFigures) OwnFigures {
+	return func(c htmlreport.Contents) ([]chart.Figure, error) {
+		var figs []chart.Figure
+		for _, f := range own {
+			fs, err := f(c)
+			if err != nil {
+				return nil, err
+			}
+			figs = append(figs, fs...)
+		}
+		return figs, nil
 	}
-	cmp, err := comparisonFigures(c)
-	return append(figs, cmp...), err
 }
 
 // resultsFS is a results folder as htmlreport reads it: os.DirFS, except
@@ -156,7 +176,7 @@ func (r *resultsFS) Sub(dir string) (fs.FS, error) {
 // there must end in .html, so that no result file is replaced by a page);
 // anywhere else it is one atomic file, which replaces an existing file only
 // if that is a report offload wrote, or with force.
-func WriteReport(ctx context.Context, dir, out string, force bool, order []string, w io.Writer) (string, error) {
+func WriteReport(ctx context.Context, dir, out string, force bool, o ReportOptions, w io.Writer) (string, error) {
 	if out == "" {
 		out = filepath.Join(dir, ReportFile)
 	}
@@ -169,7 +189,7 @@ func WriteReport(ctx context.Context, dir, out string, force bool, order []strin
 			return "", err
 		}
 	}
-	page, err := RenderReport(ctx, dir, order)
+	page, err := RenderReport(ctx, dir, o)
 	if err != nil {
 		return "", err
 	}

@@ -18,8 +18,7 @@ import (
 
 // SweepPlots are the figures SweepOutputs may draw (runner.Spec's Plots).
 func SweepPlots() []string {
-	return append([]string{"mean_latency", "p95_latency", "p99_latency", "p95_large", "mean_latency_stable", "p95_large_stable", "shares", diffPlot},
-		report.ClassFigures()...)
+	return append(append(report.SweepFiles(), diffPlot), report.ClassFigures()...)
 }
 
 // SweepOutputs writes summary.csv and, for a sweep, the plots, and prints

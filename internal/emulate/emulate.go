@@ -31,6 +31,10 @@ import (
 // (experiments/emulate.yaml) and its folder in a reproduction.
 const Name = "emulate"
 
+// ReportFigures re-draw the emulation's figure of its own in the HTML
+// report (emulated against simulated, from comparison.csv).
+func ReportFigures() analysis.OwnFigures { return analysis.ComparisonFigures }
+
 // Options are the HTTP emulation's own settings (docs/design.md §7).
 type Options struct {
 	Duration time.Duration // measured arrivals per run, wall clock

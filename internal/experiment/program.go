@@ -47,8 +47,9 @@ type Programs struct {
 func (ps *Programs) Start(ctx context.Context, p *Plan, j Job, d int, pol dispatch.Policy, log PolicyLog) (dispatch.Feedback, error) {
 	xp, ok := pol.(*extpolicy.Policy)
 	if !ok {
-		fb, _ := pol.(dispatch.Feedback)
-		return fb, nil
+		// Its capabilities, not its type: a policy that states them
+		// (dispatch.Capable) may take feedback through another value.
+		return dispatch.CapabilitiesOf(pol).Feedback, nil
 	}
 	env := p.ProgramEnv(j, d)
 	if log != nil {

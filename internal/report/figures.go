@@ -11,6 +11,25 @@ import (
 	"github.com/offload-sim/offload/internal/scenario"
 )
 
+// The file stems of a sweep's figures (SweepFigures), which an experiment
+// that draws some of them its own way writes under the same names.
+const (
+	MeanLatencyFigure       = "mean_latency"
+	P95LatencyFigure        = "p95_latency"
+	P99LatencyFigure        = "p99_latency"
+	P95LargeFigure          = "p95_large"
+	MeanLatencyStableFigure = "mean_latency_stable"
+	P95LargeStableFigure    = "p95_large_stable"
+	SharesFigure            = "shares"
+)
+
+// SweepFiles are the file stems of a sweep's figures but those of its SLO
+// thresholds (named by their columns) and its classes (ClassFigures).
+func SweepFiles() []string {
+	return []string{MeanLatencyFigure, P95LatencyFigure, P99LatencyFigure, P95LargeFigure,
+		MeanLatencyStableFigure, P95LargeStableFigure, SharesFigure}
+}
+
 // SweepFigures lists the figures of a sweep over param, from its summaries
 // (tiers in scenario order): mean, P95, P99 and large-task P95 latency
 // against the swept value; the *_stable versions, without the points at or
@@ -34,18 +53,18 @@ func SweepFigures(sums []results.Summary, legend chart.Legend, param string, tie
 	}
 	var figs []chart.Figure
 	for _, m := range []struct{ file, metric, title string }{
-		{"mean_latency", results.ColMeanLatency, "Mean latency"},
-		{"p95_latency", results.ColP95Latency, "P95 latency"},
-		{"p99_latency", results.ColP99Latency, "P99 latency"},
-		{"p95_large", results.ColP95Large, "P95 latency of large tasks"},
+		{MeanLatencyFigure, results.ColMeanLatency, "Mean latency"},
+		{P95LatencyFigure, results.ColP95Latency, "P95 latency"},
+		{P99LatencyFigure, results.ColP99Latency, "P99 latency"},
+		{P95LargeFigure, results.ColP95Large, "P95 latency of large tasks"},
 	} {
 		if has(m.metric) {
 			figs = append(figs, g.metric(m.file, m.metric, m.title+" vs "+g.name, sums, false))
 		}
 	}
 	for _, m := range []struct{ file, metric, title string }{
-		{"mean_latency_stable", results.ColMeanLatency, "Mean latency"},
-		{"p95_large_stable", results.ColP95Large, "P95 latency of large tasks"},
+		{MeanLatencyStableFigure, results.ColMeanLatency, "Mean latency"},
+		{P95LargeStableFigure, results.ColP95Large, "P95 latency of large tasks"},
 	} {
 		if has(m.metric) {
 			figs = append(figs, g.metric(m.file, m.metric, m.title+" vs "+g.name, stable, true))
@@ -128,7 +147,7 @@ func (g sweepFigs) shares(sums []results.Summary, present []string) chart.Figure
 		caption += " " + strings.ToUpper(note[:1]) + note[1:] + "."
 	}
 	legend := g.legend
-	f := chart.NewFigure("shares", "Where each policy sends its tasks vs "+g.name, caption, chart.FigureOptions{XLabel: g.xlabel, LogX: g.logX},
+	f := chart.NewFigure(SharesFigure, "Where each policy sends its tasks vs "+g.name, caption, chart.FigureOptions{XLabel: g.xlabel, LogX: g.logX},
 		func(dir chart.Folder, file, format string, o chart.FigureOptions) error {
 			return PlotShares(dir, file, format, sums, legend, present, o)
 		})

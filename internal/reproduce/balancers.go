@@ -16,7 +16,7 @@ const balancersName = "balancers"
 // beside the queueing references over the number of balancers in front of
 // one pool (the embedded scenario), over load, or over one backend slowed
 // for a while (experiments/balancers-load.yaml, balancers-slow.yaml).
-func balancersSpec() runner.Spec {
+func balancersSpec() Experiment {
 	s := sweepSpec(balancersName, "The production load balancers' algorithms against the number of balancers, the load or a slow server",
 		`Run the production load balancers' algorithms (round-robin, least-conn, p2c,
 peak-ewma, prequal) beside jsq, power-of-d, lwl, jiq, hybrid and the oracle on
@@ -30,14 +30,14 @@ sweep's files and plots.`,
 	s.Prepare = func(plan *experiment.Plan, _ runner.Args) error {
 		sw := plan.Scenario.Sweep
 		if sw == nil {
-			return fmt.Errorf("balancers: the scenario must sweep devices, arrivals.rate, or a tier's speed, servers or episode speed (tiers.<name>.speed, .servers, .episodes.<k>.speed)")
+			return fmt.Errorf("%s: the scenario must sweep devices, arrivals.rate, or a tier's speed, servers or episode speed (tiers.<name>.speed, .servers, .episodes.<k>.speed)", balancersName)
 		}
 		p := sw.Param
 		if p == "devices" || p == "arrivals.rate" ||
 			strings.HasPrefix(p, "tiers.") && (strings.HasSuffix(p, ".speed") || strings.HasSuffix(p, ".servers")) {
 			return nil
 		}
-		return fmt.Errorf("balancers: the scenario sweeps %s; allowed: devices, arrivals.rate, tiers.<name>.speed, .servers, .episodes.<k>.speed", p)
+		return fmt.Errorf("%s: the scenario sweeps %s; allowed: devices, arrivals.rate, tiers.<name>.speed, .servers, .episodes.<k>.speed", balancersName, p)
 	}
 	return s
 }

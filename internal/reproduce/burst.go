@@ -17,13 +17,13 @@ import (
 // burstName is the burst experiment's command, embedded scenario and folder.
 const burstName = "burst"
 
-// burstWindow is the burst experiment's window in reproduce, s.
+// burstWindow is the burst experiment's window in a reproduction, s.
 const burstWindow = 5.0
 
 // burstSpec is the burst experiment: time series through repeated bursts,
 // and per burst the peak and the recovery (docs/design.md §4).
-func burstSpec() runner.Spec {
-	return runner.Spec{Name: burstName, Embedded: burstName,
+func burstSpec() Experiment {
+	return Experiment{Figures: analysis.BurstReportFigures, Spec: runner.Spec{Name: burstName, Embedded: burstName,
 		Short: "Latency and cloud share through repeated load bursts",
 		Long: `Run every policy through the bursts of the embedded burst scenario (or -f
 FILE) and follow it in time windows: timeseries.csv (per window and policy,
@@ -38,13 +38,13 @@ recovery time), and plots with the bursts shaded.`,
 		Outputs:      analysis.BurstOutputs,
 		Files:        analysis.BurstFiles(),
 		Plots:        analysis.BurstPlots(),
-	}
+	}}
 }
 
 // burstStep is burst in a reproduction: claim 4. It keeps its run length
 // at --scale ci, since it runs in duration mode.
 func burstStep() step {
-	return step{spec: burstSpec(), embedded: burstName, durationMode: true, section: true}
+	return step{exp: burstSpec(), embedded: burstName, args: runner.Args{Window: burstWindow}, durationMode: true, section: true}
 }
 
 // maxWindows bounds a run's series, whose memory grows with the window count.
@@ -107,7 +107,7 @@ func burstReps(plan *experiment.Plan, outs []experiment.Outcome, width float64) 
 // burstClaim judges claim 4 against the static policies that are stable at
 // the burst scenario's base load: a policy whose queue already grows between
 // bursts has no level to recover to.
-func burstClaim(plan *experiment.Plan, outs []experiment.Outcome) claims.Claim {
+func burstClaim(plan *experiment.Plan, outs []experiment.Outcome, width float64) claims.Claim {
 	var static, notes []string
 	for _, s := range results.Summarize(runner.OutcomeRuns(outs)) {
 		if !slices.Contains(staticPolicies(), s.Policy) {
@@ -119,12 +119,12 @@ func burstClaim(plan *experiment.Plan, outs []experiment.Outcome) claims.Claim {
 		}
 		static = append(static, s.Policy)
 	}
-	res := fmt.Sprintf("Recovery time is measured in windows of %g s: a recovery is known to within one window, so differences under %g s are below the resolution.", burstWindow, burstWindow)
+	res := fmt.Sprintf("Recovery time is measured in windows of %g s: a recovery is known to within one window, so differences under %g s are below the resolution.", width, width)
 	if len(static) > 0 {
 		res += " Hybrid is compared with every static policy that is stable at the base load: " + strings.Join(static, ", ") + "."
 	}
 	notes = append([]string{res}, notes...)
-	return claims.Bursts(burstReps(plan, outs, burstWindow), static, notes)
+	return claims.Bursts(burstReps(plan, outs, width), static, notes)
 }
 
 // staticPolicies are the policies whose routing ignores the system's state

@@ -33,7 +33,7 @@ func judgeClaims(got map[string]*runner.Result) []claims.Claim {
 		meanLatencyClaim(load, got[explorationName]),
 		claims.LargeTail(load),
 		claims.MAPE(analysis.ShadowRuns(got[mapeName].Outcomes)),
-		burstClaim(burst.Plan, burst.Outcomes),
+		burstClaim(burst.Plan, burst.Outcomes, burst.Args.Window),
 		claims.DecisionCost(decisionNs(got[decisionName].Outcomes)),
 		claims.NotRunClaim(6, "Not run: pass --emulate to run the HTTP emulation."),
 	}
@@ -60,7 +60,7 @@ func meanLatencyClaim(load []results.Run, exploration *runner.Result) claims.Cla
 // writeClaims writes claims.md and prints the verdicts; failed says whether
 // a claim FAILed.
 func writeClaims(d *runner.Folder, scale, version string, cs []claims.Claim, extra string, out io.Writer) (failed bool, err error) {
-	prov := fmt.Sprintf("Made by `offload reproduce --scale %s` (offload %s); the runs are in the folders beside this file.", scale, version)
+	prov := fmt.Sprintf("Made by `offload %s --scale %s` (offload %s); the runs are in the folders beside this file.", Name, scale, version)
 	md := claims.Markdown("The paper's claims", prov, cs) + extra
 	if err := d.WriteFile("claims.md", func(w io.Writer) error { _, err := io.WriteString(w, md); return err }); err != nil {
 		return false, err

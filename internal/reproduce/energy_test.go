@@ -28,7 +28,7 @@ func TestEnergyExperiment(t *testing.T) {
 	}
 	dir := t.TempDir()
 	var out bytes.Buffer
-	if _, err := runner.Run(context.Background(), energySpec(), plan, runner.Args{}, runner.Options{Dir: dir, Workers: 2, Format: "png", Out: &out}); err != nil {
+	if _, err := runner.Run(context.Background(), energySpec().Spec, plan, runner.Args{}, runner.Options{Dir: dir, Workers: 2, Format: "png", Out: &out}); err != nil {
 		t.Fatal(err)
 	}
 	front, err := os.ReadFile(filepath.Join(dir, "front.csv"))
@@ -58,7 +58,7 @@ func TestEnergyExperiment(t *testing.T) {
 			t.Fatal(err)
 		}
 		d := t.TempDir()
-		if _, err := runner.Run(context.Background(), energySpec(), plan, runner.Args{}, runner.Options{Dir: d, Workers: 1, Format: "png", Out: &out}); !errors.Is(err, runner.ErrBadInput) {
+		if _, err := runner.Run(context.Background(), energySpec().Spec, plan, runner.Args{}, runner.Options{Dir: d, Workers: 1, Format: "png", Out: &out}); !errors.Is(err, runner.ErrBadInput) {
 			t.Errorf("%q: %v, want bad input", sets, err)
 		}
 		if entries, _ := os.ReadDir(d); len(entries) != 0 {

@@ -13,8 +13,8 @@ const failuresName = "failures"
 // FailuresSpec is the failures experiment: one slow server of ten and a
 // flapping one, with timeouts and a retry, every policy side by side, and
 // latency over time through the slow-down.
-func failuresSpec() runner.Spec {
-	return runner.Spec{Name: failuresName, Embedded: failuresName,
+func failuresSpec() Experiment {
+	return Experiment{Spec: runner.Spec{Name: failuresName, Embedded: failuresName,
 		Short: "Policies against a slow server, a flapping one, timeouts and retries",
 		Long: `Run every policy of the embedded failures scenario (or -f FILE): ten
 single-server edges, one slowed to a fifth of its speed for a fixed span,
@@ -31,7 +31,7 @@ fixed episode, shaded.`,
 		Outputs:      analysis.FailuresOutputs,
 		Files:        analysis.FailuresFiles(),
 		Plots:        analysis.FailuresPlots(),
-	}
+	}}
 }
 
 // prepareFailures checks the windows as burst does (duration mode, a

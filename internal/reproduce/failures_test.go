@@ -27,7 +27,7 @@ func TestFailuresExperiment(t *testing.T) {
 	}
 	dir := t.TempDir()
 	var out bytes.Buffer
-	if _, err := runner.Run(context.Background(), failuresSpec(), plan, runner.Args{Window: 10}, runner.Options{Dir: dir, Workers: 2, Format: "png", Out: &out}); err != nil {
+	if _, err := runner.Run(context.Background(), failuresSpec().Spec, plan, runner.Args{Window: 10}, runner.Options{Dir: dir, Workers: 2, Format: "png", Out: &out}); err != nil {
 		t.Fatal(err)
 	}
 	sum, err := os.ReadFile(filepath.Join(dir, "summary.csv"))
@@ -53,7 +53,7 @@ func TestFailuresExperiment(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := t.TempDir()
-	if _, err := runner.Run(context.Background(), failuresSpec(), plan, runner.Args{Window: 10}, runner.Options{Dir: d, Workers: 1, Format: "png", Out: &out}); err == nil || !strings.Contains(err.Error(), "duration mode") {
+	if _, err := runner.Run(context.Background(), failuresSpec().Spec, plan, runner.Args{Window: 10}, runner.Options{Dir: d, Workers: 1, Format: "png", Out: &out}); err == nil || !strings.Contains(err.Error(), "duration mode") {
 		t.Errorf("tasks mode: %v", err)
 	}
 	if entries, _ := os.ReadDir(d); len(entries) > 0 {

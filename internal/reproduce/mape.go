@@ -12,8 +12,8 @@ const mapeName = "mape"
 
 // mapeSpec is the mape experiment: one router decides, and the estimator
 // policies' predictors run in shadow on its decisions (docs/design.md §4).
-func mapeSpec() runner.Spec {
-	return runner.Spec{Name: mapeName, Embedded: mapeName,
+func mapeSpec() Experiment {
+	return Experiment{Spec: runner.Spec{Name: mapeName, Embedded: mapeName,
 		Short: "Prediction error of the three estimators against the arrival rate",
 		Long: `Route with one policy (--router, default hybrid) and run the hybrid,
 model-only and queue-only estimators in shadow on the same decisions: each
@@ -30,10 +30,11 @@ absolute error of the wait), mape_summary.csv and mape.png.`,
 		Outputs: analysis.MAPEOutputs,
 		Files:   analysis.MAPEFiles(),
 		Plots:   analysis.MAPEPlots(),
-	}
+	}}
 }
 
-// mapeStep is mape in a reproduction: claim 3, hybrid routing.
+// mapeStep is mape in a reproduction: claim 3, hybrid routing alone.
 func mapeStep() step {
-	return step{spec: mapeSpec(), embedded: mapeName, extra: []string{"policies=[" + policies.NameHybrid + "]"}, section: true}
+	return step{exp: mapeSpec(), embedded: mapeName, extra: []string{"policies=[" + policies.NameHybrid + "]"},
+		args: runner.Args{Router: policies.NameHybrid}, section: true}
 }

@@ -21,7 +21,7 @@ func Merge(ctx context.Context, dirs []string, opts runner.Options) error {
 		return err
 	}
 	first := sds[0]
-	if first.SpecName() == reproduceName {
+	if first.SpecName() == Name {
 		return mergeReproduce(ctx, sds, opts)
 	}
 	spec, ok := specNamed(first.SpecName())
@@ -50,12 +50,12 @@ func mergeReproduce(ctx context.Context, all []runner.Shard, opts runner.Options
 		return err
 	}
 	first := roots[0]
-	d, err := runner.OpenFolder(opts.Dir, first.Manifest().ScenarioHash, reproduceName, opts.Force, false, []string{"claims.md"})
+	d, err := runner.OpenFolder(opts.Dir, first.Manifest().ScenarioHash, Name, opts.Force, false, []string{"claims.md"})
 	if err != nil {
 		return err
 	}
 	defer d.Close()
-	m := runner.MergedManifest(roots, reproduceName, opts)
+	m := runner.MergedManifest(roots, Name, opts)
 	if err := d.WriteManifest(*m); err != nil {
 		return err
 	}
@@ -83,7 +83,7 @@ func mergeReproduce(ctx context.Context, all []runner.Shard, opts runner.Options
 func mergeJobs(ctx context.Context, all []runner.Shard, root runner.Shard) ([]*runner.MergeJob, error) {
 	var jobs []*runner.MergeJob
 	for _, st := range steps() {
-		name := st.spec.Name
+		name := st.exp.Name
 		if st.optional && !isDir(filepath.Join(all[0].Dir(), name)) {
 			continue // shards of a reproduction from before it was added
 		}
@@ -97,10 +97,10 @@ func mergeJobs(ctx context.Context, all []runner.Shard, root runner.Shard) ([]*r
 		}
 		for _, s := range sds {
 			if s.SpecName() != name || s.Count() != root.Count() {
-				return nil, runner.BadInputf("merge: %s is not shard %s of reproduce's %s", s.Dir(), root, name)
+				return nil, runner.BadInputf("merge: %s is not shard %s of %s's %s", s.Dir(), root, Name, name)
 			}
 		}
-		job, err := runner.PrepareMerge(ctx, sds, st.spec)
+		job, err := runner.PrepareMerge(ctx, sds, st.exp.Spec)
 		if err != nil {
 			return nil, err
 		}

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/offload-sim/offload/internal/analysis"
@@ -60,17 +61,23 @@ type Options struct {
 	// emulated and simulated runs (claim 6).
 	Emulate       func(ctx context.Context, dir string, sets []string) (emu, sim []results.Run, err error)
 	EmulateFolder string
+	// EmulateFigures, if set, re-draw the emulation's own figures in the
+	// report, after the registry's experiments'.
+	EmulateFigures analysis.OwnFigures
 }
 
-// reproduceName is reproduce's experiment name, and the spec of its shards.
-const reproduceName = "reproduce"
+// Name is reproduce's command and experiment name, and the spec of its
+// shards.
+const Name = "reproduce"
 
-// step is one experiment of a reproduction: its spec, embedded scenario
-// and what the reproduction changes in it.
+// step is one experiment of a reproduction: its registry entry, embedded
+// scenario and what the reproduction changes in it.
 type step struct {
-	spec     runner.Spec
+	exp      Experiment
 	embedded string
 	extra    []string // its own overrides
+	// args are its own flags (mape's --router, burst's --window).
+	args runner.Args
 	// baselines: --baselines adds the reference baselines here.
 	baselines bool
 	// durationMode: it runs for a duration, so --scale ci does not shorten
@@ -90,6 +97,38 @@ func steps() []step {
 	return []step{sweepLoadStep(), edgeCapacityStep(), mapeStep(), burstStep(), stalenessStep(), decisionStep(), explorationStep()}
 }
 
+// stepExperiments are the registry entries of steps.
+func stepExperiments() []Experiment {
+	var exps []Experiment
+	for _, st := range steps() {
+		exps = append(exps, st.exp)
+	}
+	return exps
+}
+
+// Reproduced are the experiments of a reproduction that have a command of
+// their own, in the order it runs them (reproduce's help lists them).
+func Reproduced() []string {
+	var names []string
+	for _, st := range steps() {
+		if slices.ContainsFunc(Specs(), func(e Experiment) bool { return e.Name == st.exp.Name }) {
+			names = append(names, st.exp.Name)
+		}
+	}
+	return names
+}
+
+// BaselinesIn is the experiment of a reproduction to which --baselines adds
+// the reference baselines.
+func BaselinesIn() string {
+	for _, st := range steps() {
+		if st.baselines {
+			return st.exp.Name
+		}
+	}
+	return ""
+}
+
 // ReportOrder is the order of a reproduction's folders in its report: the
 // paper's experiments, then those of after (the emulation's); any other
 // folder follows.
@@ -97,7 +136,7 @@ func ReportOrder(after ...string) []string {
 	var order []string
 	for _, st := range steps() {
 		if st.section {
-			order = append(order, st.spec.Name)
+			order = append(order, st.exp.Name)
 		}
 	}
 	return append(order, after...)
@@ -142,7 +181,7 @@ func Reproduce(ctx context.Context, ro Options, opts runner.Options) ([]claims.C
 		if err := runner.WriteComplete(d, m); err != nil {
 			return nil, err
 		}
-		fmt.Fprintf(opts.Out, "shard %s of reproduce: claims.md comes from `offload merge -o OUT` over the %d shard folders\n", opts.Shard, opts.Shard.Count)
+		fmt.Fprintf(opts.Out, "shard %s of %s: claims.md comes from `offload merge -o OUT` over the %d shard folders\n", opts.Shard, Name, opts.Shard.Count)
 		return nil, nil
 	}
 	return finish(ctx, d, m, got, ro, sets, opts)
@@ -164,20 +203,20 @@ func plans(ro Options, sets []string, opts runner.Options) ([]sub, error) {
 		if ro.Scale == "ci" && !st.durationMode {
 			s = append(s, ciTasks()...)
 		}
-		s = append(s, ro.Extra[st.spec.Name]...)
+		s = append(s, ro.Extra[st.exp.Name]...)
 		sc, err := ro.Load(st.embedded, s)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", st.spec.Name, err)
+			return nil, fmt.Errorf("%s: %w", st.exp.Name, err)
 		}
 		name := sc.Name
 		if name == "" {
-			name = st.spec.Name
+			name = st.exp.Name
 		}
 		plan, err := experiment.NewPlan(name, sc)
 		if err != nil {
-			return nil, runner.BadInput(fmt.Errorf("%s: %w", st.spec.Name, err))
+			return nil, runner.BadInput(fmt.Errorf("%s: %w", st.exp.Name, err))
 		}
-		subs = append(subs, sub{spec: st.spec, plan: plan, args: runner.Args{Router: policies.NameHybrid, Window: burstWindow}, time: st.timed})
+		subs = append(subs, sub{spec: st.exp.Spec, plan: plan, args: st.args, time: st.timed})
 	}
 	for _, sub := range subs {
 		if err := runner.CheckMemory(sub.plan, opts.Workers, opts.MaxMemory); err != nil {
@@ -192,13 +231,13 @@ func plans(ro Options, sets []string, opts runner.Options) ([]sub, error) {
 // records the master seed, which every experiment runs under (the embedded
 // scenarios share it, and --seed overrides it in all).
 func openRoot(ro Options, sets []string, first *scenario.Scenario, opts runner.Options) (*runner.Folder, *runner.Manifest, error) {
-	desc := fmt.Sprintf("reproduce %s %q emulate=%v", ro.Scale, sets, ro.Emulate != nil)
+	desc := fmt.Sprintf("%s %s %q emulate=%v", Name, ro.Scale, sets, ro.Emulate != nil)
 	if ro.Baselines { // only then, so that the folders of earlier runs keep their hash
 		desc += " baselines"
 	}
 	sum := sha256.Sum256([]byte(desc))
 	hash := hex.EncodeToString(sum[:])
-	d, err := runner.OpenFolder(opts.Dir, hash, reproduceName, opts.Force, opts.Resume, []string{"claims.md", analysis.ReportFile})
+	d, err := runner.OpenFolder(opts.Dir, hash, Name, opts.Force, opts.Resume, []string{"claims.md", analysis.ReportFile})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -206,11 +245,11 @@ func openRoot(ro Options, sets []string, first *scenario.Scenario, opts runner.O
 		d.Close()
 		return nil, nil, err
 	}
-	m := runner.NewManifest(opts.Command, reproduceName, first.Seed, first.Seeds, hash)
+	m := runner.NewManifest(opts.Command, Name, first.Seed, first.Seeds, hash)
 	if !opts.Shard.Whole() {
 		// A reproduce shard is the same shard of every experiment, each in
 		// its folder; claims.md needs all the runs, so merge writes it.
-		m.Extra = runner.GroupShardExtra(opts.Shard, reproduceName, ro.Scale)
+		m.Extra = runner.GroupShardExtra(opts.Shard, Name, ro.Scale)
 	}
 	if err := d.WriteManifest(*m); err != nil {
 		d.Close()
@@ -263,7 +302,11 @@ func finish(ctx context.Context, d *runner.Folder, m *runner.Manifest, got map[s
 	if err := runner.WriteComplete(d, m); err != nil {
 		return nil, err
 	}
-	page, err := analysis.RenderReport(ctx, opts.Dir, ReportOrder(ro.EmulateFolder))
+	figs := ReportFigures()
+	if ro.EmulateFigures != nil {
+		figs = append(figs, ro.EmulateFigures)
+	}
+	page, err := analysis.RenderReport(ctx, opts.Dir, analysis.ReportOptions{Order: ReportOrder(ro.EmulateFolder), Figures: figs})
 	if err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}

@@ -59,7 +59,7 @@ func TestShardedReproduce(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, e := range steps() {
-		sub := e.spec.Name
+		sub := e.exp.Name
 		es, err := os.ReadDir(filepath.Join(whole, sub))
 		if err != nil {
 			t.Fatal(err)

@@ -24,8 +24,8 @@ import (
 // stalenessSpec is the staleness experiment (docs/design.md §4.8): every
 // policy against the age of what the dispatchers see, many devices sharing
 // the edge and the cloud through a periodic board.
-func stalenessSpec() runner.Spec {
-	return runner.Spec{Name: stalenessName, Embedded: stalenessName, FixedSeeds: true,
+func stalenessSpec() Experiment {
+	return Experiment{Spec: runner.Spec{Name: stalenessName, Embedded: stalenessName, FixedSeeds: true,
 		Short: "Latency and prediction error of every policy against the observation period",
 		Long: `Run every policy, on devices that share the edge and the cloud, with a board
 of the tiers' states refreshed every T seconds (the embedded staleness
@@ -35,32 +35,30 @@ predicts best and which policy routes best, with paired 95% intervals.`,
 		Example: "  offload staleness -o results/staleness\n  offload staleness --policy hybrid,queue-only --seeds 3",
 		Prepare: func(plan *experiment.Plan, _ runner.Args) error {
 			if sw := plan.Scenario.Sweep; sw == nil || !strings.HasPrefix(sw.Param, "observation.") {
-				return fmt.Errorf("staleness: the scenario must sweep an observation field (e.g. sweep: {param: observation.period, ...})")
+				return fmt.Errorf("%s: the scenario must sweep an observation field (e.g. sweep: {param: observation.period, ...})", stalenessName)
 			}
 			return nil
 		},
 		Outputs: stalenessOutputs,
 		Files:   []string{staleMD},
-		Plots:   []string{meanLatencyPlot, meanLatencyStablePlot, p95LatencyPlot, mapePlot},
-	}
+		Plots:   []string{report.MeanLatencyFigure, report.MeanLatencyStableFigure, report.P95LatencyFigure, mapePlot},
+	}}
 }
 
 // stalenessName is the staleness experiment's command, embedded scenario
 // and folder.
 const stalenessName = "staleness"
 
-// The staleness experiment's own files.
+// The staleness experiment's own files; its latency figures take the
+// sweeps' names (report's).
 const (
-	staleMD               = "stale.md"
-	meanLatencyPlot       = "mean_latency"
-	meanLatencyStablePlot = "mean_latency_stable"
-	p95LatencyPlot        = "p95_latency"
-	mapePlot              = "mape"
+	staleMD  = "stale.md"
+	mapePlot = "mape"
 )
 
 // stalenessStep is staleness in a reproduction: what claims.md adds beyond
 // the paper's claims.
-func stalenessStep() step { return step{spec: stalenessSpec(), embedded: stalenessName} }
+func stalenessStep() step { return step{exp: stalenessSpec(), embedded: stalenessName} }
 
 func stalenessOutputs(r *runner.Result) ([]string, error) {
 	dir, plan := r.Opts.Dir, r.Plan
@@ -108,14 +106,14 @@ func stalenessFigures(r *runner.Result, sums []results.Summary) ([]string, error
 		file, metric, title, ylabel string
 		sums                        []results.Summary
 	}{
-		{meanLatencyPlot, results.ColMeanLatency, "Mean latency", "mean latency (s)", sums},
-		{meanLatencyStablePlot, results.ColMeanLatency, "Mean latency", "mean latency (s)", stable},
-		{p95LatencyPlot, results.ColP95Latency, "P95 latency", "P95 latency (s)", stable},
+		{report.MeanLatencyFigure, results.ColMeanLatency, "Mean latency", "mean latency (s)", sums},
+		{report.MeanLatencyStableFigure, results.ColMeanLatency, "Mean latency", "mean latency (s)", stable},
+		{report.P95LatencyFigure, results.ColP95Latency, "P95 latency", "P95 latency (s)", stable},
 		{mapePlot, results.ColMAPE, "Prediction error of the estimator policies", "MAPE (%)", predicting},
 	} {
 		o := chart.FigureOptions{Title: p.title + " vs " + report.ParamName(param), XLabel: report.ParamLabel(param), YLabel: p.ylabel,
-			LogX: true, LogY: report.SuggestLogY(p.sums, p.metric), FitY: p.file == meanLatencyStablePlot}
-		if p.file == meanLatencyStablePlot {
+			LogX: true, LogY: report.SuggestLogY(p.sums, p.metric), FitY: p.file == report.MeanLatencyStableFigure}
+		if p.file == report.MeanLatencyStableFigure {
 			// As the sweeps' *_stable figures: the points near a tier's
 			// capacity and far above the rest are drawn at the top.
 			o.Title += ", stable points only"

@@ -3,13 +3,16 @@ package reproduce
 import (
 	"github.com/offload-sim/offload/internal/claims"
 	"github.com/offload-sim/offload/internal/policies"
-	"github.com/offload-sim/offload/internal/runner"
 )
 
 // The sweep experiments: each is its command, its embedded scenario
 // (experiments/<name>.yaml) and its folder in a reproduction.
 const (
-	runName          = "run"
+	runName = "run"
+	// DefaultScenario is the embedded scenario behind run, which the
+	// commands that read a scenario without running an experiment
+	// (validate, model, env) read too.
+	DefaultScenario  = "default"
 	sweepLoadName    = "sweep-load"
 	edgeCapacityName = "edge-capacity"
 	traceAzureName   = "trace-azure"
@@ -22,17 +25,17 @@ const (
 
 // runSpec is `offload run`: a scenario under its policies, its sweep
 // expanded if it has one.
-func runSpec() runner.Spec {
+func runSpec() Experiment {
 	s := sweepSpec(runName, "Run a scenario under its policies",
 		`Run a scenario (the embedded default, or -f FILE) under each of its policies
 and replicates, expanding its sweep if it has one. Writes runs.csv,
 summary.csv, scenario.yaml and manifest.json (and plots for a sweep) into -o.`,
 		"  offload run -f scenario.yaml -o results/run\n  offload run --policy hybrid,jsq --seeds 3 --set arrivals.rate=80")
-	s.Embedded = "default"
+	s.Embedded = DefaultScenario
 	return s
 }
 
-func sweepLoadSpec() runner.Spec {
+func sweepLoadSpec() Experiment {
 	return sweepSpec(sweepLoadName, "Latency of every policy against the arrival rate",
 		`Run every policy over the arrival rates of the embedded sweep-load scenario
 (or -f FILE): mean, P95, P99 and large-task P95 latency and tier shares
@@ -40,14 +43,14 @@ against the rate, with 95% confidence intervals across replicates.`,
 		"  offload sweep-load -o results/sweep-load\n  offload sweep-load --policy hybrid,edge-first --seeds 3 --set 'sweep.values=[40, 120]'")
 }
 
-func edgeCapacitySpec() runner.Spec {
+func edgeCapacitySpec() Experiment {
 	return sweepSpec(edgeCapacityName, "Latency of every policy against the number of edge servers",
 		`Run every policy over the edge server counts of the embedded edge-capacity
 scenario (or -f FILE), at a fixed arrival rate.`,
 		"  offload edge-capacity -o results/edge-capacity\n  offload edge-capacity --policy hybrid,jsq --tasks 50000")
 }
 
-func traceAzureSpec() runner.Spec {
+func traceAzureSpec() Experiment {
 	return sweepSpec(traceAzureName, "Every policy replaying the Azure LLM code trace, against its rate",
 		`Replay the Azure LLM inference trace 2023 (code; CC-BY 4.0) on the default
 continuum under every policy, its time rescaled to each swept trace.rate and its
@@ -58,17 +61,17 @@ sizes to mean 1 (the embedded trace-azure scenario, or -f FILE with a trace bloc
 // sweepLoadStep is sweep-load in a reproduction: claims 1 and 2, and where
 // --baselines adds the reference baselines.
 func sweepLoadStep() step {
-	return step{spec: sweepLoadSpec(), embedded: sweepLoadName, baselines: true, section: true}
+	return step{exp: sweepLoadSpec(), embedded: sweepLoadName, baselines: true, section: true}
 }
 
 func edgeCapacityStep() step {
-	return step{spec: edgeCapacitySpec(), embedded: edgeCapacityName, section: true}
+	return step{exp: edgeCapacitySpec(), embedded: edgeCapacityName, section: true}
 }
 
 // decisionStep is claim 5's evidence: hybrid alone on the default
 // scenario, its decisions timed.
 func decisionStep() step {
-	return step{spec: sweepSpec(decisionName, "", "", ""), embedded: runSpec().Embedded,
+	return step{exp: sweepSpec(decisionName, "", "", ""), embedded: runSpec().Embedded,
 		extra: []string{"policies=[" + policies.NameHybrid + "]"}, timed: true, section: true}
 }
 
@@ -76,7 +79,7 @@ func decisionStep() step {
 // ε = 0 hybrid beside hybrid and edge-first, in a folder of its own so that
 // sweep-load's published summary stays byte-identical (docs/paper/check.sh).
 func explorationStep() step {
-	return step{spec: sweepSpec(explorationName, "", "", ""), embedded: sweepLoadName, optional: true,
+	return step{exp: sweepSpec(explorationName, "", "", ""), embedded: sweepLoadName, optional: true,
 		extra: []string{"name=" + explorationName,
 			"policies=[" + policies.NameHybrid + ", {name: " + policies.NameHybrid + ", as: " + claims.EpsZero + ", epsilon: 0}, " + policies.NameEdgeFirst + "]"}}
 }
