@@ -20,7 +20,7 @@ import (
 
 // parts are the folders, under internal/scenario, of the packages that
 // declare part of the scenario's types and bounds.
-func parts() []string { return []string{"limit", "load"} }
+func parts() []string { return []string{"limit", "load", "tier"} }
 
 // KeyRef is one key of a scenario file.
 type KeyRef = schema.KeyRef

@@ -67,7 +67,7 @@ func MMPPRate(rates, sojourn []float64) float64 {
 	if !(r0 >= 0 && r1 >= 0 && m0 > 0 && m1 > 0) || !finite(r0+r1+m0+m1) {
 		return 0
 	}
-	return (m0*r0 + m1*r1) / (m0 + m1) // workload.NewMMPP's, without the import: scenario stays a leaf
+	return (m0*r0 + m1*r1) / (m0 + m1) // workload.NewMMPP's, without the import: the scenario stays apart from the simulator
 }
 
 // Resolve writes what the process block implies: an explicit poisson is
