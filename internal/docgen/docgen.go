@@ -45,7 +45,8 @@ type Region struct {
 const Regenerate = "go generate ./internal/docgen"
 
 // Regions lists every generated region. scenarioSrc is internal/scenario's
-// source folder, whose doc comments give the keys' and bounds' meanings.
+// source folder (its parts' packages in folders below), whose doc comments
+// give the keys' and bounds' meanings.
 func Regions(scenarioSrc fs.FS) []Region {
 	return []Region{
 		{"outputs.md", "columns", results.WriteColumnReference},

@@ -3,6 +3,7 @@ package scenario
 import (
 	"math"
 
+	"github.com/offload-sim/offload/internal/scenario/tier"
 	"github.com/offload-sim/offload/internal/schema"
 )
 
@@ -60,8 +61,7 @@ func (s *Scenario) Clone() *Scenario {
 	c.Arrivals.Bursts = cloneSlice(s.Arrivals.Bursts)
 	c.Arrivals.Rates = cloneSlice(s.Arrivals.Rates)
 	c.Arrivals.Sojourn = cloneSlice(s.Arrivals.Sojourn)
-	c.Tiers = cloneSlice(s.Tiers)
-	cloneDynamics(&c)
+	c.Tiers = tier.Clone(s.Tiers)
 	cloneClasses(&c)
 	c.Policies = schema.CloneEntries(s.Policies)
 	if s.Observation != nil {

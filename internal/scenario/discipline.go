@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/offload-sim/offload/internal/scenario/tier"
 )
 
 // Class is one class of tasks: its share of the arrivals, its priority at
@@ -17,10 +19,6 @@ type Class struct {
 	Deadline float64 `yaml:"deadline,omitempty" label:"deadline" unit:"s"`  // s from arrival; omitted: none
 	Patience *Dist   `yaml:"patience,omitempty" label:"class patience law"` // omitted: the scenario's patience
 }
-
-// disciplineNames lists the queue disciplines a tier may take; the
-// empty one is fcfs.
-func disciplineNames() []string { return []string{"fcfs", "ps", "srpt", "priority"} }
 
 // HasBuffers reports whether a tier has a finite buffer: only then does
 // runs.csv carry drop_share.
@@ -65,20 +63,7 @@ func clonePtr[T any](p *T) *T {
 // Every discipline takes capacity over time, a timeout and patience (under
 // ps no task waits, so a patience never runs out there).
 func (c *checker) disciplines() {
-	s := c.s
-	for i, t := range s.Tiers {
-		at := func(f string) []string { return sub(path("tiers", strconv.Itoa(i)), f) }
-		if t.Discipline != "" && !slices.Contains(disciplineNames(), t.Discipline) {
-			c.Add(at("discipline"), "%q is not allowed: must be one of %s", t.Discipline, strings.Join(disciplineNames(), ", "))
-		}
-		if t.Preemptive && t.Discipline != "priority" {
-			c.Add(at("preemptive"), "true is not allowed with discipline %q: only priority takes it", t.Discipline)
-		}
-		if t.Buffer != 0 {
-			c.Integer(at("buffer"), t.Buffer, t.Buffer >= t.Servers, "must be ≥ servers ("+strconv.Itoa(t.Servers)+"): it counts the tasks in service too; leave it out for no limit")
-			c.Upper(at("buffer"), float64(t.Buffer), MaxServers, "")
-		}
-	}
+	tier.CheckDisciplines(&c.Checker, c.s.Tiers)
 	c.classes()
 }
 
@@ -119,8 +104,8 @@ func (c *checker) law(at []string, d *Dist) {
 		return
 	}
 	in := func(f string) []string { return sub(at, f) }
-	if !slices.Contains(gapLaws(), d.Dist) {
-		c.Add(in("dist"), "%q is not allowed: must be one of %s", d.Dist, strings.Join(gapLaws(), ", "))
+	if !slices.Contains(tier.GapLaws(), d.Dist) {
+		c.Add(in("dist"), "%q is not allowed: must be one of %s", d.Dist, strings.Join(tier.GapLaws(), ", "))
 		return
 	}
 	c.Num(in("mean"), d.Mean, d.Mean > 0, "must be > 0")

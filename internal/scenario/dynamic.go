@@ -1,35 +1,25 @@
 package scenario
 
 import (
-	"slices"
 	"strconv"
-	"strings"
+
+	"github.com/offload-sim/offload/internal/scenario/tier"
 )
 
-// Episode is a span [start, end) of a tier at speed times its speed, or
-// down (serving and accepting nothing), in simulated seconds from 0.
-type Episode struct {
-	Start float64 `yaml:"start" unit:"s"`                               // s, ≥ 0
-	End   float64 `yaml:"end" unit:"s"`                                 // s, > start
-	Speed float64 `yaml:"speed,omitempty" label:"episode speed"`        // multiplier of the tier's speed, > 0; left out when down
-	Down  bool    `yaml:"down,omitempty" label:"down (failed) episode"` // the tier serves and accepts nothing
-}
-
-// Recurring is a tier's random slow-downs or failures: the first starts a
-// gap after 0, each next one a gap after the previous one ends, and each
-// lasts a length (laws in seconds: exponential, deterministic, lognormal
-// or pareto).
-type Recurring struct {
-	Gap    Dist    `yaml:"gap" label:"gap law" workunit:"s"`        // law of the time from one span's end to the next one's start, s (its mean > 0)
-	Length Dist    `yaml:"length" label:"length law" workunit:"s"`  // law of a span's length, s (its mean > 0)
-	Speed  float64 `yaml:"speed,omitempty" label:"slow-down speed"` // slowdowns: multiplier of the tier's speed, > 0
-}
+// The types of a tier's capacity over time, declared with their checks in
+// package tier.
+type (
+	// Episode is a span of a tier at another speed, or down.
+	Episode = tier.Episode
+	// Recurring is a tier's random slow-downs or failures.
+	Recurring = tier.Recurring
+)
 
 // MaxRetries bounds retries: each is another decision of the policy.
 const MaxRetries = 100
 
-// MaxEpisodes bounds a tier's fixed episodes.
-const MaxEpisodes = 100000
+// MaxEpisodes bounds a tier's fixed episodes (declared in package tier).
+const MaxEpisodes = tier.MaxEpisodes
 
 // HasDynamics reports whether the scenario uses slow-downs, failures,
 // timeouts or retries: only then does runs.csv carry lost_share,
@@ -46,24 +36,8 @@ func (s *Scenario) HasDynamics() bool {
 	return false
 }
 
-// cloneDynamics gives c's tiers their own episodes and laws.
-func cloneDynamics(c *Scenario) {
-	for i := range c.Tiers {
-		t := &c.Tiers[i]
-		t.Episodes = cloneSlice(t.Episodes)
-		if t.Slowdowns != nil {
-			r := *t.Slowdowns
-			t.Slowdowns = &r
-		}
-		if t.Failures != nil {
-			r := *t.Failures
-			t.Failures = &r
-		}
-	}
-}
-
-// dynamics checks the tiers' episodes and laws and the dispatcher's
-// timeout and retries.
+// dynamics checks the dispatcher's timeout and retries and the tiers'
+// episodes and laws.
 func (c *checker) dynamics() {
 	s := c.s
 	c.Num(path("timeout"), s.Timeout, s.Timeout >= 0, "must be > 0 (s, how long a dispatcher waits for an attempt), or leave it out")
@@ -72,110 +46,5 @@ func (c *checker) dynamics() {
 	if s.CancelOnTimeout && !(s.Timeout > 0) {
 		c.Add(path("cancel_on_timeout"), "true is not allowed without timeout: nothing times out")
 	}
-	for i, t := range s.Tiers {
-		at := func(f ...string) []string { return sub(path("tiers", strconv.Itoa(i)), f...) }
-		if !c.Count(at("episodes"), len(t.Episodes), MaxEpisodes, "episodes") {
-			continue
-		}
-		for k, e := range t.Episodes {
-			ep := func(f string) []string { return at("episodes", strconv.Itoa(k), f) }
-			c.Num(ep("start"), e.Start, e.Start >= 0, "must be ≥ 0 (s)")
-			c.Upper(ep("start"), e.Start, MaxSpan, " s")
-			if c.Num(ep("end"), e.End, e.End > e.Start || !finite(e.Start), "must be > start ("+fmtNum(e.Start)+" s)") {
-				c.Upper(ep("end"), e.End, 2*MaxSpan, " s")
-			}
-			switch {
-			case e.Down && e.Speed != 0:
-				c.Add(ep("speed"), "%s is not allowed with down: true: a down tier serves nothing", fmtNum(e.Speed))
-			case !e.Down:
-				c.Num(ep("speed"), e.Speed, e.Speed > 0, "must be > 0 (a multiplier of the tier's speed), or give down: true")
-				c.Within(ep("speed"), e.Speed, MinSpeed/MaxSpeed, MaxSpeed/MinSpeed, "")
-			}
-			if k > 0 && e.Start < t.Episodes[k-1].End {
-				c.Add(ep("start"), "%s is not allowed: episodes must be in time order and must not overlap (episode %d ends at %s s)", fmtNum(e.Start), k-1, fmtNum(t.Episodes[k-1].End))
-			}
-		}
-		c.recurring(at(keySlowdowns), t.Slowdowns, true)
-		c.recurring(at(keyFailures), t.Failures, false)
-	}
-	if a, b, ok := allDown(s.Tiers); ok {
-		c.Add(path("tiers"), "every tier is down at once in [%s, %s) s by its episodes: no task could be served then", fmtNum(a), fmtNum(b))
-	}
+	tier.CheckDynamics(&c.Checker, s.Tiers)
 }
-
-// gapLaws are the laws a gap or a length may follow.
-func gapLaws() []string { return []string{"exponential", "deterministic", "lognormal", "pareto"} }
-
-func (c *checker) recurring(at []string, r *Recurring, slow bool) {
-	if r == nil {
-		return
-	}
-	for _, f := range []struct {
-		name string
-		d    Dist
-	}{{"gap", r.Gap}, {"length", r.Length}} {
-		d := f.d
-		in := func(g string) []string { return sub(at, f.name, g) }
-		if !slices.Contains(gapLaws(), d.Dist) {
-			c.Add(in("dist"), "%q is not allowed: must be one of %s", d.Dist, strings.Join(gapLaws(), ", "))
-			continue
-		}
-		if c.Num(in("mean"), d.Mean, d.Mean > 0, "must be > 0 (s): a law of mean 0 would make episodes without end or without gaps") {
-			c.Within(in("mean"), d.Mean, 1e-6, MaxSpan, " s")
-		}
-		switch d.Dist {
-		case "pareto":
-			c.Num(in("alpha"), d.Alpha, d.Alpha > 2, "pareto needs alpha > 2")
-			c.Upper(in("alpha"), d.Alpha, MaxAlpha, "")
-		case "lognormal":
-			c.Num(in("cv"), d.CV, d.CV > 0, "must be > 0 (coefficient of variation)")
-			c.Upper(in("cv"), d.CV, MaxCV, "")
-		}
-		if d.Dist != "pareto" && d.Alpha != 0 {
-			c.Add(in("alpha"), "%s is not allowed: %s takes no alpha", fmtNum(d.Alpha), d.Dist)
-		}
-		if d.Dist != "lognormal" && d.CV != 0 {
-			c.Add(in("cv"), "%s is not allowed: %s takes no cv", fmtNum(d.CV), d.Dist)
-		}
-		if d.Low != 0 || d.High != 0 || d.File != "" || d.Column != "" {
-			c.Add(in("dist"), "%s takes only mean, alpha (pareto) and cv (lognormal)", d.Dist)
-		}
-	}
-	switch {
-	case slow:
-		c.Num(sub(at, "speed"), r.Speed, r.Speed > 0, "must be > 0 (a multiplier of the tier's speed)")
-		c.Within(sub(at, "speed"), r.Speed, MinSpeed/MaxSpeed, MaxSpeed/MinSpeed, "")
-	case r.Speed != 0:
-		c.Add(sub(at, "speed"), "%s is not allowed: a failure serves nothing", fmtNum(r.Speed))
-	}
-}
-
-// allDown is the first span in which every tier is down by its fixed
-// episodes, if there is one.
-func allDown(tiers []Tier) (float64, float64, bool) {
-	type iv struct{ a, b float64 }
-	cur := []iv{{0, 3 * MaxSpan}}
-	for _, t := range tiers {
-		var next []iv
-		for _, e := range t.Episodes {
-			if !e.Down {
-				continue
-			}
-			for _, x := range cur {
-				if a, b := max(x.a, e.Start), min(x.b, e.End); a < b {
-					next = append(next, iv{a, b})
-				}
-			}
-		}
-		if cur = next; len(cur) == 0 {
-			return 0, 0, false
-		}
-	}
-	return cur[0].a, cur[0].b, len(tiers) > 0
-}
-
-// The keys of a tier's random episodes, as errors name them.
-const (
-	keySlowdowns = "slowdowns"
-	keyFailures  = "failures"
-)

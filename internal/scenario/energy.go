@@ -1,70 +1,18 @@
 package scenario
 
-import "strconv"
+import "github.com/offload-sim/offload/internal/scenario/tier"
 
-// MaxPower bounds a server's power, W (a megawatt per server is already
-// ten racks).
-const MaxPower = 1e6
-
-// MaxEnergyPerBit bounds tx_energy and rx_energy, J/bit (10⁶ times a
-// cellular radio's).
-const MaxEnergyPerBit = 1e-1
+// The bounds of the tiers' energy models, declared in package tier.
+const MaxPower, MaxEnergyPerBit = tier.MaxPower, tier.MaxEnergyPerBit
 
 // HasEnergy reports whether the scenario models energy: some tier has a
 // power model or a per-bit cost. Only then does runs.csv carry the energy
 // columns (docs/design.md §1.11).
-func (s *Scenario) HasEnergy() bool {
-	for _, t := range s.Tiers {
-		if t.Power != (Power{}) || t.TxEnergy != 0 || t.RxEnergy != 0 {
-			return true
-		}
-	}
-	return false
-}
+func (s *Scenario) HasEnergy() bool { return tier.HasEnergy(s.Tiers) }
 
-// energy checks every tier's power model and per-bit costs.
+// energy checks every tier's power model and per-bit costs, paid on the
+// bits of workload.data and workload.reply.
 func (c *checker) energy() {
-	on := c.s.HasEnergy()
-	for i, t := range c.s.Tiers {
-		at := func(f ...string) []string { return sub(path("tiers", strconv.Itoa(i)), f...) }
-		if on && t.Name == "idle" {
-			c.Add(at("name"), `"idle" is not allowed with energy models: its column energy_idle_j would be the idle energy's`)
-		}
-		if p := t.Power; p != (Power{}) {
-			okI := c.Num(at("power", "idle"), p.Idle, p.Idle >= 0, "must be ≥ 0 (W, one server's power when idle)")
-			if c.Num(at("power", "max"), p.Max, p.Max > 0, "must be > 0 (W, one server's power at full load)") {
-				c.Upper(at("power", "max"), p.Max, MaxPower, " W")
-				if okI && p.Max < p.Idle {
-					c.Add(at("power", "max"), "%s is not allowed: must be ≥ idle (%s W): power grows with load", fmtNum(p.Max), fmtNum(p.Idle))
-				}
-			}
-		}
-		c.perBit(i, t)
-	}
-}
-
-// perBit checks a tier's tx_energy and rx_energy: J/bit on a link, with
-// bits to pay them on.
-func (c *checker) perBit(i int, t Tier) {
 	w := c.s.Workload
-	at := func(f ...string) []string { return sub(path("tiers", strconv.Itoa(i)), f...) }
-	for _, f := range []struct {
-		name, what string
-		x          float64
-		has        bool
-	}{{"tx_energy", "workload.data", t.TxEnergy, w.Data.Given()}, {"rx_energy", "workload.reply", t.RxEnergy, w.Reply.Given()}} {
-		if f.x == 0 {
-			continue
-		}
-		if !c.Num(at(f.name), f.x, f.x > 0, "must be > 0 (J/bit), or leave it out") {
-			continue
-		}
-		c.Upper(at(f.name), f.x, MaxEnergyPerBit, " J/bit")
-		switch {
-		case t.Kind == "local":
-			c.Add(at(f.name), "%s is not allowed: a local tier runs on the device, with no link to send data over", fmtNum(f.x))
-		case !f.has:
-			c.Add(at(f.name), "%s is not allowed without %s: the tasks carry no bits to pay it on", fmtNum(f.x), f.what)
-		}
-	}
+	tier.CheckEnergy(&c.Checker, c.s.Tiers, w.Data.Given(), w.Reply.Given())
 }

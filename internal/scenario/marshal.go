@@ -35,15 +35,14 @@ func (s *Scenario) Hash() string {
 	}
 	h := sha256.New()
 	h.Write(b)
-	if s.Trace != nil && s.Trace.rows != nil {
-		fmt.Fprintf(h, "# trace.file rows: sha256 %s\n", s.Trace.rows.digest)
+	if d := s.Trace.Digest(); d != "" {
+		fmt.Fprintf(h, "# trace.file rows: sha256 %s\n", d)
 	}
-	for _, a := range []struct {
-		field string
-		v     *attached
-	}{{"workload.size", s.Workload.Size.values}, {"workload.data", s.Workload.Data.values}, {"workload.reply", s.Workload.Reply.values}} {
-		if a.v != nil {
-			fmt.Fprintf(h, "# %s.file values: sha256 %s\n", a.field, a.v.digest)
+	for _, a := range []struct{ field, digest string }{
+		{"workload.size", s.Workload.Size.Digest()}, {"workload.data", s.Workload.Data.Digest()}, {"workload.reply", s.Workload.Reply.Digest()},
+	} {
+		if a.digest != "" {
+			fmt.Fprintf(h, "# %s.file values: sha256 %s\n", a.field, a.digest)
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil))

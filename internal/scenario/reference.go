@@ -18,6 +18,10 @@ import (
 // (this package reads no file of its own accord); a test fails when the
 // page is stale.
 
+// parts are the folders, under internal/scenario, of the packages that
+// declare part of the scenario's types and bounds.
+func parts() []string { return []string{"limit", "load", "tier"} }
+
 // KeyRef is one key of a scenario file.
 type KeyRef = schema.KeyRef
 
@@ -25,10 +29,11 @@ type KeyRef = schema.KeyRef
 type LimitRef = schema.LimitRef
 
 // Reference reads the key and limit reference from the package's source
-// files in src (the non-test .go files of internal/scenario) and the
-// policy catalog pols (the default policy list).
+// files in src (the non-test .go files of internal/scenario, and of its
+// sub-packages in their folders there) and the policy catalog pols (the
+// default policy list).
 func Reference(src fs.FS, pols Policies) ([]KeyRef, []LimitRef, error) {
-	source, err := schema.ReadSource(src, "scenario")
+	source, err := schema.ReadSource(src, "scenario", parts()...)
 	if err != nil {
 		return nil, nil, err
 	}

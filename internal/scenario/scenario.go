@@ -1,8 +1,10 @@
 // Package scenario is the typed, strictly decoded scenario file of docs/design.md §5:
 // the YAML shape, its defaults, its validation and the --set overrides.
 //
-// It is a leaf package: it knows nothing of the engine, and of the policies
-// only what a Policies catalog, given to Parse, tells it.
+// It knows nothing of the engine, and of the policies only what a Policies
+// catalog, given to Parse, tells it. Its parts live in packages of their
+// own, with their checks, and are named here by alias: the load offered
+// (load), the tiers (tier) and the bounds they all check against (limit).
 package scenario
 
 // Scenario is one experiment's configuration, as read from YAML. Every field

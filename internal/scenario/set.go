@@ -98,7 +98,7 @@ func (c *Scenario) applyOption(tgt schema.Target, n *yaml.Node, p, value string)
 
 // restateDist applies Set's distribution rule after a write at segs.
 func (s *Scenario) restateDist(segs []string, n *yaml.Node) {
-	s.restateData(segs, n)
+	s.Workload.RestateData(segs, n)
 	var size *yaml.Node
 	switch strings.Join(segs, ".") {
 	case "workload.size.dist":

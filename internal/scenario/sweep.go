@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+
+	"github.com/offload-sim/offload/internal/scenario/tier"
 )
 
 // Sweep varies Param (a --set path, e.g. arrivals.rate, tiers.edge.servers or
@@ -156,7 +158,7 @@ func (s *Scenario) validateCell(swept []string) error {
 		c.workload()
 	case "tiers":
 		i, _ := strconv.Atoi(swept[1])
-		c.tier(i)
+		tier.CheckOne(&c.Checker, i, c.s.Tiers[i])
 	case "policies":
 		i, _ := strconv.Atoi(swept[1])
 		if c.s.pols != nil {

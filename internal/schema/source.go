@@ -8,7 +8,9 @@ import (
 	"go/token"
 	"io/fs"
 	"math"
+	pathpkg "path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -35,9 +37,14 @@ type constSpec struct {
 	doc  *ast.CommentGroup
 }
 
-// ReadSource reads the non-test Go files of package pkg in src.
-func ReadSource(src fs.FS, pkg string) (*Source, error) {
-	files, err := parseFiles(src)
+// ReadSource reads the non-test Go files of package pkg in src, and those
+// of its sub-packages in src's folders subs: the parts of a schema its
+// package declares elsewhere and names by alias. Their files are read in
+// the order of their names, whatever their folder, so that the bounds keep
+// their order when a file moves to a sub-package; a constant that only
+// names another package's (a re-export) is documented there, not again.
+func ReadSource(src fs.FS, pkg string, subs ...string) (*Source, error) {
+	files, err := parseFiles(src, subs)
 	if err != nil {
 		return nil, err
 	}
@@ -49,7 +56,9 @@ func ReadSource(src fs.FS, pkg string) (*Source, error) {
 	for _, f := range files {
 		for _, d := range f.Decls {
 			if g, ok := d.(*ast.GenDecl); ok {
-				consts = s.readDecl(g, consts)
+				if consts, err = s.readDecl(g, consts); err != nil {
+					return nil, err
+				}
 			}
 		}
 	}
@@ -60,12 +69,22 @@ func ReadSource(src fs.FS, pkg string) (*Source, error) {
 	return s, nil
 }
 
-// parseFiles parses the non-test Go files of src, comments kept.
-func parseFiles(src fs.FS) ([]*ast.File, error) {
-	names, err := fs.Glob(src, "*.go")
-	if err != nil {
-		return nil, err
+// parseFiles parses the non-test Go files of src and of its folders subs,
+// comments kept, in the order of their names (a tie in the order of the
+// folders, src's first).
+func parseFiles(src fs.FS, subs []string) ([]*ast.File, error) {
+	var names []string
+	for _, dir := range append([]string{"."}, subs...) {
+		in, err := fs.Glob(src, pathpkg.Join(dir, "*.go"))
+		if err != nil {
+			return nil, err
+		}
+		if len(in) == 0 && dir != "." {
+			return nil, fmt.Errorf("no Go files in folder %s of the source given", dir)
+		}
+		names = append(names, in...)
 	}
+	slices.SortStableFunc(names, func(a, b string) int { return strings.Compare(pathpkg.Base(a), pathpkg.Base(b)) })
 	fset := token.NewFileSet()
 	var files []*ast.File
 	for _, n := range names {
@@ -86,16 +105,20 @@ func parseFiles(src fs.FS) ([]*ast.File, error) {
 }
 
 // readDecl keeps a struct type's field docs, and appends the constants of
-// a const declaration with their docs.
-func (s *Source) readDecl(g *ast.GenDecl, consts []constSpec) []constSpec {
+// a const declaration with their docs. Docs are found by type name, so a
+// name declared in two of the packages read is an error.
+func (s *Source) readDecl(g *ast.GenDecl, consts []constSpec) ([]constSpec, error) {
 	for _, sp := range g.Specs {
 		switch sp := sp.(type) {
 		case *ast.TypeSpec:
 			if st, ok := sp.Type.(*ast.StructType); ok {
+				if _, dup := s.Docs[sp.Name.Name]; dup {
+					return nil, fmt.Errorf("type %s is declared twice in the packages of %s: its fields' docs would be ambiguous", sp.Name.Name, s.Pkg)
+				}
 				s.Docs[sp.Name.Name] = structDocs(st)
 			}
 		case *ast.ValueSpec:
-			if g.Tok == token.CONST {
+			if g.Tok == token.CONST && !reexport(sp) {
 				doc := sp.Doc
 				if doc == nil && g.Doc != nil && (len(g.Specs) == 1 || strings.Contains(g.Doc.Text(), sp.Names[0].Name)) {
 					doc = g.Doc // a group's comment naming its constants
@@ -104,7 +127,18 @@ func (s *Source) readDecl(g *ast.GenDecl, consts []constSpec) []constSpec {
 			}
 		}
 	}
-	return consts
+	return consts, nil
+}
+
+// reexport reports whether a constant declaration only names another
+// package's constants (scenario.MaxSpan = limit.MaxSpan).
+func reexport(sp *ast.ValueSpec) bool {
+	for _, v := range sp.Values {
+		if _, ok := v.(*ast.SelectorExpr); !ok {
+			return false
+		}
+	}
+	return len(sp.Values) > 0
 }
 
 // evalAll evaluates the constants. They may name constants declared later
