@@ -44,25 +44,32 @@
 //     predictions, slot-major. A slot is freed the moment its task reaches
 //     its tier: FCFS fixes its start and finish then, so it is recorded
 //     there and then, not at its departure.
-//   - events: a min-heap by (time, sequence number) of reaches (evReach),
-//     board postings (evRefresh) and, for a Feedback policy only,
-//     completions (evDone, feedback.go). Departures are never events.
-//     Nothing is pushed earlier than the last time popped.
+//   - events (a pq.Events, kinds in events.go): a min-heap by (time,
+//     sequence number) of reaches (evReach), board postings (evRefresh),
+//     for a Feedback policy only completions (evDone, feedback.go), and in
+//     a dynamic run retries (evRetry, dynamic.go) and an event-driven
+//     tier's next happening (evDepart, discipline.go). An FCFS tier's
+//     departures are never events. Nothing is pushed earlier than the last
+//     time popped: the heap does not check it, and everything after a
+//     pop assumes it (the clock, the measured window, the held reach).
 //   - devs: one per dispatcher: its policy, the capabilities read once at
 //     newSim (observers, feedback, count, sample, view.Oracle), its source
 //     of tasks, its view and phys, the map from its view's tiers to
 //     physical ones. A device's view is reused at every decision; its
 //     InTransit counts are kept current as its tasks leave and reach
 //     (they are the one part of States a blind policy's view keeps).
-//   - next: with more than heapDevices devices, a heap of devices by their
-//     next arrival; below, a pass finds the first.
-//   - due, clog and the devices' cursor, pend and mark (track.go): with
-//     trackTiers tiers or more, the tiers by their next departure, the log
-//     of tiers whose count changed, and each device's place in it.
-//   - busy and each tier's idle (track.go): in a run of idle views
-//     (dispatch.IdleReader policies), the filled tiers by the time they
-//     may free a server, and whether each tier has one; clog then logs
-//     the tiers that went idle or filled.
+//   - next (a pq.Keys): with more than heapDevices devices, every device
+//     by its next arrival, ties by the lower index; below, a pass finds
+//     the first.
+//   - due (a pq.Keys), clog and the devices' cursor, pend and mark
+//     (track.go): with trackTiers tiers or more, every physical tier by its
+//     next departure (+Inf: none present; a key may be early, never
+//     late), the log of tiers whose count changed, and each device's
+//     place in it.
+//   - busy (a pq.Times) and each tier's idle (track.go): in a run of idle
+//     views (dispatch.IdleReader policies), the filled tiers by a time
+//     before which none can have freed a server, and whether each tier
+//     has one; clog then logs the tiers that went idle or filled.
 //   - hist and sendLog (Delayed only): each tier's count, and each device's
 //     own sends, as step functions of time over the last horizon seconds.
 //

@@ -241,7 +241,7 @@ func (s *sim) attemptFailed(slot int32, t float64, why failure) {
 		if a.tries == 0 && x.measured {
 			s.res.Out.Retried++
 		}
-		s.events.push(t, slot, x.tier, evRetry)
+		s.events.Push(t, slot, x.tier, evRetry)
 		return
 	}
 	n := &s.res.Out.Lost
@@ -286,11 +286,11 @@ func (s *sim) retry(e *event) {
 }
 
 func (s *sim) resend(e *event) error {
-	slot := e.slot
+	slot := e.Slot
 	x := &s.slots[slot]
 	a := &s.dyn.side[slot]
 	dv := &s.devs[x.dev]
-	t := e.t
+	t := e.T
 	s.cur = dv
 	s.now, dv.view.Now, dv.view.Task = t, t, x.id
 	s.task = workload.Task{Arrival: x.arrival, Size: x.size, Data: x.data, Reply: x.reply, Seq: a.seq}
@@ -341,7 +341,7 @@ func (s *sim) resend(e *event) error {
 		if s.follows {
 			s.pended(dv, int32(i))
 		}
-		s.events.push(x.reach, slot, int32(p), evReach)
+		s.events.Push(x.reach, slot, int32(p), evReach)
 	}
 	return nil
 }

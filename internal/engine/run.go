@@ -11,6 +11,7 @@ import (
 	"github.com/offload-sim/offload/internal/discipline"
 	"github.com/offload-sim/offload/internal/dispatch"
 	"github.com/offload-sim/offload/internal/fcfs"
+	"github.com/offload-sim/offload/internal/pq"
 	"github.com/offload-sim/offload/internal/workload"
 )
 
@@ -139,7 +140,7 @@ type sim struct {
 	cur       *device       // the device deciding now
 	task      workload.Task // the task being decided
 	tiers     []tierState   // physical tiers
-	events    eventHeap
+	events    pq.Events
 	slots     []transit
 	freeSlots []int32
 	nShadows  int
@@ -157,13 +158,13 @@ type sim struct {
 	// rather than counted whole at each decision (track.go).
 	track    bool
 	follows  bool          // some device's view tracks its changes (device.tracks)
-	due      keyHeap       // the tiers by their next departure
+	due      pq.Keys       // the tiers by their next departure
 	clog     []int32       // the change log: physical tiers, in the order they changed
 	clogBase int           // the log position of clog[0]
 	clogMax  int           // the log's length past which it is emptied with several devices
-	next     keyHeap       // several devices: by their next arrival
+	next     pq.Keys       // several devices: by their next arrival
 	idles    bool          // the run keeps idle views (track.go)
-	busy     busyHeap      // idle views: the filled tiers
+	busy     pq.Times      // idle views: the filled tiers, by when they may free a server
 	obsRand  *rand.Rand    // the board's draws (Individual epochs, noise at posting)
 	noise    workload.Dist // the lognormal factor of Observation.Noise
 	horizon  float64       // Delayed: how far back a look may go
@@ -438,13 +439,13 @@ func (s *sim) scheduleBoard(devs []Device) error {
 		if !(s.obs.Period > 0) {
 			return fmt.Errorf("engine: periodic observation with period %v", s.obs.Period)
 		}
-		s.events.push(s.obs.Phase, 0, -1, evRefresh)
+		s.events.Push(s.obs.Phase, 0, -1, evRefresh)
 	case Individual:
 		if !(s.obs.Period > 0) || s.obsRand == nil {
 			return fmt.Errorf("engine: individual observation needs a period > 0 and a board generator")
 		}
 		for p := range s.tiers {
-			s.events.push(s.obsRand.ExpFloat64()*s.obs.Period, 0, int32(p), evRefresh)
+			s.events.Push(s.obsRand.ExpFloat64()*s.obs.Period, 0, int32(p), evRefresh)
 		}
 	case Delayed:
 		if s.obs.Delay.Random() && devs[0].Observe == nil {
@@ -472,7 +473,7 @@ func (s *sim) setTrack(on bool) {
 		return
 	}
 	if s.track {
-		s.due = newKeyHeap(len(s.tiers))
+		s.due = pq.NewKeys(len(s.tiers))
 		s.clogBase, s.clogMax = 0, max(64, 2*len(s.tiers))
 	}
 	for d := range s.devs {
@@ -506,7 +507,7 @@ func (s *sim) samples(c *dispatch.Capabilities, shadows []dispatch.Predictor) bo
 // them; below, the pass costs less.
 func (s *sim) nextArrival() (int, float64) {
 	if len(s.devs) > heapDevices {
-		return s.next.top()
+		return s.next.Top()
 	}
 	best, t := 0, s.devs[0].src.Peek()
 	for d := 1; d < len(s.devs); d++ {
@@ -525,7 +526,7 @@ const heapDevices = 16
 // next arrivals at its new one.
 func (s *sim) advanced(d int) {
 	if len(s.devs) > heapDevices {
-		s.next.set(d, s.devs[d].src.Peek())
+		s.next.Set(d, s.devs[d].src.Peek())
 	}
 }
 
@@ -607,9 +608,9 @@ func (s *sim) begin() span {
 	}
 	s.started, s.held = s.measuring, -1
 	if len(s.devs) > heapDevices {
-		s.next = newKeyHeap(len(s.devs))
+		s.next = pq.NewKeys(len(s.devs))
 		for d := range s.devs {
-			s.next.set(d, s.devs[d].src.Peek())
+			s.next.Set(d, s.devs[d].src.Peek())
 		}
 	}
 	return w
@@ -618,7 +619,7 @@ func (s *sim) begin() span {
 // step runs the events due by next, then the k-th arrival, device dev's,
 // at next.
 func (s *sim) step(w *span, k, dev int, next float64) error {
-	for s.events.len() > 0 && s.events.ev[0].t <= next {
+	for s.events.Len() > 0 && s.events.Next() <= next {
 		s.popEvent(w.byTasks, w.end)
 	}
 	if !w.byTasks {
@@ -656,7 +657,7 @@ func (s *sim) place(w *span, more bool, next float64) {
 	h := s.held
 	s.held = -1
 	x := &s.slots[h]
-	if more && x.reach <= next && (s.events.len() == 0 || x.reach < s.events.ev[0].t) {
+	if more && x.reach <= next && (s.events.Len() == 0 || x.reach < s.events.Next()) {
 		if !w.byTasks {
 			s.clock(x.reach, w.end)
 		}
@@ -668,7 +669,7 @@ func (s *sim) place(w *span, more bool, next float64) {
 	if s.follows {
 		s.pended(dv, x.vtier)
 	}
-	s.events.push(x.reach, h, x.tier, evReach)
+	s.events.Push(x.reach, h, x.tier, evReach)
 }
 
 // finish runs what remains once arrivals are over: the run ends with the
@@ -676,7 +677,7 @@ func (s *sim) place(w *span, more bool, next float64) {
 // measured task has reached its tier, and only the time-average of tasks
 // present (duration mode) needs the events up to the window's end.
 func (s *sim) finish(w *span) {
-	for s.events.len() > 0 && (s.pending > 0 || s.measuring) {
+	for s.events.Len() > 0 && (s.pending > 0 || s.measuring) {
 		s.popEvent(w.byTasks, w.end)
 	}
 	if s.measuring { // duration mode: the last events came before the end
@@ -687,11 +688,11 @@ func (s *sim) finish(w *span) {
 // popEvent takes the earliest event off the heap and runs it.
 func (s *sim) popEvent(byTasks bool, end float64) {
 	if !byTasks { // the duration-mode window opens and closes on the clock
-		s.clock(s.events.ev[0].t, end)
+		s.clock(s.events.Next(), end)
 	}
-	// Into e and by pointer, not by value: see eventHeap.push.
+	// Into e and by pointer, not by value: see pq.Events.Push.
 	var e event
-	s.events.pop(&e)
+	s.events.Pop(&e)
 	s.event(&e)
 }
 
@@ -865,7 +866,7 @@ func (s *sim) sendOracle(dv *device, slot int32, i, p int) {
 	if s.follows {
 		s.pended(dv, int32(i))
 	}
-	s.events.push(x.reach, slot, int32(p), evReach)
+	s.events.Push(x.reach, slot, int32(p), evReach)
 }
 
 func (s *sim) newSlot() int32 {
@@ -882,12 +883,12 @@ func (s *sim) newSlot() int32 {
 }
 
 func (s *sim) event(e *event) {
-	switch e.kind {
+	switch e.Kind {
 	case evReach:
-		x := &s.slots[e.slot]
+		x := &s.slots[e.Slot]
 		if s.oracle {
 			ts := &s.tiers[x.tier]
-			if ts.transit[0] != e.slot { // events come in (reach, push) order, which the list keeps (reachedBy)
+			if ts.transit[0] != e.Slot { // events come in (reach, push) order, which the list keeps (reachedBy)
 				panic("engine: a task reached its tier out of its transit list's order")
 			}
 			ts.transit = ts.transit[:copy(ts.transit, ts.transit[1:])]
@@ -897,7 +898,7 @@ func (s *sim) event(e *event) {
 		if s.follows {
 			s.pended(dv, x.vtier)
 		}
-		s.reach(e.slot)
+		s.reach(e.Slot)
 	case evRefresh:
 		s.refresh(e)
 	case evDone:
@@ -1012,29 +1013,29 @@ func (s *sim) tell(x *transit, scen int, wait, service, latency, attempt float64
 func (s *sim) refresh(e *event) {
 	post := func(p int) {
 		ts := &s.tiers[p]
-		ts.board = boardEntry{n: noisy(s.present(ts, e.t), s.noise, s.obsRand), at: e.t}
+		ts.board = boardEntry{n: noisy(s.present(ts, e.T), s.noise, s.obsRand), at: e.T}
 		for _, w := range ts.watchers { // a board's views change here only
 			dv := &s.devs[w.dev]
 			dv.sentSince[w.tier] = 0
-			dv.view.Observed[w.tier] = e.t
+			dv.view.Observed[w.tier] = e.T
 			s.show(dv, w.tier, ts.board.n)
 			if s.follows {
 				s.pended(dv, int32(w.tier))
 			}
 		}
 	}
-	if e.tier < 0 {
+	if e.Tier < 0 {
 		for p := range s.tiers {
 			post(p)
 		}
 		// phase + k·T, multiplied rather than summed, so that postings stay
 		// on the grid however long the run.
-		k := math.Round((e.t-s.obs.Phase)/s.obs.Period) + 1
-		s.events.push(s.obs.Phase+k*s.obs.Period, 0, -1, evRefresh)
+		k := math.Round((e.T-s.obs.Phase)/s.obs.Period) + 1
+		s.events.Push(s.obs.Phase+k*s.obs.Period, 0, -1, evRefresh)
 		return
 	}
-	post(int(e.tier))
-	s.events.push(e.t+s.obsRand.ExpFloat64()*s.obs.Period, 0, e.tier, evRefresh)
+	post(int(e.Tier))
+	s.events.Push(e.T+s.obsRand.ExpFloat64()*s.obs.Period, 0, e.Tier, evRefresh)
 }
 
 // show sets tier i of device dv's view to n tasks present.
