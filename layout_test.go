@@ -33,7 +33,7 @@ var allowed = map[string][]string{
 	"internal/fcfs":                  {},
 	"internal/htmlreport":            {"internal/chart", "internal/report", "internal/results"},
 	"internal/dispatch/dispatchtest": {"internal/dispatch"},
-	"internal/engine":                {"internal/capacity", "internal/discipline", "internal/dispatch", "internal/fcfs", "internal/pq", "internal/quantile", "internal/workload"},
+	"internal/engine":                {"internal/capacity", "internal/discipline", "internal/dispatch", "internal/fcfs", "internal/pq", "internal/tally", "internal/workload"},
 	"internal/emulate":               {"internal/analysis", "internal/balancer", "internal/dispatch", "internal/engine", "internal/experiment", "internal/policies", "internal/results", "internal/runner", "internal/testbed"},
 	"internal/estimators":            {"internal/dispatch"},
 	"internal/experiment":            {"internal/dispatch", "internal/engine", "internal/extpolicy", "internal/policies", "internal/quantile", "internal/results", "internal/scenario", "internal/stats", "internal/workload"},
@@ -51,6 +51,7 @@ var allowed = map[string][]string{
 	"internal/schema":                {},
 	"internal/stats":                 {},
 	"internal/store":                 {},
+	"internal/tally":                 {"internal/quantile"},
 	"internal/testbed":               {"internal/dispatch", "internal/fcfs", "internal/quantile", "internal/results", "internal/workload"},
 	"internal/workload":              {},
 }

@@ -5,7 +5,8 @@
 //
 // The engine is a library: it prints nothing, touches no file, reads no clock
 // and keeps no global state. A run takes a Config, a dispatch.Policy and the
-// workload's random streams, and returns a Result.
+// workload's random streams, and returns a Result (internal/tally's, which
+// also records it task by task; the engine names it by an alias).
 //
 // # How a task flows
 //

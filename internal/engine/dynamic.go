@@ -43,28 +43,6 @@ const (
 	failTimeout                // it outlived the timeout
 )
 
-// Outcomes is how the measured tasks that arrived ended: each in exactly
-// one way, so that Completed + Lost + TimedOut + Dropped + Abandoned =
-// Arrived once the run is over. Filled only by a run that uses
-// capacities, timeouts or retries (Config.Dynamic); Completed is then
-// Result.Tasks.
-type Outcomes struct {
-	Arrived   int
-	Completed int
-	Lost      int // its tier failed with it present, or refused it while down, and no retry was left
-	TimedOut  int // its last attempt outlived Config.Timeout, not lost
-	// Dropped: it found its tier's buffer full, and no retry was left;
-	// Abandoned: it ran out of patience in a queue.
-	Dropped, Abandoned int
-	// Retried counts the tasks sent again at least once; they are among
-	// the others too.
-	Retried int
-	// Wasted is the server time, s, spent on attempts that did not
-	// complete: lost mid-service, or timed out and left running (or
-	// running until cancelled).
-	Wasted float64
-}
-
 // Dynamic reports whether the run uses capacities that change, timeouts,
 // retries, finite buffers or a discipline other than FCFS: only then does
 // it keep the outcome account, and take reach's slower path.
@@ -189,9 +167,9 @@ func (s *sim) completed(slot int32, scen int, wait, service, t float64) {
 	if x.measured {
 		s.pending--
 		s.res.Out.Completed++
-		s.res.record(s.cfg, scen, x, wait, latency)
+		s.res.Record(scen, x.class, x.size, x.data, x.reply, x.hasPred, x.predWait, wait, latency)
 		if s.nShadows > 0 {
-			s.res.recordShadows(s.cfg, scen, x, wait, latency, s.shPred[int(slot)*s.nShadows:][:s.nShadows])
+			s.res.RecordShadows(scen, x.idle, wait, latency, s.shPred[int(slot)*s.nShadows:][:s.nShadows])
 		}
 	}
 	if s.listen {

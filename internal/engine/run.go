@@ -945,9 +945,9 @@ func (s *sim) reach(slot int32) {
 	wait, latency := start-x.reach, finish-x.arrival
 	if x.measured {
 		s.pending--
-		s.res.record(s.cfg, ts.scen, x, wait, latency)
+		s.res.Record(ts.scen, x.class, x.size, x.data, x.reply, x.hasPred, x.predWait, wait, latency)
 		if s.nShadows > 0 {
-			s.res.recordShadows(s.cfg, ts.scen, x, wait, latency, s.shPred[int(slot)*s.nShadows:][:s.nShadows])
+			s.res.RecordShadows(ts.scen, x.idle, wait, latency, s.shPred[int(slot)*s.nShadows:][:s.nShadows])
 		}
 	}
 	if s.measuring && x.reach >= s.t0 {
