@@ -64,6 +64,9 @@ func (ts *tierState) setDiscipline(cfg *Config, t *TierConfig) {
 // (Config.Dynamic): a full buffer drops the task, an event-driven tier
 // takes it in, an FCFS tier serves it under its capacity over time.
 func (s *sim) reachSlow(slot int32) {
+	if s.dyn.cancel && s.orphanEnds(slot) { // cancelled in transit (expire)
+		return
+	}
 	x := &s.slots[slot]
 	ts := &s.tiers[x.tier]
 	if ts.ev != nil {
@@ -90,6 +93,9 @@ func (s *sim) full(ts *tierState, t float64) bool {
 // the refusal travels back over the link (or the timeout comes first),
 // and the task is sent again if it has retries left, else dropped.
 func (s *sim) drop(slot int32) {
+	if s.orphanEnds(slot) {
+		return
+	}
 	x := &s.slots[slot]
 	d := s.dyn
 	a := &d.side[slot]

@@ -48,8 +48,9 @@
 //   - events (a pq.Events, kinds in events.go): a min-heap by (time,
 //     sequence number) of reaches (evReach), board postings (evRefresh),
 //     for a Feedback policy only completions (evDone, feedback.go), and in
-//     a dynamic run retries (evRetry, dynamic.go) and an event-driven
-//     tier's next happening (evDepart, discipline.go). An FCFS tier's
+//     a dynamic run retries (evRetry, dynamic.go), timeouts that fire
+//     while their task is in transit (evExpire, dynamic.go) and an
+//     event-driven tier's next happening (evDepart, discipline.go). An FCFS tier's
 //     departures are never events. Nothing is pushed earlier than the last
 //     time popped: the heap does not check it, and everything after a
 //     pop assumes it (the clock, the measured window, the held reach).
@@ -107,7 +108,9 @@
 // between the dispatch and its placement, so a task reaching at once is
 // never seen in transit. Anything added between arrive and place that
 // reads a view or pushes an event breaks this and must place the held task
-// first. A clairvoyant run pushes every reach at once (sendOracle), since
+// first; the one exception, a timeout in transit pushed at the send
+// (expiresInTransit), comes strictly before the held reach, which place
+// then pushes, in the order it would have had. A clairvoyant run pushes every reach at once (sendOracle), since
 // the oracle reads the tasks in transit.
 //
 // # The measured window
@@ -129,7 +132,13 @@
 // every policy sees the same episodes, and settled at each reach (reaches
 // come in time order); an FCFS task's finish is its service drained
 // through the timeline's pieces, or the instant the tier goes down
-// (reachDynamic). A PS, SRPT or priority tier's finishes depend on the
+// (reachDynamic). Every failure is told and retried at the instant its
+// dispatcher learns of it, never earlier than the event that finds it: an
+// attempt whose delay outlives the timeout fails at its deadline, in
+// transit (expire), its task moving to a new slot for the retry while the
+// old one, an orphan, travels on to its tier, where with cancel nothing
+// joins and without only its work does (orphanEnds frees the slot, the
+// end already counted). A PS, SRPT or priority tier's finishes depend on the
 // tasks that reach it later, so it is the one place where departures are
 // events (evDepart): the tier's discipline.Tier (ev) keeps its tasks,
 // their slots stay taken until they leave, and its next happening (a

@@ -905,6 +905,8 @@ func (s *sim) event(e *event) {
 		s.done(e)
 	case evRetry:
 		s.retry(e)
+	case evExpire:
+		s.expire(e)
 	case evDepart:
 		s.leave(e)
 	}
