@@ -72,8 +72,9 @@
 //     views (dispatch.IdleReader policies), the filled tiers by a time
 //     before which none can have freed a server, and whether each tier
 //     has one; clog then logs the tiers that went idle or filled.
-//   - hist and sendLog (Delayed only): each tier's count, and each device's
-//     own sends, as step functions of time over the last horizon seconds.
+//   - hist and sendLog (Delayed only; observe.History): each tier's count,
+//     and each device's own sends, as step functions of time over the last
+//     horizon seconds, changes added in time order.
 //
 // # When a tier counts
 //

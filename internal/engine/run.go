@@ -11,6 +11,7 @@ import (
 	"github.com/offload-sim/offload/internal/discipline"
 	"github.com/offload-sim/offload/internal/dispatch"
 	"github.com/offload-sim/offload/internal/fcfs"
+	"github.com/offload-sim/offload/internal/observe"
 	"github.com/offload-sim/offload/internal/pq"
 	"github.com/offload-sim/offload/internal/workload"
 )
@@ -77,7 +78,7 @@ type tierState struct {
 	transit  []int32   // slots of tasks travelling to the tier, in the order they reach it (kept for a clairvoyant policy only; reachedBy)
 	watchers []viewRef // the views that show it: one per device that sees it (board models)
 	board    boardEntry
-	hist     history
+	hist     observe.History
 	tl       *capacity.Timeline // its capacity over time; nil: its speed, always
 	buffer   int                // the most tasks present; 0: no limit
 	ev       *discipline.Tier   // an event-driven discipline's state; nil: FCFS (discipline.go)
@@ -127,10 +128,10 @@ type device struct {
 	pend      []int32
 	mark      []uint32
 	epoch     uint32
-	sentSince []int     // own sends per view tier since that tier's observation (board models)
-	sendLog   []history // Delayed with CountOwn: own sends per view tier, as a running count
-	sent      []int     // own sends per view tier, ever
-	_         [24]byte  // to 512 bytes
+	sentSince []int             // own sends per view tier since that tier's observation (board models)
+	sendLog   []observe.History // Delayed with CountOwn: own sends per view tier, as a running count
+	sent      []int             // own sends per view tier, ever
+	_         [24]byte          // to 512 bytes
 }
 
 // sim is one run's state. It lives for one call of Run.
@@ -148,12 +149,12 @@ type sim struct {
 	res       *Result
 	rec       TaskRecord
 	obs       Observation
-	fresh     bool // obs.fastFresh(): views are the true counts, read at each decision
+	fresh     bool // obs.FastFresh(): views are the true counts, read at each decision
 	delayed   bool // Delayed: every change of a tier goes into its history
 	listen    bool // cfg.OnTask or a device's Feedback wants each task's record
 	ownBoard  bool // a board model counting own sends
 	oracle    bool // a device's policy is clairvoyant: keep each tier's transit list
-	drawView  bool // obs.perDecision()
+	drawView  bool // obs.PerDecision()
 	// track: counted views are kept current by the tiers that change
 	// rather than counted whole at each decision (track.go).
 	track    bool
@@ -288,14 +289,14 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 // setObservation derives the run's flags and laws from its observation
 // model.
 func (s *sim) setObservation() {
-	s.fresh, s.drawView = s.obs.fastFresh(), s.obs.perDecision()
+	s.fresh, s.drawView = s.obs.FastFresh(), s.obs.PerDecision()
 	s.delayed = s.obs.Model == Delayed
-	s.ownBoard = s.obs.board() && s.obs.CountOwn
+	s.ownBoard = s.obs.Board() && s.obs.CountOwn
 	if s.obs.Noise > 0 {
 		s.noise, _ = workload.LognormalDelay(1, s.obs.Noise)
 	}
 	if s.delayed {
-		s.horizon = delayHorizon(s.obs.Delay)
+		s.horizon = observe.Horizon(s.obs.Delay)
 	}
 }
 
@@ -335,7 +336,7 @@ func (s *sim) addTier(i int, owner int32, unread bool) {
 	ts := &s.tiers[p]
 	ts.setDiscipline(s.cfg, t)
 	if s.delayed {
-		ts.hist.ch = []change{{0, 0}}
+		ts.hist = observe.NewHistory()
 	}
 	for d := range s.devs {
 		if owner >= 0 && int(owner) != d {
@@ -400,15 +401,15 @@ func (s *sim) setView(dv *device, tiers []dispatch.Tier, clairvoyant bool) {
 	if dv.idle {
 		dv.view.Idle = make([]bool, nt)
 	}
-	if !s.fresh { // fastFresh is false: the views carry their observation times
+	if !s.fresh { // FastFresh is false: the views carry their observation times
 		dv.view.Observed = make([]float64, nt)
 		// what a dispatcher knows it sent, for the observations that are not fresh (sentOwn)
 		dv.sentSince, dv.sent = make([]int, nt), make([]int, nt)
 	}
 	if s.delayed && s.obs.CountOwn {
-		dv.sendLog = make([]history, nt)
+		dv.sendLog = make([]observe.History, nt)
 		for i := range dv.sendLog {
-			dv.sendLog[i].ch = []change{{0, 0}}
+			dv.sendLog[i] = observe.NewHistory()
 		}
 	}
 	if clairvoyant {
@@ -467,7 +468,7 @@ func (s *sim) scheduleBoard(devs []Device) error {
 // tiers, they follow those changes, at no cost a decision but the list.
 func (s *sim) setTrack(on bool) {
 	s.track = on && slices.ContainsFunc(s.devs, func(dv device) bool { return dv.count })
-	board := on && s.obs.board()
+	board := on && s.obs.Board()
 	s.follows = s.track || board
 	if !s.follows {
 		return
@@ -848,7 +849,7 @@ func (s *sim) sentOwn(dv *device, i, p int, t float64) {
 		}
 	}
 	if dv.sendLog != nil {
-		dv.sendLog[i].add(t, dv.sent[i], s.horizon)
+		dv.sendLog[i].Add(t, dv.sent[i], s.horizon)
 	}
 }
 
@@ -1015,7 +1016,7 @@ func (s *sim) tell(x *transit, scen int, wait, service, latency, attempt float64
 func (s *sim) refresh(e *event) {
 	post := func(p int) {
 		ts := &s.tiers[p]
-		ts.board = boardEntry{n: noisy(s.present(ts, e.T), s.noise, s.obsRand), at: e.T}
+		ts.board = boardEntry{n: observe.Noisy(s.present(ts, e.T), s.noise, s.obsRand), at: e.T}
 		for _, w := range ts.watchers { // a board's views change here only
 			dv := &s.devs[w.dev]
 			dv.sentSince[w.tier] = 0
@@ -1058,16 +1059,16 @@ func (s *sim) observe(dv *device, t float64) {
 		var age float64
 		switch s.obs.Model {
 		case Fresh:
-			n = noisy(s.present(ts, t), s.noise, dv.rng)
+			n = observe.Noisy(s.present(ts, t), s.noise, dv.rng)
 		case Delayed:
 			s.drain(ts, t) // its history up to t
 			age = s.obs.Delay.Mean()
 			if s.obs.Delay.Random() {
 				age = s.obs.Delay.Sample(dv.rng)
 			}
-			n = noisy(ts.hist.at(t-age), s.noise, dv.rng)
+			n = observe.Noisy(ts.hist.At(t-age), s.noise, dv.rng)
 			if s.obs.CountOwn {
-				n += dv.sent[i] - dv.sendLog[i].at(t-age)
+				n += dv.sent[i] - dv.sendLog[i].At(t-age)
 			}
 		}
 		s.show(dv, i, n)
