@@ -9,7 +9,7 @@ import (
 )
 
 // balancerNames are the production balancers' policies.
-var balancerNames = []string{NameRoundRobin, NameWeightedRR, NameLeastConn, NameP2C, NameLeastRequest, NameEWMA, NamePeakEWMA, NamePrequal}
+var balancerNames = []string{NameRoundRobin, NameWeightedRR, NameLeastConn, NameP2C, NameLeastRequest, nameEWMA, NamePeakEWMA, NamePrequal}
 
 func makeBalancer(t testing.TB, name string, tiers []dispatch.Tier, opts map[string]any, seed uint64) dispatch.Policy {
 	t.Helper()
@@ -94,7 +94,7 @@ func TestBalancerOptionsReachTheAlgorithm(t *testing.T) {
 		{NameLeastRequest, map[string]any{"choices": 3, "bias": 2, "weights": []any{1, 2, 3}}, lb.NewLeastRequest([]int{1, 2, 3}, 3, 2, newRNG(5))},
 		{NameLeastConn, map[string]any{"weights": []any{1, 2, 3}}, lb.NewLeastConn([]int{1, 2, 3})},
 		{NamePeakEWMA, map[string]any{"decay": 2, "default_rtt": 0.03}, lb.NewEWMA(3, true, 2, 0.03, newRNG(5))},
-		{NameEWMA, nil, lb.NewEWMA(3, false, 10, 0, newRNG(5))},
+		{nameEWMA, nil, lb.NewEWMA(3, false, 10, 0, newRNG(5))},
 		{NamePrequal, map[string]any{"probes": 2, "pool": 3, "max_age": 0.5, "remove": 0, "reuse": 4,
 			"q_rif": 0.5, "rif_history": 8, "latency_samples": 4, "latency_window": 2}, lb.NewPrequal(tiers, pc, newRNG(5))},
 	} {

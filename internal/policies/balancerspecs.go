@@ -19,7 +19,7 @@ const (
 	NameLeastConn    = "least-conn"
 	NameP2C          = "p2c"
 	NameLeastRequest = "least-request"
-	NameEWMA         = "ewma"
+	nameEWMA         = "ewma"
 	NamePeakEWMA     = "peak-ewma"
 	NamePrequal      = "prequal"
 )
@@ -31,64 +31,64 @@ const (
 	drawsDistinct = "distinct"
 )
 
-func choicesOption() Option {
-	return Option{Name: "choices", Doc: "tiers drawn per decision, d (default 2)", Check: integer(1, 1000)}
+func choicesOption() option {
+	return option{Name: "choices", Doc: "tiers drawn per decision, d (default 2)", Check: integer(1, 1000)}
 }
 
 func roundRobinSpec() Spec {
-	return Spec{Name: NameRoundRobin, Summary: "HAProxy roundrobin, nginx with equal weights: the tiers in turn, each balancer from its own start tier",
-		New: buildRoundRobin}
+	return Spec{Name: NameRoundRobin, summary: "HAProxy roundrobin, nginx with equal weights: the tiers in turn, each balancer from its own start tier",
+		construct: buildRoundRobin}
 }
 
 func weightedRRSpec() Spec {
-	return Spec{Name: NameWeightedRR, Summary: "nginx's smooth weighted round-robin over integer weights (capacity by default)",
-		Options: []Option{weightsOption("capacity")}, New: buildWeightedRR}
+	return Spec{Name: NameWeightedRR, summary: "nginx's smooth weighted round-robin over integer weights (capacity by default)",
+		options: []option{weightsOption("capacity")}, construct: buildWeightedRR}
 }
 
 func leastConnSpec() Spec {
-	return Spec{Name: NameLeastConn, Summary: "HAProxy leastconn: fewest requests this balancer has outstanding (per weight), ties round-robin",
-		Options: []Option{weightsOption("equal")}, New: buildLeastConn}
+	return Spec{Name: NameLeastConn, summary: "HAProxy leastconn: fewest requests this balancer has outstanding (per weight), ties round-robin",
+		options: []option{weightsOption("equal")}, construct: buildLeastConn}
 }
 
 func p2cSpec() Spec {
-	return Spec{Name: NameP2C, Summary: "power of d choices on the balancer's own outstanding counts (Envoy, gRPC least_request, HAProxy random(2))",
-		Options: []Option{choicesOption(), weightsOption("equal"),
+	return Spec{Name: NameP2C, summary: "power of d choices on the balancer's own outstanding counts (Envoy, gRPC least_request, HAProxy random(2))",
+		options: []option{choicesOption(), weightsOption("equal"),
 			{Name: "draws", Doc: "weights (each draw in proportion to the weights, independent: Envoy, gRPC; the default), haproxy (the chances of HAProxy's hash ring) or distinct (the d tiers distinct, as nginx's random two)",
 				Check: oneOf(drawsWeights, drawsHAProxy, drawsDistinct)}},
-		New: buildP2C}
+		construct: buildP2C}
 }
 
 func leastRequestSpec() Spec {
-	return Spec{Name: NameLeastRequest, Summary: "Envoy LEAST_REQUEST: p2c with equal weights, else EDF on weight/(active+1)^bias",
-		Options: []Option{choicesOption(),
+	return Spec{Name: NameLeastRequest, summary: "Envoy LEAST_REQUEST: p2c with equal weights, else EDF on weight/(active+1)^bias",
+		options: []option{choicesOption(),
 			{Name: "bias", Doc: "active_request_bias (default 1.0; 0 is weighted round-robin)", Check: number(func(x float64) bool { return x >= 0 && x <= 100 }, "in [0, 100]")},
 			weightsOption("equal")},
-		New: buildLeastRequest}
+		construct: buildLeastRequest}
 }
 
-func ewmaOptions() []Option {
-	return []Option{
+func ewmaOptions() []option {
+	return []option{
 		{Name: "decay", Doc: "τ, s: decay time of the latency average (default 10, Finagle's and Linkerd's)", Check: number(func(x float64) bool { return x > 0 && x <= 1e6 }, "in (0, 1e6] (s)")},
 		{Name: "default_rtt", Doc: "s: the latency before a tier's first sample (tower's rule; Linkerd uses 0.03); default: none, Finagle's rule (0, penalised once requests are outstanding)", Check: number(func(x float64) bool { return x > 0 && x <= 1e6 }, "in (0, 1e6] (s)")},
 	}
 }
 
 func ewmaSpec() Spec {
-	return Spec{Name: NameEWMA, Summary: "ours: peak-ewma without the peak rule (p2c on latency EWMA × (outstanding + 1))",
-		Options: ewmaOptions(), New: ewmaBuilder(false)}
+	return Spec{Name: nameEWMA, summary: "ours: peak-ewma without the peak rule (p2c on latency EWMA × (outstanding + 1))",
+		options: ewmaOptions(), construct: ewmaBuilder(false)}
 }
 
 func peakEWMASpec() Spec {
-	return Spec{Name: NamePeakEWMA, Summary: "Finagle/Linkerd peak EWMA: p2c on peak-sensitive latency EWMA × (outstanding + 1)",
-		Options: ewmaOptions(), New: ewmaBuilder(true)}
+	return Spec{Name: NamePeakEWMA, summary: "Finagle/Linkerd peak EWMA: p2c on peak-sensitive latency EWMA × (outstanding + 1)",
+		options: ewmaOptions(), construct: ewmaBuilder(true)}
 }
 
 func prequalSpec() Spec {
 	positive := func(want string) func(any) (any, error) {
 		return number(func(x float64) bool { return x > 0 && x <= 1e6 }, want)
 	}
-	return Spec{Name: NamePrequal, Summary: "Google's Prequal: async probes of RIF and latency, a reused pool, the hot-cold lexicographic rule",
-		Options: []Option{
+	return Spec{Name: NamePrequal, summary: "Google's Prequal: async probes of RIF and latency, a reused pool, the hot-cold lexicographic rule",
+		options: []option{
 			{Name: "probes", Doc: "r_probe: probes sent after each decision, to distinct tiers (default 3)", Check: integer(1, 1000)},
 			{Name: "pool", Doc: "m: most probes kept, one a tier (default 16)", Check: integer(1, 1024)},
 			{Name: "max_age", Doc: "s: a probe older than this is dropped (default 1)", Check: positive("in (0, 1e6] (s)")},
@@ -100,7 +100,7 @@ func prequalSpec() Spec {
 			{Name: "latency_samples", Doc: "K: queries a tier's latency record keeps for each RIF value (default 16)", Check: integer(1, 1024)},
 			{Name: "latency_window", Doc: "s: a recorded latency older than this does not count (default 1)", Check: positive("in (0, 1e6] (s)")},
 		},
-		New: buildPrequal}
+		construct: buildPrequal}
 }
 
 func buildRoundRobin(b Build) (dispatch.Policy, error) {
@@ -130,13 +130,13 @@ func buildP2C(b Build) (dispatch.Policy, error) {
 		return nil, err
 	}
 	draws := lb.DrawWeights
-	switch b.Options.String("draws", drawsWeights) {
+	switch b.options.String("draws", drawsWeights) {
 	case drawsHAProxy:
 		draws = lb.DrawHAProxy
 	case drawsDistinct:
 		draws = lb.DrawDistinct
 	}
-	return lb.NewP2C(w, b.Options.Int("choices", 2), draws, b.Rand), nil
+	return lb.NewP2C(w, b.options.Int("choices", 2), draws, b.Rand), nil
 }
 
 func buildLeastRequest(b Build) (dispatch.Policy, error) {
@@ -144,17 +144,17 @@ func buildLeastRequest(b Build) (dispatch.Policy, error) {
 	if err != nil {
 		return nil, err
 	}
-	return lb.NewLeastRequest(w, b.Options.Int("choices", 2), b.Options.Float("bias", 1), b.Rand), nil
+	return lb.NewLeastRequest(w, b.options.Int("choices", 2), b.options.Float("bias", 1), b.Rand), nil
 }
 
 func ewmaBuilder(peak bool) func(b Build) (dispatch.Policy, error) {
 	return func(b Build) (dispatch.Policy, error) {
-		return lb.NewEWMA(len(b.Tiers), peak, b.Options.Float("decay", 10), b.Options.Float("default_rtt", 0), b.Rand), nil
+		return lb.NewEWMA(len(b.Tiers), peak, b.options.Float("decay", 10), b.options.Float("default_rtt", 0), b.Rand), nil
 	}
 }
 
 func buildPrequal(b Build) (dispatch.Policy, error) {
-	o, c := b.Options, lb.DefaultPrequal()
+	o, c := b.options, lb.DefaultPrequal()
 	c.Probes, c.Pool, c.MaxAge = o.Int("probes", c.Probes), o.Int("pool", c.Pool), o.Float("max_age", c.MaxAge)
 	c.Remove, c.Reuse, c.Delta = o.Int("remove", c.Remove), o.Int("reuse", c.Reuse), o.Float("delta", c.Delta)
 	c.QRIF, c.History = o.Float("q_rif", c.QRIF), o.Int("rif_history", c.History)

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/offload-sim/offload/internal/dispatch"
+	"github.com/offload-sim/offload/internal/pick"
 )
 
 var (
@@ -19,11 +20,11 @@ var (
 // jsq joins the shortest queue: the tier with the fewest tasks present,
 // argmin_i q_i + b_i, blind to speed, servers and delay; ties uniformly at
 // random. Tasks still in transit to a tier are not counted. Its keys sit
-// in a tournament tree (minTree) that follows the view's changes, so that
+// in a tournament tree (pick.MinTree) that follows the view's changes, so that
 // a decision costs O(log n) of the tiers when the view tracks them.
 type jsq struct {
 	rng  *rand.Rand
-	tree minTree
+	tree pick.MinTree
 	keys []float64 // tier i's q + b, for the tree
 }
 
@@ -35,7 +36,7 @@ func (p *jsq) Decide(v *dispatch.View) dispatch.Decision {
 	if len(p.keys) != len(v.States) {
 		p.keys = make([]float64, len(v.States))
 	}
-	if p.tree.all(v.Tracked, len(p.keys)) {
+	if p.tree.All(v.Tracked, len(p.keys)) {
 		for i := range p.keys {
 			p.keys[i] = float64(v.States[i].Present())
 		}
@@ -44,7 +45,7 @@ func (p *jsq) Decide(v *dispatch.View) dispatch.Decision {
 			p.keys[i] = float64(v.States[i].Present())
 		}
 	}
-	return dispatch.Decision{Tier: p.tree.decide(p.keys, nil, v.Changed, v.Tracked, p.rng)}
+	return dispatch.Decision{Tier: p.tree.Decide(p.keys, nil, v.Changed, v.Tracked, p.rng)}
 }
 
 // jsqs is shortest expected delay (SED), JSQ made aware of speed, servers and
@@ -55,7 +56,7 @@ type jsqs struct {
 	delay  []float64 // D̄_i
 	invCap []float64 // 1/(c_i μ_i)
 	rng    *rand.Rand
-	tree   minTree
+	tree   pick.MinTree
 	keys   []float64
 }
 
@@ -71,7 +72,7 @@ func newJSQS(tiers []dispatch.Tier, rng *rand.Rand) *jsqs {
 
 // Decide implements dispatch.Policy.
 func (p *jsqs) Decide(v *dispatch.View) dispatch.Decision {
-	if p.tree.all(v.Tracked, len(p.keys)) {
+	if p.tree.All(v.Tracked, len(p.keys)) {
 		for i := range p.keys {
 			p.keys[i] = p.delay[i] + float64(v.States[i].Present()+1)*p.invCap[i]
 		}
@@ -80,7 +81,7 @@ func (p *jsqs) Decide(v *dispatch.View) dispatch.Decision {
 			p.keys[i] = p.delay[i] + float64(v.States[i].Present()+1)*p.invCap[i]
 		}
 	}
-	return dispatch.Decision{Tier: p.tree.decide(p.keys, nil, v.Changed, v.Tracked, p.rng)}
+	return dispatch.Decision{Tier: p.tree.Decide(p.keys, nil, v.Changed, v.Tracked, p.rng)}
 }
 
 // edgeFirst always sends to the first tier of kind edge, whatever the state.

@@ -101,7 +101,7 @@ func TestSITAECutoffsPareto(t *testing.T) {
 		tiers := threeTiers()
 		tiers[1].MeanDelay, tiers[2].MeanDelay = 0.06, 0.005 // the cloud nearer than the edge: order by delay
 		p := sitaEqual(tiers, sizes)
-		cuts, order := p.Cutoffs()
+		cuts, order := p.bounds()
 		if !slices.Equal(order, []int{0, 2, 1}) || len(cuts) != 2 {
 			t.Fatalf("α %g: intervals %v to tiers %v, want 2 cutoffs, tiers in delay order [0 2 1]", alpha, cuts, order)
 		}
@@ -140,7 +140,7 @@ func TestSITAECutoffsPareto(t *testing.T) {
 		}
 	}
 	det := sitaEqual(threeTiers(), workload.Const(1))
-	if cuts, order := det.Cutoffs(); len(cuts) != 0 || !slices.Equal(order, []int{2}) {
+	if cuts, order := det.bounds(); len(cuts) != 0 || !slices.Equal(order, []int{2}) {
 		t.Errorf("constant sizes: cutoffs %v, tiers %v; want one interval, the largest tier", cuts, order)
 	}
 }
@@ -155,7 +155,7 @@ func TestSITAOptAgainstGrid(t *testing.T) {
 	for _, rate := range []float64{10, 100, 200} {
 		m := &sitaModel{tiers: tiers, order: sizeOrder(tiers), sizes: sizes, lambda: rate}
 		opt := sitaOptimal(tiers, sizes, rate)
-		cuts, _ := opt.Cutoffs()
+		cuts, _ := opt.bounds()
 		got := m.latency([]float64{sizes.CDF(cuts[0]), sizes.CDF(cuts[1])})
 		const n = 400
 		grid := math.Inf(1)
@@ -164,7 +164,7 @@ func TestSITAOptAgainstGrid(t *testing.T) {
 				grid = math.Min(grid, m.latency([]float64{float64(a) / n, float64(b) / n}))
 			}
 		}
-		eqCuts, _ := sitaEqual(tiers, sizes).Cutoffs()
+		eqCuts, _ := sitaEqual(tiers, sizes).bounds()
 		eq := m.latency([]float64{sizes.CDF(eqCuts[0]), sizes.CDF(eqCuts[1])})
 		if got > grid*(1+1e-9) || got > eq {
 			t.Errorf("rate %g: sita-opt predicts %.9g s, the grid's best %.9g s, sita-e %.9g s", rate, got, grid, eq)
@@ -248,7 +248,7 @@ func TestStaticOptAgainstGrid(t *testing.T) {
 // static-opt draws each tier with its probability.
 func TestStaticOptDraws(t *testing.T) {
 	s := newStaticOpt(threeTiersCloud16(), 150, newRNG(4))
-	p := s.Split()
+	p := s.split()
 	counts := make([]int, 3)
 	const n = 20000
 	for range n {
@@ -311,7 +311,7 @@ func TestSITAECutoffsBoundedPareto(t *testing.T) {
 	}
 	tiers := threeTiers()
 	p := sitaEqual(tiers, sizes)
-	cuts, order := p.Cutoffs()
+	cuts, order := p.bounds()
 	if len(cuts) != 2 {
 		t.Fatalf("intervals %v to tiers %v, want 2 cutoffs", cuts, order)
 	}

@@ -14,17 +14,17 @@ const maxEnergyWeight = 1e6
 // as hybrid does, draw for draw.
 func energySpec() Spec {
 	s := estimatorSpec(NameHybridEnergy, "ours: hybrid's score + energy_weight × the task's expected energy at the tier (dynamic compute, its data's tx, the mean reply's rx)", modeHybrid)
-	s.Paper = false
-	s.Options = append(s.Options, Option{Name: "energy_weight", Doc: "s/J: seconds of routing score per joule of expected energy; 0 (the default) decides as hybrid",
+	s.paper = false
+	s.options = append(s.options, option{Name: "energy_weight", Doc: "s/J: seconds of routing score per joule of expected energy; 0 (the default) decides as hybrid",
 		Check: number(func(x float64) bool { return x >= 0 && x <= maxEnergyWeight }, "in [0, 1e6] (s/J)")})
-	build := s.New
-	s.New = func(b Build) (dispatch.Policy, error) {
+	build := s.construct
+	s.construct = func(b Build) (dispatch.Policy, error) {
 		pol, err := build(b)
 		if err != nil {
 			return nil, err
 		}
 		e := pol.(*estimating)
-		e.energy = newEnergyCost(b.Tiers, b.Options.Float("energy_weight", 0), b.MeanReply)
+		e.energy = newEnergyCost(b.Tiers, b.options.Float("energy_weight", 0), b.MeanReply)
 		return e, nil
 	}
 	return s

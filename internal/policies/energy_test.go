@@ -39,7 +39,7 @@ func TestHybridEnergyWeighsTheTasksEnergy(t *testing.T) {
 // The weight's option is checked, and hybrid-energy is ours, not the paper's.
 func TestHybridEnergyOption(t *testing.T) {
 	s, ok := Lookup(NameHybridEnergy)
-	if !ok || s.Paper || !s.Predicts {
+	if !ok || s.paper || !s.predicts {
 		t.Fatalf("registry row %+v, %v: want a predicting policy outside the paper's set", s, ok)
 	}
 	for _, bad := range []any{-1.0, "heavy", 2e6} {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/offload-sim/offload/internal/dispatch"
 	"github.com/offload-sim/offload/internal/estimators"
+	"github.com/offload-sim/offload/internal/pick"
 )
 
 // Shadow is an estimator run beside a routing policy (the mape experiment):
@@ -50,7 +51,7 @@ var (
 // hybrid-energy's term, that is the tier's window count, the windows' span
 // and its Queued and Busy. So a decision rescores only the tiers of
 // View.Changed and those whose count changed (Estimator.Changed), and
-// finds the argmin in a tournament tree (minTree), unless the span moved
+// finds the argmin in a tournament tree (pick.MinTree), unless the span moved
 // (the window's first w seconds, when λ̂ divides by the time elapsed),
 // the view does not track its changes, or the settings make every score
 // move with time (the age-aware β, the online C_a²) or with the task
@@ -65,7 +66,7 @@ type estimating struct {
 	// score and wait hold every tier's routing key and Ŵ (Estimator.Scores),
 	// kept between decisions for the tiers that did not change.
 	score, wait []float64
-	tree        minTree
+	tree        pick.MinTree
 	span        float64 // the windows' span at the last scoring; NaN: none yet
 	every       bool    // every score is stale (or cached scores are not kept)
 	stale       []bool  // tier i's score is stale
@@ -108,7 +109,7 @@ func (p *estimating) Decide(v *dispatch.View) dispatch.Decision {
 			p.score[i], p.wait[i] = p.est.ScoreTier(v, i)
 		}
 	}
-	best := p.tree.decide(p.score, nil, p.dirty, tracked, p.rng)
+	best := p.tree.Decide(p.score, nil, p.dirty, tracked, p.rng)
 	for _, i := range p.dirty {
 		p.stale[i] = false
 	}

@@ -29,21 +29,21 @@ const maxExecTimeout = time.Hour
 // it after.
 func execSpec() Spec {
 	return Spec{Name: NameExec, Program: true,
-		Summary: "an external program deciding over line-delimited JSON (docs/policy-protocol.md); needs command",
-		Options: []Option{
+		summary: "an external program deciding over line-delimited JSON (docs/policy-protocol.md); needs command",
+		options: []option{
 			{Name: "command", Doc: "the program and its arguments, run in the scenario file's folder, e.g. [python3, my_policy.py]", Check: checkCommand},
 			{Name: "timeout", Doc: "the longest wait for one answer, e.g. 10s (the default) or 500ms; at most 1h", Check: checkTimeout},
 		},
-		New: buildExec}
+		construct: buildExec}
 }
 
 func buildExec(b Build) (dispatch.Policy, error) {
-	cmd, _ := b.Options["command"].([]string)
+	cmd, _ := b.options["command"].([]string)
 	if len(cmd) == 0 {
 		return nil, errors.New("option command is required: the program and its arguments, e.g. command: [python3, my_policy.py]")
 	}
 	timeout := defaultExecTimeout
-	if d, ok := b.Options["timeout"].(time.Duration); ok {
+	if d, ok := b.options["timeout"].(time.Duration); ok {
 		timeout = d
 	}
 	// The program's seed comes from the policy's own stream, so that it

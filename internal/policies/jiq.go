@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/offload-sim/offload/internal/dispatch"
+	"github.com/offload-sim/offload/internal/pick"
 )
 
 var (
@@ -18,7 +19,7 @@ var (
 // may head for the same idle server; that is the rule's known weakness
 // with delays, kept as the baseline is usually stated.
 //
-// Its idle list (idleSet) follows the view's changes: a tier joins it
+// Its idle list (pick.IdleSet) follows the view's changes: a tier joins it
 // when it goes idle and leaves it when it fills, as the idle queue of Lu
 // et al. ("Join-Idle-Queue", Performance Evaluation 68(11), 2011) is told
 // by the servers, so that a decision costs O(1) of the tiers but the
@@ -28,7 +29,7 @@ var (
 type jiq struct {
 	base  []float64 // D̄_i + 1/μ_i: the keys
 	rng   *rand.Rand
-	set   *idleSet
+	set   *pick.IdleSet
 	stale bool // an untracked decision was scanned: set's bits are old
 }
 
@@ -39,7 +40,7 @@ func newJIQ(tiers []dispatch.Tier, rng *rand.Rand) *jiq {
 	for i, t := range tiers {
 		p.base[i] = t.MeanDelay + 1/t.Mu
 	}
-	p.set = newIdleSet(p.base)
+	p.set = pick.NewIdleSet(p.base)
 	return p
 }
 
@@ -49,34 +50,34 @@ func buildJIQ(b Build) (dispatch.Policy, error) { return newJIQ(b.Tiers, b.Rand)
 func (*jiq) IdleReader() {}
 
 // Decide implements dispatch.Policy. A view that does not track its
-// changes is read whole and scanned (minTree's rule, the same answer for
+// changes is read whole and scanned (pick.MinTree's rule, the same answer for
 // the same draw); a tracked one changes the list where it changed.
 func (p *jiq) Decide(v *dispatch.View) dispatch.Decision {
-	s := p.set
+	s, on := p.set, p.set.On()
 	i := -1
 	switch {
 	case !v.Tracked:
-		for k := range s.on {
-			s.on[k] = v.IsIdle(k)
+		for k := range on {
+			on[k] = v.IsIdle(k)
 		}
 		p.stale = true
-		i = scanPick(p.base, s.on, p.rng)
+		i = pick.Scan(p.base, on, p.rng)
 	case p.stale:
-		for k := range s.on {
-			s.on[k] = v.IsIdle(k)
+		for k := range on {
+			on[k] = v.IsIdle(k)
 		}
-		s.rebuild()
+		s.Rebuild()
 		p.stale = false
-		i = s.pick(p.rng)
+		i = s.Pick(p.rng)
 	default:
 		for _, k := range v.Changed {
 			if v.IsIdle(k) {
-				s.add(k)
+				s.Add(k)
 			} else {
-				s.remove(k)
+				s.Remove(k)
 			}
 		}
-		i = s.pick(p.rng)
+		i = s.Pick(p.rng)
 	}
 	if i >= 0 {
 		return dispatch.Decision{Tier: i}

@@ -6,6 +6,7 @@ import (
 	"github.com/offload-sim/offload/internal/dispatch"
 	"github.com/offload-sim/offload/internal/fcfs"
 	"github.com/offload-sim/offload/internal/lb"
+	"github.com/offload-sim/offload/internal/pick"
 )
 
 var (
@@ -39,7 +40,7 @@ var (
 // (F_i − D̄_i ≤ t) and F_i + 1/μ_i − t for the others: the same numbers
 // split in two, each a key that does not move with t (the second moves by
 // the same −t for every tier). So the tiers sit in two tournament trees
-// (minTree), ready and busy, and a tier goes from busy to ready when t
+// (pick.MinTree), ready and busy, and a tier goes from busy to ready when t
 // passes its F_i − D̄_i, which a heap of those times tells: a decision
 // costs O(log n) of the tiers, not a pass over them. Ties, within a tree
 // or across the two, uniformly at random.
@@ -51,7 +52,7 @@ type lwl struct {
 	size  float64 // the task being decided
 	rng   *rand.Rand
 
-	ready, busy minTree
+	ready, busy pick.MinTree
 	isBusy      []bool
 	ready0      []float64   // D̄_i + 1/μ_i, tier i's key in ready
 	due         lb.DueTimes // busy tiers by F_i − D̄_i (an entry may be stale)
@@ -64,15 +65,15 @@ func newLWL(tiers []dispatch.Tier, rng *rand.Rand) *lwl {
 	p := &lwl{free: make([]fcfs.Servers, n), delay: make([]float64, n),
 		svc: make([]float64, n), speed: make([]float64, n), rng: rng,
 		isBusy: make([]bool, n), ready0: make([]float64, n)}
-	p.ready.reset(n)
-	p.busy.reset(n)
+	p.ready.Reset(n)
+	p.busy.Reset(n)
 	for i, t := range tiers {
 		p.free[i] = fcfs.New(t.Servers)
 		p.delay[i], p.svc[i], p.speed[i] = t.MeanDelay, 1/t.Mu, t.Speed
 		p.ready0[i] = t.MeanDelay + 1/t.Mu
-		p.ready.put(i, p.ready0[i]) // every server free at 0
+		p.ready.Put(i, p.ready0[i]) // every server free at 0
 	}
-	p.ready.build()
+	p.ready.Build()
 	return p
 }
 
@@ -96,24 +97,24 @@ func (p *lwl) Decide(v *dispatch.View) dispatch.Decision {
 		i := p.due.Pop()
 		if p.isBusy[i] && p.free[i].Free()-p.delay[i] <= t {
 			p.isBusy[i] = false
-			p.busy.unset(i)
-			p.ready.set(i, p.ready0[i])
+			p.busy.Unset(i)
+			p.ready.Set(i, p.ready0[i])
 		}
 	}
-	a, ca := p.ready.min()
-	b, cb := p.busy.min()
+	a, ca := p.ready.Min()
+	b, cb := p.busy.Min()
 	b -= t
 	var tier int
 	switch {
 	case cb == 0 || ca > 0 && a < b:
-		tier = p.ready.pick(p.rng)
+		tier = p.ready.Pick(p.rng)
 	case ca == 0 || b < a:
-		tier = p.busy.pick(p.rng)
+		tier = p.busy.Pick(p.rng)
 	default: // a tie across the trees
 		if r := p.rng.IntN(ca + cb); r < ca {
-			tier = p.ready.pickAt(r)
+			tier = p.ready.PickAt(r)
 		} else {
-			tier = p.busy.pickAt(r - ca)
+			tier = p.busy.PickAt(r - ca)
 		}
 	}
 	return dispatch.Decision{Tier: tier}
@@ -126,8 +127,8 @@ func (p *lwl) Dispatched(now float64, tier int) {
 	f := p.free[tier].Free()
 	if !p.isBusy[tier] {
 		p.isBusy[tier] = true
-		p.ready.unset(tier)
+		p.ready.Unset(tier)
 	}
-	p.busy.set(tier, f+p.svc[tier])
+	p.busy.Set(tier, f+p.svc[tier])
 	p.due.Push(f-p.delay[tier], tier)
 }

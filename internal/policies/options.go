@@ -7,9 +7,9 @@ import (
 	"strings"
 )
 
-// Option is one setting a policy entry may carry, as in
+// option is one setting a policy entry may carry, as in
 // `{name: hybrid, as: hybrid-eps0, epsilon: 0}`.
-type Option struct {
+type option struct {
 	Name string
 	Doc  string
 	// Check reads a value decoded from YAML (int, float64, string, bool,
@@ -19,11 +19,11 @@ type Option struct {
 	Check func(v any) (any, error)
 }
 
-// Values are an entry's checked options, read by a policy's constructor.
-type Values map[string]any
+// values are an entry's checked options, read by a policy's constructor.
+type values map[string]any
 
 // Float returns the number option name, or def when the entry omits it.
-func (v Values) Float(name string, def float64) float64 {
+func (v values) Float(name string, def float64) float64 {
 	if x, ok := v[name].(float64); ok {
 		return x
 	}
@@ -31,7 +31,7 @@ func (v Values) Float(name string, def float64) float64 {
 }
 
 // Int returns the integer option name, or def when the entry omits it.
-func (v Values) Int(name string, def int) int {
+func (v values) Int(name string, def int) int {
 	if x, ok := v[name].(int); ok {
 		return x
 	}
@@ -39,7 +39,7 @@ func (v Values) Int(name string, def int) int {
 }
 
 // String returns the string option name, or def when the entry omits it.
-func (v Values) String(name, def string) string {
+func (v values) String(name, def string) string {
 	if x, ok := v[name].(string); ok {
 		return x
 	}
@@ -47,17 +47,17 @@ func (v Values) String(name, def string) string {
 }
 
 // Map returns the mapping option name, or nil when the entry omits it.
-func (v Values) Map(name string) Values {
+func (v values) Map(name string) values {
 	if x, ok := v[name].(map[string]any); ok {
-		return Values(x)
+		return values(x)
 	}
 	return nil
 }
 
 // checkOptions checks every option of an entry against the spec's list, in
 // sorted order so that messages do not depend on map order.
-func checkOptions(spec []Option, given map[string]any) (Values, []Problem) {
-	vals := Values{}
+func checkOptions(spec []option, given map[string]any) (values, []Problem) {
+	vals := values{}
 	var probs []Problem
 	keys := make([]string, 0, len(given))
 	for k := range given {
@@ -65,7 +65,7 @@ func checkOptions(spec []Option, given map[string]any) (Values, []Problem) {
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		i := slices.IndexFunc(spec, func(o Option) bool { return o.Name == k })
+		i := slices.IndexFunc(spec, func(o option) bool { return o.Name == k })
 		if i < 0 {
 			probs = append(probs, Problem{Option: k, Msg: unknownOption(k, spec)})
 			continue
@@ -80,7 +80,7 @@ func checkOptions(spec []Option, given map[string]any) (Values, []Problem) {
 	return vals, probs
 }
 
-func unknownOption(k string, spec []Option) string {
+func unknownOption(k string, spec []option) string {
 	if len(spec) == 0 {
 		return fmt.Sprintf("unknown option %q: this policy takes no options", k)
 	}
@@ -142,7 +142,7 @@ func oneOf(choices ...string) func(any) (any, error) {
 }
 
 // mapping checks a mapping whose keys are sub-options.
-func mapping(sub ...Option) func(any) (any, error) {
+func mapping(sub ...option) func(any) (any, error) {
 	return func(v any) (any, error) {
 		m, ok := v.(map[string]any)
 		if !ok {

@@ -42,8 +42,8 @@ const (
 // paper's default set.
 const (
 	NameLWL       = "lwl"
-	NameSITAE     = "sita-e"
-	NameSITAOpt   = "sita-opt"
+	nameSITAE     = "sita-e"
+	nameSITAOpt   = "sita-opt"
 	NameStaticOpt = "static-opt"
 	NameJIQ       = "jiq"
 )
@@ -74,20 +74,20 @@ func estimatorModeOf(name string) (estimators.Mode, bool) {
 // relaxation time (estimators.ModeAge, docs/design.md §2.12).
 func ageSpec() Spec {
 	s := estimatorSpec(NameHybridAge, "ours: hybrid whose queue weight β decays with the observation's age over the tier's relaxation time", estimators.ModeAge)
-	s.Paper = false
+	s.paper = false
 	return s
 }
 
 // estimatorOptions are what an entry of an estimator policy may override of
 // the scenario's estimator block (the same checks as the block's).
-func estimatorOptions() []Option {
-	return []Option{
+func estimatorOptions() []option {
+	return []option{
 		{Name: "epsilon", Doc: "ε-greedy exploration probability; default: the scenario's estimator.epsilon", Check: number(func(x float64) bool { return x >= 0 && x <= 1 }, "in [0, 1] (a probability)")},
 		{Name: "window", Doc: "s, sliding window of the arrival-rate estimate; default: estimator.window", Check: number(func(x float64) bool { return x > 0 && x <= 1e6 }, "in (0, 1e6] (s)")},
 		{Name: "rho_max", Doc: "cap on ρ̂ in the model component; default: estimator.rho_max", Check: number(func(x float64) bool { return x > 0 && x < 1 }, "in (0, 1)")},
 		{Name: "penalty", Doc: "utilisation penalty {threshold, k}; default: estimator.penalty", Check: mapping(
-			Option{Name: "threshold", Check: number(func(x float64) bool { return x >= 0 && x < 1 }, "in [0, 1)")},
-			Option{Name: "k", Check: number(func(x float64) bool { return x >= 0 && x <= 1e6 }, "in [0, 1e6] (0 switches the penalty off)")},
+			option{Name: "threshold", Check: number(func(x float64) bool { return x >= 0 && x < 1 }, "in [0, 1)")},
+			option{Name: "k", Check: number(func(x float64) bool { return x >= 0 && x <= 1e6 }, "in [0, 1e6] (0 switches the penalty off)")},
 		)},
 		{Name: "ca2", Doc: "C_a² of the model component: poisson (1) or online (per-tier inter-dispatch SCV); default: estimator.ca2, else poisson", Check: oneOf("poisson", "online")},
 	}
@@ -104,16 +104,16 @@ func ca2Name(online bool) string {
 // estimatorSpec is the registry row of hybrid and its two ablations: they
 // differ only in the estimator's β rule.
 func estimatorSpec(name, summary string, mode estimators.Mode) Spec {
-	return Spec{Name: name, Paper: true, Summary: summary, Predicts: true, Options: estimatorOptions(),
-		New: func(b Build) (dispatch.Policy, error) {
+	return Spec{Name: name, paper: true, summary: summary, predicts: true, options: estimatorOptions(),
+		construct: func(b Build) (dispatch.Policy, error) {
 			p := b.Params
-			p.Epsilon = b.Options.Float("epsilon", p.Epsilon)
-			p.Window = b.Options.Float("window", p.Window)
-			p.RhoMax = b.Options.Float("rho_max", p.RhoMax)
-			pen := b.Options.Map("penalty")
+			p.Epsilon = b.options.Float("epsilon", p.Epsilon)
+			p.Window = b.options.Float("window", p.Window)
+			p.RhoMax = b.options.Float("rho_max", p.RhoMax)
+			pen := b.options.Map("penalty")
 			p.PenaltyThreshold = pen.Float("threshold", p.PenaltyThreshold)
 			p.PenaltyK = pen.Float("k", p.PenaltyK)
-			p.OnlineCa2 = b.Options.String("ca2", ca2Name(p.OnlineCa2)) == "online"
+			p.OnlineCa2 = b.options.String("ca2", ca2Name(p.OnlineCa2)) == "online"
 			return newEstimating(name, mode, b.Tiers, p, b.Rand)
 		}}
 }

@@ -56,7 +56,7 @@ func (*powerOfD) Sampler() {}
 
 func buildPowerOfD(b Build) (dispatch.Policy, error) {
 	n := len(b.Tiers)
-	p := &powerOfD{d: b.Options.Int("d", 2), count: b.Options.String("index", "sed") == "count",
+	p := &powerOfD{d: b.options.Int("d", 2), count: b.options.String("index", "sed") == "count",
 		delay: make([]float64, n), invCap: make([]float64, n), idx: make([]int, n), rng: b.Rand}
 	for i, t := range b.Tiers {
 		p.delay[i] = t.MeanDelay
@@ -74,10 +74,10 @@ const (
 )
 
 func powerOfDSpec() Spec {
-	return Spec{Name: NamePowerOfD, Summary: "best of d sampled tiers on the observed state: shortest expected delay, or fewest present (index: count)",
-		Options: []Option{
+	return Spec{Name: NamePowerOfD, summary: "best of d sampled tiers on the observed state: shortest expected delay, or fewest present (index: count)",
+		options: []option{
 			{Name: "d", Doc: "tiers sampled per decision (default 2)", Check: integer(1, 1000)},
 			{Name: "index", Doc: "sed (D̄ + (q+b+1)/(cμ), the default) or count (q + b)", Check: oneOf("sed", "count")},
 		},
-		New: buildPowerOfD}
+		construct: buildPowerOfD}
 }

@@ -39,8 +39,8 @@ type optionRef struct {
 func reference() ([]ref, error) {
 	var refs []ref
 	for _, s := range registry() {
-		r := ref{Name: s.Name, Paper: s.Paper, Predicts: s.Predicts, Summary: s.Summary}
-		for _, o := range s.Options {
+		r := ref{Name: s.Name, Paper: s.paper, Predicts: s.predicts, Summary: s.summary}
+		for _, o := range s.options {
 			allowed, err := allowedBy(o)
 			if err != nil {
 				return nil, fmt.Errorf("policy %s: %w", s.Name, err)
@@ -61,7 +61,7 @@ func reference() ([]ref, error) {
 // no option's type (nil) is refused with a message that says what is
 // wanted ("null is not allowed: want a number in [0, 1]"); a mapping's keys
 // are asked the same way, one at a time.
-func allowedBy(o Option) (string, error) {
+func allowedBy(o option) (string, error) {
 	want, err := wanted(o.Check, nil)
 	if err != nil {
 		return "", fmt.Errorf("option %s: %w", o.Name, err)
@@ -104,9 +104,9 @@ func wanted(check func(any) (any, error), v any) (string, error) {
 func sourceOf(s Spec) (string, error) {
 	b := referenceBuild()
 	if s.Program {
-		b.Options = Values{"command": []string{"true"}}
+		b.options = values{"command": []string{"true"}}
 	}
-	pol, err := s.New(b)
+	pol, err := s.construct(b)
 	if err != nil {
 		return "", fmt.Errorf("policy %s: building it for the reference: %w", s.Name, err)
 	}

@@ -14,29 +14,31 @@ import (
 
 // Spec is one row of the policy registry: everything the rest of the tool
 // derives from (the --policy names and help, scenario validation, the
-// "allowed: …" messages, plot legend order, the tests' lists).
+// "allowed: …" messages, plot legend order, the tests' lists), through
+// this package's functions; outside it, a row's name and whether it runs
+// a program are all that is read.
 //
 // Adding a policy is a new file with its type and constructor, plus one row
 // in registry (and a style entry in internal/chart). Only the paper's eight
-// have Paper set, so a new policy never joins the default set and no
+// have paper set, so a new policy never joins the default set and no
 // existing scenario's resolved form or hash changes when one is added.
 type Spec struct {
 	Name    string
-	Paper   bool   // one of the paper's eight: part of the default policy set
-	Summary string // one line, for --help and the docs
-	// Predicts is true for policies whose decisions carry a predicted wait
+	paper   bool   // one of the paper's eight: part of the default policy set
+	summary string // one line, for --help and the docs
+	// predicts is true for policies whose decisions carry a predicted wait
 	// (so runs.csv has their MAPE).
-	Predicts bool
-	// Options are what an entry of this policy may set; an unknown option is
+	predicts bool
+	// options are what an entry of this policy may set; an unknown option is
 	// an error naming the allowed ones.
-	Options []Option
-	// Needs tells whether the policy is valid for these tier kinds; "" when
+	options []option
+	// needs tells whether the policy is valid for these tier kinds; "" when
 	// it is, else why not (edge-first needs an edge tier).
-	Needs func(kinds []dispatch.Kind) string
-	// New builds the policy. b.Options has been checked against Options.
-	New func(b Build) (dispatch.Policy, error)
+	needs func(kinds []dispatch.Kind) string
+	// construct builds the policy. b.options has been checked against options.
+	construct func(b Build) (dispatch.Policy, error)
 	// Program is true for a policy that runs an external program (exec):
-	// it needs a command, so it is no baseline, and what New returns must
+	// it needs a command, so it is no baseline, and what construct returns must
 	// be started per run and closed after (extpolicy.Policy).
 	Program bool
 }
@@ -48,8 +50,8 @@ type Build struct {
 	// Params are the estimator parameters of the scenario's estimator block;
 	// an entry's own options override them for that entry.
 	Params Params
-	// Options are the entry's options, already checked by the spec.
-	Options Values
+	// options are the entry's options, already checked by the spec.
+	options values
 	// Rand is the policy's own stream (ties, ε, random choices). Never nil.
 	Rand *rand.Rand
 	// Sizes is the scenario's task-size law, for the policies whose rule is
@@ -77,18 +79,18 @@ func registry() []Spec {
 		estimatorSpec(NameHybrid, "argmin of the hybrid wait estimate (Allen–Cunneen blended with the queue) + 1/μ + D̄, ε-greedy", modeHybrid),
 		estimatorSpec(NameModelOnly, "as hybrid with β ≡ 0: the Allen–Cunneen model alone", modeModel),
 		estimatorSpec(NameQueueOnly, "as hybrid with β ≡ 1: the observed queue alone", modeQueue),
-		{Name: NameJSQ, Paper: true, Summary: "fewest tasks present (q + b), blind to speed and delay", New: buildJSQ},
-		{Name: NameJSQS, Paper: true, Summary: "shortest expected delay: D̄ + (q + b + 1)/(cμ)", New: buildJSQS},
-		{Name: NameEdgeFirst, Paper: true, Summary: "always the first edge tier", Needs: needsEdge, New: buildEdgeFirst},
-		{Name: NameRandom, Paper: true, Summary: "uniformly random tier", New: buildRandom},
-		{Name: NameOracle, Paper: true, Summary: "clairvoyant greedy: earliest completion given every dispatched task's size and delay", New: buildOracle},
+		{Name: NameJSQ, paper: true, summary: "fewest tasks present (q + b), blind to speed and delay", construct: buildJSQ},
+		{Name: NameJSQS, paper: true, summary: "shortest expected delay: D̄ + (q + b + 1)/(cμ)", construct: buildJSQS},
+		{Name: NameEdgeFirst, paper: true, summary: "always the first edge tier", needs: needsEdge, construct: buildEdgeFirst},
+		{Name: NameRandom, paper: true, summary: "uniformly random tier", construct: buildRandom},
+		{Name: NameOracle, paper: true, summary: "clairvoyant greedy: earliest completion given every dispatched task's size and delay", construct: buildOracle},
 		powerOfDSpec(),
 		ageSpec(),
-		{Name: NameLWL, Summary: "least work left: earliest expected finish D̄ + max(0, F − t − D̄) + 1/μ from the sizes already sent (knows sizes after dispatch)", New: buildLWL},
-		{Name: NameSITAE, Summary: "size intervals with load ∝ c·s, small sizes to the smallest delay (knows the task's size)", New: buildSITAE},
-		{Name: NameSITAOpt, Summary: "size intervals minimising the predicted mean latency (Allen–Cunneen per interval; knows the task's size)", New: buildSITAOpt},
-		{Name: NameStaticOpt, Summary: "best static random split at the base rate: argmin Σ p_i (D̄_i + Ŵ_i(p_i λ) + 1/μ_i)", New: buildStaticOpt},
-		{Name: NameJIQ, Summary: "join the idle queue: the idle tier of least D̄ + 1/μ, else uniformly random", New: buildJIQ},
+		{Name: NameLWL, summary: "least work left: earliest expected finish D̄ + max(0, F − t − D̄) + 1/μ from the sizes already sent (knows sizes after dispatch)", construct: buildLWL},
+		{Name: nameSITAE, summary: "size intervals with load ∝ c·s, small sizes to the smallest delay (knows the task's size)", construct: buildSITAE},
+		{Name: nameSITAOpt, summary: "size intervals minimising the predicted mean latency (Allen–Cunneen per interval; knows the task's size)", construct: buildSITAOpt},
+		{Name: NameStaticOpt, summary: "best static random split at the base rate: argmin Σ p_i (D̄_i + Ŵ_i(p_i λ) + 1/μ_i)", construct: buildStaticOpt},
+		{Name: NameJIQ, summary: "join the idle queue: the idle tier of least D̄ + 1/μ, else uniformly random", construct: buildJIQ},
 		roundRobinSpec(),
 		weightedRRSpec(),
 		leastConnSpec(),
@@ -126,7 +128,7 @@ func Names() []string {
 func Defaults() []string {
 	var names []string
 	for _, s := range registry() {
-		if s.Paper {
+		if s.paper {
 			names = append(names, s.Name)
 		}
 	}
@@ -140,7 +142,7 @@ func Defaults() []string {
 func Baselines() []string {
 	var names []string
 	for _, s := range registry() {
-		if !s.Paper && !s.Program {
+		if !s.paper && !s.Program {
 			names = append(names, s.Name)
 		}
 	}
@@ -151,7 +153,7 @@ func Baselines() []string {
 // MAPE).
 func HasEstimator(name string) bool {
 	s, ok := Lookup(name)
-	return ok && s.Predicts
+	return ok && s.predicts
 }
 
 // Estimators returns the paper's three estimators, whose predictions the
@@ -160,7 +162,7 @@ func HasEstimator(name string) bool {
 func Estimators() []string {
 	var names []string
 	for _, s := range registry() {
-		if _, ok := estimatorModeOf(s.Name); ok && s.Paper {
+		if _, ok := estimatorModeOf(s.Name); ok && s.paper {
 			names = append(names, s.Name)
 		}
 	}
@@ -176,7 +178,7 @@ type Entry struct {
 }
 
 // Make checks the entry against its spec and builds the policy from b
-// (whose Options it fills from the entry's checked options). The error names
+// (whose options it fills from the entry's checked options). The error names
 // the label and, for a bad option, the option.
 func Make(e Entry, b Build) (dispatch.Policy, error) {
 	spec, ok := Lookup(e.Name)
@@ -207,17 +209,17 @@ func build(spec Spec, options map[string]any, b Build) (dispatch.Policy, error) 
 	if err := checkTiers(b.Tiers); err != nil {
 		return nil, err
 	}
-	if spec.Needs != nil {
-		if why := spec.Needs(kindsOf(b.Tiers)); why != "" {
+	if spec.needs != nil {
+		if why := spec.needs(kindsOf(b.Tiers)); why != "" {
 			return nil, fmt.Errorf("%s", why)
 		}
 	}
-	vals, probs := checkOptions(spec.Options, options)
+	vals, probs := checkOptions(spec.options, options)
 	if len(probs) > 0 {
 		return nil, fmt.Errorf("option %s: %s", probs[0].Option, probs[0].Msg)
 	}
-	b.Options = vals
-	pol, err := spec.New(b)
+	b.options = vals
+	pol, err := spec.construct(b)
 	if err != nil {
 		return nil, err
 	}
@@ -260,15 +262,15 @@ func Check(name string, options map[string]any, kinds []string) []Problem {
 	if !ok {
 		return []Problem{{Msg: fmt.Sprintf("%q is not allowed: must be one of %s", name, strings.Join(Names(), ", "))}}
 	}
-	_, probs := checkOptions(spec.Options, options)
-	if spec.Needs != nil {
+	_, probs := checkOptions(spec.options, options)
+	if spec.needs != nil {
 		ks := make([]dispatch.Kind, 0, len(kinds))
 		for _, k := range kinds {
 			if kk, err := dispatch.ParseKind(k); err == nil {
 				ks = append(ks, kk)
 			}
 		}
-		if why := spec.Needs(ks); why != "" {
+		if why := spec.needs(ks); why != "" {
 			probs = append(probs, Problem{Msg: fmt.Sprintf("%q is not allowed: %s", name, why)})
 		}
 	}
@@ -281,13 +283,13 @@ func Help() string {
 	var b strings.Builder
 	for _, s := range registry() {
 		mark := " "
-		if s.Paper {
+		if s.paper {
 			mark = "*"
 		}
-		fmt.Fprintf(&b, "  %s %-11s %s", mark, s.Name, s.Summary)
-		if len(s.Options) > 0 {
-			names := make([]string, len(s.Options))
-			for i, o := range s.Options {
+		fmt.Fprintf(&b, "  %s %-11s %s", mark, s.Name, s.summary)
+		if len(s.options) > 0 {
+			names := make([]string, len(s.options))
+			for i, o := range s.options {
 				names[i] = o.Name
 			}
 			fmt.Fprintf(&b, " (options: %s)", strings.Join(names, ", "))

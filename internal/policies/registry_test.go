@@ -19,14 +19,14 @@ func TestRegistryDefaultsArePapersEight(t *testing.T) {
 			t.Errorf("registry lists %q twice", s.Name)
 		}
 		seen[s.Name] = true
-		if s.New == nil || s.Summary == "" {
+		if s.construct == nil || s.summary == "" {
 			t.Errorf("%s: registry row without constructor or summary", s.Name)
 		}
 		if !strings.Contains(Help(), s.Name) {
 			t.Errorf("Help() does not list %s", s.Name)
 		}
-		if got := HasEstimator(s.Name); got != s.Predicts {
-			t.Errorf("HasEstimator(%q) = %v, want %v", s.Name, got, s.Predicts)
+		if got := HasEstimator(s.Name); got != s.predicts {
+			t.Errorf("HasEstimator(%q) = %v, want %v", s.Name, got, s.predicts)
 		}
 	}
 	if !slices.Equal(Names()[:len(want)], want) {
@@ -49,7 +49,7 @@ func TestEveryPolicyBuilds(t *testing.T) {
 	}
 	// Without the scenario's size law and rate, the policies computed from
 	// them say what they miss.
-	for _, name := range []string{NameSITAE, NameSITAOpt, NameStaticOpt} {
+	for _, name := range []string{nameSITAE, nameSITAOpt, NameStaticOpt} {
 		if p, err := New(name, threeTiers(), DefaultParams(), newRNG(1)); err == nil || p != nil || !strings.Contains(err.Error(), "needs the scenario's") {
 			t.Errorf("New(%q) without sizes or rate: %v, %v", name, p, err)
 		}
@@ -131,7 +131,7 @@ func (p *nilPolicy) Decide(*dispatch.View) dispatch.Decision { return dispatch.D
 // error is refused when the policy is built, with an error naming it,
 // rather than handed out to fail at the run's first decision.
 func TestMakeRefusesTypedNil(t *testing.T) {
-	spec := Spec{Name: "forgetful", New: func(Build) (dispatch.Policy, error) { return (*nilPolicy)(nil), nil }}
+	spec := Spec{Name: "forgetful", construct: func(Build) (dispatch.Policy, error) { return (*nilPolicy)(nil), nil }}
 	p, err := makeFrom(spec, Entry{Name: "forgetful", Label: "f1"}, fullBuild(threeTiers(), 1))
 	if err == nil || p != nil {
 		t.Fatalf("a typed nil from the constructor: policy %v, error %v; want an error", p, err)
@@ -139,7 +139,7 @@ func TestMakeRefusesTypedNil(t *testing.T) {
 	if msg := err.Error(); !strings.Contains(msg, `policy "f1"`) || !strings.Contains(msg, "*policies.nilPolicy") {
 		t.Errorf("error %q does not name the policy and the nil type", msg)
 	}
-	spec.New = func(Build) (dispatch.Policy, error) { return &nilPolicy{}, nil }
+	spec.construct = func(Build) (dispatch.Policy, error) { return &nilPolicy{}, nil }
 	if p, err := makeFrom(spec, Entry{Name: "forgetful"}, fullBuild(threeTiers(), 1)); err != nil || p == nil {
 		t.Errorf("a built policy: %v, %v", p, err)
 	}

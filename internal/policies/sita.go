@@ -50,9 +50,9 @@ func (p *sita) Decide(v *dispatch.View) dispatch.Decision {
 	return dispatch.Decision{Tier: p.tierOf[j]}
 }
 
-// Cutoffs returns the interval boundaries, ascending (one fewer than the
+// bounds returns the interval boundaries, ascending (one fewer than the
 // intervals), and the tier of each interval.
-func (p *sita) Cutoffs() (cutoffs []float64, tiers []int) {
+func (p *sita) bounds() (cutoffs []float64, tiers []int) {
 	return slices.Clone(p.cutoffs), slices.Clone(p.tierOf)
 }
 

@@ -79,8 +79,8 @@ func newStaticOpt(tiers []dispatch.Tier, lambda float64, rng *rand.Rand) *static
 	return s
 }
 
-// Split returns the probabilities p_i.
-func (s *staticOpt) Split() []float64 { return slices.Clone(s.p) }
+// split returns the probabilities p_i.
+func (s *staticOpt) split() []float64 { return slices.Clone(s.p) }
 
 // Blind implements dispatch.Blind: the split ignores the state.
 func (*staticOpt) Blind() {}

@@ -11,8 +11,8 @@ import (
 // weightsOption is the weights option of the production balancers: equal
 // (every tier 1), capacity (servers × speed) or a list, one positive
 // number a tier. def names the policy's default.
-func weightsOption(def string) Option {
-	return Option{Name: "weights",
+func weightsOption(def string) option {
+	return option{Name: "weights",
 		Doc:   "equal (1 each), capacity (servers × speed) or a list of positive numbers, one a tier; made integers as the real balancers take them; default " + def,
 		Check: checkWeights}
 }
@@ -54,7 +54,7 @@ func checkWeights(v any) (any, error) {
 // it is compared with weigh the tiers alike.
 func tierWeights(b Build, def string) ([]int, error) {
 	raw := []float64(nil)
-	switch w := b.Options["weights"].(type) {
+	switch w := b.options["weights"].(type) {
 	case []float64:
 		if len(w) != len(b.Tiers) {
 			return nil, fmt.Errorf("option weights: %d values for %d tiers: give one a tier", len(w), len(b.Tiers))
@@ -85,13 +85,13 @@ func tierWeights(b Build, def string) ([]int, error) {
 // configurations take them, so that a real balancer set beside the policy
 // weighs the tiers alike.
 func EntryWeights(e Entry, tiers []dispatch.Tier) ([]int, error) {
-	b := Build{Tiers: tiers, Options: Values{}}
+	b := Build{Tiers: tiers, options: values{}}
 	if raw, ok := e.Options["weights"]; ok {
 		v, err := checkWeights(raw)
 		if err != nil {
 			return nil, fmt.Errorf("policy %s: option weights: %w", e.Label, err)
 		}
-		b.Options["weights"] = v
+		b.options["weights"] = v
 	}
 	def := "equal"
 	if e.Name == NameWeightedRR {

@@ -1,4 +1,4 @@
-package policies
+package pick
 
 import (
 	"math"
@@ -6,8 +6,8 @@ import (
 	"testing"
 )
 
-// bruteMin is minTree.pick by a scan: the present keys' minimum, the tied
-// indices in order, and the r-th of them for r drawn as pick draws it.
+// bruteMin is MinTree.Pick by a scan: the present keys' minimum, the tied
+// indices in order, and the r-th of them for r drawn as Pick draws it.
 func bruteMin(keys []float64, present []bool, rng *rand.Rand) int {
 	var tied []int
 	best := math.NaN()
@@ -40,40 +40,40 @@ func TestMinTreeIsTheScan(t *testing.T) {
 	for _, n := range []int{1, 2, 3, 5, 8, 13, 64, 100} {
 		gen := rand.New(rand.NewPCG(uint64(n), 1))
 		keys, present := make([]float64, n), make([]bool, n)
-		var tr minTree
-		tr.reset(n)
+		var tr MinTree
+		tr.Reset(n)
 		for i := range n {
 			keys[i], present[i] = vals[gen.IntN(len(vals))], gen.IntN(5) > 0
 			if present[i] {
-				tr.put(i, keys[i])
+				tr.Put(i, keys[i])
 			}
 		}
-		tr.build()
+		tr.Build()
 		a, b, c := rand.New(rand.NewPCG(9, uint64(n))), rand.New(rand.NewPCG(9, uint64(n))), rand.New(rand.NewPCG(9, uint64(n)))
 		for step := range 3000 {
 			want := bruteMin(keys, present, b)
-			if got := tr.pick(a); got != want {
+			if got := tr.Pick(a); got != want {
 				t.Fatalf("n %d, step %d: pick %d, scan %d (keys %v, present %v)", n, step, got, want, keys, present)
 			}
-			if got := scanPick(keys, present, c); got != want {
-				t.Fatalf("n %d, step %d: scanPick %d, scan %d (keys %v, present %v)", n, step, got, want, keys, present)
+			if got := Scan(keys, present, c); got != want {
+				t.Fatalf("n %d, step %d: Scan %d, scan %d (keys %v, present %v)", n, step, got, want, keys, present)
 			}
 			i := gen.IntN(n)
 			if present[i] = gen.IntN(6) > 0; present[i] {
 				keys[i] = vals[gen.IntN(len(vals))]
-				tr.set(i, keys[i])
+				tr.Set(i, keys[i])
 			} else {
-				tr.unset(i)
+				tr.Unset(i)
 			}
 			if step%500 == 0 { // all at once, then one build
 				for j := range n {
 					if present[j] {
-						tr.put(j, keys[j])
+						tr.Put(j, keys[j])
 					} else {
 						tr.drop(j)
 					}
 				}
-				tr.build()
+				tr.Build()
 			}
 		}
 	}
@@ -83,16 +83,16 @@ func TestMinTreeIsTheScan(t *testing.T) {
 // of the time, to a chi-square bound (4 degrees of freedom, p ≈ 10⁻⁶ at
 // 35), and the others never.
 func TestMinTreeTiesAreUniform(t *testing.T) {
-	var tr minTree
-	tr.reset(12)
+	var tr MinTree
+	tr.Reset(12)
 	for i := range 12 {
-		tr.put(i, float64(1+i%3))
+		tr.Put(i, float64(1+i%3))
 	}
 	for _, i := range []int{0, 3, 6, 9} {
-		tr.put(i, 0.5)
+		tr.Put(i, 0.5)
 	}
-	tr.put(11, 0.5)
-	tr.build()
+	tr.Put(11, 0.5)
+	tr.Build()
 	if tr.ties() != 5 {
 		t.Fatalf("ties %d, want 5", tr.ties())
 	}
@@ -100,7 +100,7 @@ func TestMinTreeTiesAreUniform(t *testing.T) {
 	const n = 50000
 	got := map[int]int{}
 	for range n {
-		got[tr.pick(rng)]++
+		got[tr.Pick(rng)]++
 	}
 	var chi float64
 	for _, i := range []int{0, 3, 6, 9, 11} {
@@ -116,16 +116,16 @@ func TestMinTreeTiesAreUniform(t *testing.T) {
 // BenchmarkMinTreeSet changes one key of a tree of 1,000 and picks: what a
 // tracked decision costs a tree policy per changed tier.
 func BenchmarkMinTreeSet(b *testing.B) {
-	var tr minTree
-	tr.reset(1000)
+	var tr MinTree
+	tr.Reset(1000)
 	for i := range 1000 {
-		tr.put(i, float64(i%7))
+		tr.Put(i, float64(i%7))
 	}
-	tr.build()
+	tr.Build()
 	rng := rand.New(rand.NewPCG(1, 1))
 	b.ReportAllocs()
 	for k := range b.N {
-		tr.set(k%1000, float64(k%7))
-		_ = tr.pick(rng)
+		tr.Set(k%1000, float64(k%7))
+		_ = tr.Pick(rng)
 	}
 }

@@ -1,4 +1,4 @@
-package policies
+package pick
 
 import (
 	"math"
@@ -6,9 +6,9 @@ import (
 	"testing"
 )
 
-// The idle set's pick is minTree's rule by a scan (bruteMin), draw for
+// The idle set's Pick is MinTree's rule by a scan (bruteMin), draw for
 // draw, after every tier offered or withdrawn one at a time and after a
-// rebuild from on: keys from a small set of values (many ties, +0 and −0
+// Rebuild from on: keys from a small set of values (many ties, +0 and −0
 // tied), NaN and +Inf among them, at sizes below a word, across words and
 // across blocks, and with every key alike.
 func TestIdleSetIsTheScan(t *testing.T) {
@@ -23,25 +23,25 @@ func TestIdleSetIsTheScan(t *testing.T) {
 					keys[i] = 0.105
 				}
 			}
-			s := newIdleSet(keys)
+			s := NewIdleSet(keys)
 			a, b := rand.New(rand.NewPCG(9, uint64(n))), rand.New(rand.NewPCG(9, uint64(n)))
 			for step := range 4000 {
 				want := bruteMin(keys, present, b)
-				if got := s.pick(a); got != want {
+				if got := s.Pick(a); got != want {
 					t.Fatalf("n %d, alike %v, step %d: pick %d, scan %d", n, alike, step, got, want)
 				}
 				i := gen.IntN(n)
 				if present[i] = gen.IntN(3) > 0; present[i] {
-					s.add(i)
+					s.Add(i)
 				} else {
-					s.remove(i)
+					s.Remove(i)
 				}
 				if step%700 == 0 { // written whole, then rebuilt
 					for j := range n {
 						present[j] = gen.IntN(4) > 0
 						s.on[j] = present[j]
 					}
-					s.rebuild()
+					s.Rebuild()
 				}
 			}
 		}
@@ -83,15 +83,15 @@ func BenchmarkIdleSetPick(b *testing.B) {
 	for i := range keys {
 		keys[i] = 0.105
 	}
-	s := newIdleSet(keys)
+	s := NewIdleSet(keys)
 	for i := range keys {
-		s.add(i)
+		s.Add(i)
 	}
 	rng := rand.New(rand.NewPCG(1, 1))
 	b.ReportAllocs()
 	for k := range b.N {
-		s.remove(k % 1000)
-		_ = s.pick(rng)
-		s.add(k % 1000)
+		s.Remove(k % 1000)
+		_ = s.Pick(rng)
+		s.Add(k % 1000)
 	}
 }

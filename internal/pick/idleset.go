@@ -1,4 +1,4 @@
-package policies
+package pick
 
 import (
 	"cmp"
@@ -8,7 +8,7 @@ import (
 	"slices"
 )
 
-// idleSet is jiq's idle list: the tiers offered (idle), with minTree's
+// IdleSet is jiq's idle list: the tiers offered (idle), with MinTree's
 // rule over fixed keys (the smallest key, ties uniformly at random by one
 // draw r of rng.IntN(ties) and the r-th tied tier in index order; NaN last
 // and never drawn among), at O(1) a change and a decision that scans a
@@ -26,7 +26,7 @@ import (
 // What a decision reads sits together (a place's tier and run, a run's
 // count and NaN flag), so that with many tiers, whose states push the
 // set out of the nearer caches between decisions, it misses few lines.
-type idleSet struct {
+type IdleSet struct {
 	on    []bool   // on[i]: tier i is offered
 	place []int32  // place[i]: tier i's place in the order by (key, index)
 	at    []spot   // at[r]: the tier at place r and its run
@@ -53,8 +53,8 @@ const (
 	blockWords = blockBits / 64
 )
 
-// newIdleSet is an empty set over tiers of these keys.
-func newIdleSet(keys []float64) *idleSet {
+// NewIdleSet is an empty set over tiers of these keys.
+func NewIdleSet(keys []float64) *IdleSet {
 	n := len(keys)
 	order := make([]int32, n)
 	for i := range order {
@@ -71,7 +71,7 @@ func newIdleSet(keys []float64) *idleSet {
 		}
 		return cmp.Compare(a, b)
 	})
-	s := &idleSet{on: make([]bool, n), place: make([]int32, n), at: make([]spot, n),
+	s := &IdleSet{on: make([]bool, n), place: make([]int32, n), at: make([]spot, n),
 		bits: make([]uint64, (n+63)/64), block: make([]int32, (n+blockBits-1)/blockBits)}
 	for r, i := range order {
 		s.place[i] = int32(r)
@@ -83,8 +83,8 @@ func newIdleSet(keys []float64) *idleSet {
 	return s
 }
 
-// add offers tier i (it went idle).
-func (s *idleSet) add(i int) {
+// Add offers tier i (it went idle): O(1).
+func (s *IdleSet) Add(i int) {
 	if s.on[i] {
 		return
 	}
@@ -96,8 +96,8 @@ func (s *idleSet) add(i int) {
 	s.n++
 }
 
-// remove withdraws tier i (it filled).
-func (s *idleSet) remove(i int) {
+// Remove withdraws tier i (it filled): O(1).
+func (s *IdleSet) Remove(i int) {
 	if !s.on[i] {
 		return
 	}
@@ -109,8 +109,14 @@ func (s *idleSet) remove(i int) {
 	s.n--
 }
 
-// rebuild sets the bits and counts from on, after on was written whole.
-func (s *idleSet) rebuild() {
+// On is the offered flags, tier i's at i. A caller may write it whole
+// (a view read at once), then must call Rebuild before Add, Remove or
+// Pick; meanwhile it is a present slice for Scan.
+func (s *IdleSet) On() []bool { return s.on }
+
+// Rebuild sets the bits and counts from On, after it was written whole:
+// O(n).
+func (s *IdleSet) Rebuild() {
 	clear(s.bits)
 	clear(s.block)
 	for k := range s.runs {
@@ -120,14 +126,15 @@ func (s *idleSet) rebuild() {
 	for i, o := range s.on {
 		if o {
 			s.on[i] = false
-			s.add(i)
+			s.Add(i)
 		}
 	}
 }
 
-// pick is the offered tier of the smallest key, ties uniformly at random
-// (see idleSet); −1 when none is offered.
-func (s *idleSet) pick(rng *rand.Rand) int {
+// Pick is the offered tier of the smallest key, ties uniformly at random
+// (see IdleSet); −1 when none is offered. O(1) of the changes, and a
+// scan of a count per blockBits places.
+func (s *IdleSet) Pick(rng *rand.Rand) int {
 	if s.n == 0 {
 		return -1
 	}
@@ -145,7 +152,7 @@ func (s *idleSet) pick(rng *rand.Rand) int {
 
 // first is the first offered place (n > 0), nth(0) by the first block and
 // word that are not empty.
-func (s *idleSet) first() int {
+func (s *IdleSet) first() int {
 	b := 0
 	for s.block[b] == 0 {
 		b++
@@ -160,7 +167,7 @@ func (s *idleSet) first() int {
 // nth is the place of the r-th offered tier in place order (r below n):
 // the block by its count, then the word and the bit without a branch on
 // the data, which a predictor could not guess for a uniform r.
-func (s *idleSet) nth(r int) int {
+func (s *IdleSet) nth(r int) int {
 	b := 0
 	for r >= int(s.block[b]) {
 		r -= int(s.block[b])
