@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/offload-sim/offload/internal/quantile"
 	"github.com/offload-sim/offload/internal/workload"
 )
 
@@ -19,26 +18,6 @@ type Class struct {
 	Size     workload.Dist
 	Deadline float64
 	Patience workload.Dist
-}
-
-// ClassResult is one class's account over the measured tasks: those that
-// arrived, those that completed and their latencies, and those that
-// completed after the class's deadline.
-type ClassResult struct {
-	Arrived, Tasks int
-	Late           int
-	Latencies      *quantile.Sample // s
-}
-
-// recordClass adds measured task x, completed with this latency, to its
-// class.
-func (r *Result) recordClass(cfg *Config, x *transit, latency float64) {
-	c := &r.Class[x.class]
-	c.Tasks++
-	c.Latencies.Add(latency)
-	if d := cfg.Classes[x.class].Deadline; d > 0 && latency > d {
-		c.Late++
-	}
 }
 
 func (c *Config) validateClasses() []error {

@@ -128,22 +128,6 @@ type Config struct {
 // ErrCanceled is returned by Run when Config.Cancel is closed.
 var ErrCanceled = errors.New("run canceled")
 
-// TaskRecord is one task's story, for traces. Times are seconds.
-type TaskRecord struct {
-	ID       int
-	Device   int // the dispatcher that sent it
-	Arrival  float64
-	Size     float64
-	Tier     int
-	Delay    float64
-	Wait     float64
-	Service  float64
-	Latency  float64
-	Data     float64 // bits sent to the tier
-	Reply    float64 // bits of the reply
-	Measured bool
-}
-
 // Workload is the run's workload as the Source draws it.
 func (c *Config) Workload() workload.Spec {
 	delays := make([]workload.Dist, len(c.Tiers))

@@ -118,5 +118,5 @@ func (s *sim) depart(ts *tierState, t float64) {
 // one model that reads past states (fresh views are read at the decision,
 // a board's at its postings).
 func (s *sim) remember(ts *tierState, t float64) {
-	ts.hist.add(t, ts.fin.len(), s.horizon)
+	ts.hist.Add(t, ts.fin.len(), s.horizon)
 }

@@ -64,6 +64,9 @@ func (ts *tierState) setDiscipline(cfg *Config, t *TierConfig) {
 // (Config.Dynamic): a full buffer drops the task, an event-driven tier
 // takes it in, an FCFS tier serves it under its capacity over time.
 func (s *sim) reachSlow(slot int32) {
+	if s.dyn.cancel && s.orphanEnds(slot) { // cancelled in transit (expire)
+		return
+	}
 	x := &s.slots[slot]
 	ts := &s.tiers[x.tier]
 	if ts.ev != nil {
@@ -90,6 +93,9 @@ func (s *sim) full(ts *tierState, t float64) bool {
 // the refusal travels back over the link (or the timeout comes first),
 // and the task is sent again if it has retries left, else dropped.
 func (s *sim) drop(slot int32) {
+	if s.orphanEnds(slot) {
+		return
+	}
 	x := &s.slots[slot]
 	d := s.dyn
 	a := &d.side[slot]
@@ -108,7 +114,7 @@ func (s *sim) drop(slot int32) {
 // schedule pushes the tier's next departure, as of its new generation.
 func (s *sim) schedule(p int32, e *discipline.Tier) {
 	if t, gen := e.Reschedule(); t < math.Inf(1) {
-		s.events.push(t, gen, p, evDepart)
+		s.events.Push(t, gen, p, evDepart)
 	}
 }
 
@@ -144,28 +150,28 @@ func (s *sim) reachEvent(slot int32, ts *tierState) {
 	s.schedule(x.tier, e)
 }
 
-// leave is an event of tier ev.tier, if current: what is due there
+// leave is an event of tier ev.Tier, if current: what is due there
 // happens (discipline.Tier.Fire), and its next event is scheduled. A task
 // that leaves other than done, or one detached at its deadline that now
 // leaves, wasted the server time it held.
 func (s *sim) leave(ev *event) {
-	p := ev.tier
+	p := ev.Tier
 	ts := &s.tiers[p]
 	e := ts.ev
-	if !e.Current(ev.slot) {
+	if !e.Current(ev.Slot) {
 		return
 	}
-	end, ok := e.Fire(ev.t)
+	end, ok := e.Fire(ev.T)
 	if ok && (end.End != discipline.TimedOut || s.dyn.cancel) { // it left the tier
 		ts.fin.Pop()
 		if s.delayed {
-			s.remember(ts, ev.t)
+			s.remember(ts, ev.T)
 		}
 		if s.track {
 			s.touched(int(p), ts)
 		}
 		if s.measuring && end.Reach >= s.t0 {
-			ts.sojourn += ev.t - end.Reach
+			ts.sojourn += ev.T - end.Reach
 		}
 	}
 	s.schedule(p, e)
@@ -176,7 +182,7 @@ func (s *sim) leave(ev *event) {
 	if slot >= 0 && end.End == discipline.Done {
 		x := &s.slots[slot]
 		service := x.size / ts.speed // its wait: its time at the tier beyond its own service
-		s.completed(slot, ts.scen, max(0, ev.t-x.reach-service), service, ev.t)
+		s.completed(slot, ts.scen, max(0, ev.T-x.reach-service), service, ev.T)
 		return
 	}
 	s.res.Out.Wasted += end.Served
@@ -185,7 +191,7 @@ func (s *sim) leave(ev *event) {
 	case end.End == discipline.Lost:
 		s.attemptFailed(slot, s.dyn.side[slot].sent+s.dyn.timeout, failLost)
 	case end.End == discipline.TimedOut:
-		s.attemptFailed(slot, ev.t, failTimeout)
+		s.attemptFailed(slot, ev.T, failTimeout)
 	default: // abandoned, as an FCFS task is (abandons)
 		s.end(slot, &s.res.Out.Abandoned)
 	}

@@ -5,7 +5,8 @@
 //
 // The engine is a library: it prints nothing, touches no file, reads no clock
 // and keeps no global state. A run takes a Config, a dispatch.Policy and the
-// workload's random streams, and returns a Result.
+// workload's random streams, and returns a Result (internal/tally's, which
+// also records it task by task; the engine names it by an alias).
 //
 // # How a task flows
 //
@@ -44,27 +45,36 @@
 //     predictions, slot-major. A slot is freed the moment its task reaches
 //     its tier: FCFS fixes its start and finish then, so it is recorded
 //     there and then, not at its departure.
-//   - events: a min-heap by (time, sequence number) of reaches (evReach),
-//     board postings (evRefresh) and, for a Feedback policy only,
-//     completions (evDone, feedback.go). Departures are never events.
-//     Nothing is pushed earlier than the last time popped.
+//   - events (a pq.Events, kinds in events.go): a min-heap by (time,
+//     sequence number) of reaches (evReach), board postings (evRefresh),
+//     for a Feedback policy only completions (evDone, feedback.go), and in
+//     a dynamic run retries (evRetry, dynamic.go), timeouts that fire
+//     while their task is in transit (evExpire, dynamic.go) and an
+//     event-driven tier's next happening (evDepart, discipline.go). An FCFS tier's
+//     departures are never events. Nothing is pushed earlier than the last
+//     time popped: the heap does not check it, and everything after a
+//     pop assumes it (the clock, the measured window, the held reach).
 //   - devs: one per dispatcher: its policy, the capabilities read once at
 //     newSim (observers, feedback, count, sample, view.Oracle), its source
 //     of tasks, its view and phys, the map from its view's tiers to
 //     physical ones. A device's view is reused at every decision; its
 //     InTransit counts are kept current as its tasks leave and reach
 //     (they are the one part of States a blind policy's view keeps).
-//   - next: with more than heapDevices devices, a heap of devices by their
-//     next arrival; below, a pass finds the first.
-//   - due, clog and the devices' cursor, pend and mark (track.go): with
-//     trackTiers tiers or more, the tiers by their next departure, the log
-//     of tiers whose count changed, and each device's place in it.
-//   - busy and each tier's idle (track.go): in a run of idle views
-//     (dispatch.IdleReader policies), the filled tiers by the time they
-//     may free a server, and whether each tier has one; clog then logs
-//     the tiers that went idle or filled.
-//   - hist and sendLog (Delayed only): each tier's count, and each device's
-//     own sends, as step functions of time over the last horizon seconds.
+//   - next (a pq.Keys): with more than heapDevices devices, every device
+//     by its next arrival, ties by the lower index; below, a pass finds
+//     the first.
+//   - due (a pq.Keys), clog and the devices' cursor, pend and mark
+//     (track.go): with trackTiers tiers or more, every physical tier by its
+//     next departure (+Inf: none present; a key may be early, never
+//     late), the log of tiers whose count changed, and each device's
+//     place in it.
+//   - busy (a pq.Times) and each tier's idle (track.go): in a run of idle
+//     views (dispatch.IdleReader policies), the filled tiers by a time
+//     before which none can have freed a server, and whether each tier
+//     has one; clog then logs the tiers that went idle or filled.
+//   - hist and sendLog (Delayed only; observe.History): each tier's count,
+//     and each device's own sends, as step functions of time over the last
+//     horizon seconds, changes added in time order.
 //
 // # When a tier counts
 //
@@ -99,7 +109,9 @@
 // between the dispatch and its placement, so a task reaching at once is
 // never seen in transit. Anything added between arrive and place that
 // reads a view or pushes an event breaks this and must place the held task
-// first. A clairvoyant run pushes every reach at once (sendOracle), since
+// first; the one exception, a timeout in transit pushed at the send
+// (expiresInTransit), comes strictly before the held reach, which place
+// then pushes, in the order it would have had. A clairvoyant run pushes every reach at once (sendOracle), since
 // the oracle reads the tasks in transit.
 //
 // # The measured window
@@ -121,7 +133,13 @@
 // every policy sees the same episodes, and settled at each reach (reaches
 // come in time order); an FCFS task's finish is its service drained
 // through the timeline's pieces, or the instant the tier goes down
-// (reachDynamic). A PS, SRPT or priority tier's finishes depend on the
+// (reachDynamic). Every failure is told and retried at the instant its
+// dispatcher learns of it, never earlier than the event that finds it: an
+// attempt whose delay outlives the timeout fails at its deadline, in
+// transit (expire), its task moving to a new slot for the retry while the
+// old one, an orphan, travels on to its tier, where with cancel nothing
+// joins and without only its work does (orphanEnds frees the slot, the
+// end already counted). A PS, SRPT or priority tier's finishes depend on the
 // tasks that reach it later, so it is the one place where departures are
 // events (evDepart): the tier's discipline.Tier (ev) keeps its tasks,
 // their slots stay taken until they leave, and its next happening (a

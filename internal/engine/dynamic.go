@@ -14,6 +14,11 @@ import (
 // its attempt failed (a timeout, an error from a down tier).
 const evRetry eventKind = 1 << 6
 
+// evExpire is the timeout of an attempt whose task is still in transit at
+// its deadline (its delay outlived the timeout): pushed at the send, only
+// then (expire).
+const evExpire eventKind = 1 << 4
+
 // dynamics is the state of a run that uses capacities, timeouts or
 // retries (Config.Dynamic); nil otherwise, so that a run without them
 // pays one untaken branch per task for them.
@@ -28,11 +33,15 @@ type dynamics struct {
 }
 
 // attempt is what a dynamic run keeps of the task in a slot beyond its
-// transit: its current attempt's send, its tries, the tier it failed at.
+// transit: its current attempt's send, its tries, and whether the slot is
+// an orphan: an attempt that timed out in transit and whose task, moved
+// to a slot of its own, has been told of it (expire). The orphan's slot
+// is kept until it reaches its tier, where only its work may join.
 type attempt struct {
-	sent  float64
-	seq   int
-	tries int32
+	sent   float64
+	seq    int
+	tries  int32
+	orphan bool
 }
 
 // The ways an attempt ends that is not a completion.
@@ -42,28 +51,6 @@ const (
 	failLost    failure = iota // its tier failed with it present, or refused it
 	failTimeout                // it outlived the timeout
 )
-
-// Outcomes is how the measured tasks that arrived ended: each in exactly
-// one way, so that Completed + Lost + TimedOut + Dropped + Abandoned =
-// Arrived once the run is over. Filled only by a run that uses
-// capacities, timeouts or retries (Config.Dynamic); Completed is then
-// Result.Tasks.
-type Outcomes struct {
-	Arrived   int
-	Completed int
-	Lost      int // its tier failed with it present, or refused it while down, and no retry was left
-	TimedOut  int // its last attempt outlived Config.Timeout, not lost
-	// Dropped: it found its tier's buffer full, and no retry was left;
-	// Abandoned: it ran out of patience in a queue.
-	Dropped, Abandoned int
-	// Retried counts the tasks sent again at least once; they are among
-	// the others too.
-	Retried int
-	// Wasted is the server time, s, spent on attempts that did not
-	// complete: lost mid-service, or timed out and left running (or
-	// running until cancelled).
-	Wasted float64
-}
 
 // Dynamic reports whether the run uses capacities that change, timeouts,
 // retries, finite buffers or a discipline other than FCFS: only then does
@@ -129,6 +116,55 @@ func (s *sim) sent(slot int32, t float64, seq int, measured bool) {
 	if measured {
 		s.res.Out.Arrived++
 	}
+	s.expiresInTransit(slot, t)
+}
+
+// expiresInTransit schedules the timeout of the attempt in slot, sent at
+// t, if it fires before the task reaches its tier: the dispatcher's timer
+// runs from the send, whatever the delay. Pushed at the send, before a
+// held reach is placed: it comes strictly before that reach, which is
+// therefore pushed, in the order it would have been anyway.
+func (s *sim) expiresInTransit(slot int32, t float64) {
+	x := &s.slots[slot]
+	if deadline := t + s.dyn.timeout; deadline < x.reach {
+		s.events.Push(deadline, slot, x.tier, evExpire)
+	}
+}
+
+// expire is the timeout of an attempt while its task is in transit: the
+// dispatcher learns of it now, at its deadline, and sends the task again
+// now if it has retries left (attemptFailed). The task moves to a new
+// slot, so that its retry can go out while its timed-out attempt travels
+// on in the old one, an orphan: with cancel_on_timeout it never joins the
+// tier; without, it joins it at its reach as any task would, and its
+// service is wasted (orphanEnds).
+func (s *sim) expire(e *event) {
+	old := e.Slot
+	slot := s.newSlot() // first: it may move the slots
+	s.slots[slot] = s.slots[old]
+	n := s.nShadows
+	copy(s.shPred[int(slot)*n:][:n], s.shPred[int(old)*n:][:n])
+	d := s.dyn
+	for int(slot) >= len(d.side) {
+		d.side = append(d.side, attempt{})
+	}
+	d.side[slot] = d.side[old]
+	d.side[old].orphan = true
+	s.attemptFailed(slot, e.T, failTimeout)
+}
+
+// orphanEnds frees the slot of an orphan (expire) wherever its attempt
+// ends at its tier (refused, dropped, lost, timed out, abandoned) and
+// reports whether it was one: its end was told and counted at its
+// timeout. A cancelled orphan ends as it reaches the tier (reachSlow).
+func (s *sim) orphanEnds(slot int32) bool {
+	a := &s.dyn.side[slot]
+	if !a.orphan {
+		return false
+	}
+	a.orphan = false
+	s.freeSlots = append(s.freeSlots, slot)
+	return true
 }
 
 // reachDynamic is reach for a dynamic run: the tier may be down (the task
@@ -189,9 +225,9 @@ func (s *sim) completed(slot int32, scen int, wait, service, t float64) {
 	if x.measured {
 		s.pending--
 		s.res.Out.Completed++
-		s.res.record(s.cfg, scen, x, wait, latency)
+		s.res.Record(scen, x.class, x.size, x.data, x.reply, x.hasPred, x.predWait, wait, latency)
 		if s.nShadows > 0 {
-			s.res.recordShadows(s.cfg, scen, x, wait, latency, s.shPred[int(slot)*s.nShadows:][:s.nShadows])
+			s.res.RecordShadows(scen, x.idle, wait, latency, s.shPred[int(slot)*s.nShadows:][:s.nShadows])
 		}
 	}
 	if s.listen {
@@ -234,6 +270,9 @@ func (s *sim) hold(p int, ts *tierState, reach, start, leave float64) {
 // dispatcher learns of at t (+Inf: never): the task is sent again then if
 // it has retries left, else it ends as why says.
 func (s *sim) attemptFailed(slot int32, t float64, why failure) {
+	if s.orphanEnds(slot) {
+		return
+	}
 	x := &s.slots[slot]
 	a := &s.dyn.side[slot]
 	s.tellFailed(x, a, t)
@@ -241,7 +280,7 @@ func (s *sim) attemptFailed(slot int32, t float64, why failure) {
 		if a.tries == 0 && x.measured {
 			s.res.Out.Retried++
 		}
-		s.events.push(t, slot, x.tier, evRetry)
+		s.events.Push(t, slot, x.tier, evRetry)
 		return
 	}
 	n := &s.res.Out.Lost
@@ -254,6 +293,9 @@ func (s *sim) attemptFailed(slot int32, t float64, why failure) {
 // end frees the slot of a task that ends without completing, counted in
 // n if it is measured.
 func (s *sim) end(slot int32, n *int) {
+	if s.orphanEnds(slot) {
+		return
+	}
 	if s.slots[slot].measured {
 		s.pending--
 		*n++
@@ -286,11 +328,11 @@ func (s *sim) retry(e *event) {
 }
 
 func (s *sim) resend(e *event) error {
-	slot := e.slot
+	slot := e.Slot
 	x := &s.slots[slot]
 	a := &s.dyn.side[slot]
 	dv := &s.devs[x.dev]
-	t := e.t
+	t := e.T
 	s.cur = dv
 	s.now, dv.view.Now, dv.view.Task = t, t, x.id
 	s.task = workload.Task{Arrival: x.arrival, Size: x.size, Data: x.data, Reply: x.reply, Seq: a.seq}
@@ -319,6 +361,7 @@ func (s *sim) resend(e *event) error {
 	x.delay = dv.src.Delay(&s.task, i)
 	x.reach = t + x.delay
 	x.tier, x.vtier = int32(p), int32(i)
+	s.expiresInTransit(slot, t)
 	// A moved task's prediction was for the tier that failed: it says
 	// nothing of this one, so it is not scored (mape).
 	x.hasPred, x.predWait = dec.HasPred && !moved, dec.PredWait
@@ -341,7 +384,7 @@ func (s *sim) resend(e *event) error {
 		if s.follows {
 			s.pended(dv, int32(i))
 		}
-		s.events.push(x.reach, slot, int32(p), evReach)
+		s.events.Push(x.reach, slot, int32(p), evReach)
 	}
 	return nil
 }

@@ -44,7 +44,7 @@ func (s *sim) scheduleEnd(dev int32, c dispatch.Completion) {
 		i = int32(len(f.pending) - 1)
 	}
 	f.pending[i] = pendingDone{dev: dev, c: c}
-	s.events.push(c.Now, i, 0, evDone)
+	s.events.Push(c.Now, i, 0, evDone)
 }
 
 // done tells a completion to its device's policy, now: after every event
@@ -52,7 +52,7 @@ func (s *sim) scheduleEnd(dev int32, c dispatch.Completion) {
 // arrival's decision.
 func (s *sim) done(e *event) {
 	f := &s.fb
-	p := &f.pending[e.slot]
+	p := &f.pending[e.Slot]
 	s.devs[p.dev].feedback.Done(&p.c)
-	f.free = append(f.free, e.slot)
+	f.free = append(f.free, e.Slot)
 }

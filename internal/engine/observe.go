@@ -1,144 +1,30 @@
 package engine
 
-import (
-	"fmt"
-	"math"
-	"math/rand/v2"
+import "github.com/offload-sim/offload/internal/observe"
 
-	"github.com/offload-sim/offload/internal/workload"
+// What a dispatcher sees of the tiers is internal/observe's, named here as
+// well, so that a run is configured through this package alone.
+type (
+	// ObservationModel says how a dispatcher's view of the tiers relates
+	// to their true state (docs/design.md §1.9).
+	ObservationModel = observe.Model
+	// Observation configures what a dispatcher sees.
+	Observation = observe.Config
 )
 
-// ObservationModel says how a dispatcher's view of the tiers relates to
-// their true state (docs/design.md §1.9).
-type ObservationModel uint8
-
-// The observation models.
+// The observation models (observe.Model).
 const (
-	// Fresh: the true (q, b) of every tier at the decision instant.
-	Fresh ObservationModel = iota
-	// Periodic: a board holding every tier's state as of the last refresh
-	// at Phase + k·Period, all tiers at once, shared by every device.
-	Periodic
-	// Individual: each tier reposts its own state on the board at its own
-	// exponential epochs of mean Period, so ages differ across tiers.
-	Individual
-	// Delayed: each tier's state as it was Delay ago, the delay drawn per
-	// observation (per tier and decision).
-	Delayed
+	Fresh      = observe.Fresh
+	Periodic   = observe.Periodic
+	Individual = observe.Individual
+	Delayed    = observe.Delayed
 )
-
-var modelNames = [...]string{Fresh: "fresh", Periodic: "periodic", Individual: "individual", Delayed: "delayed"}
-
-// String is the scenario spelling of the model.
-func (m ObservationModel) String() string {
-	if int(m) < len(modelNames) {
-		return modelNames[m]
-	}
-	return fmt.Sprintf("ObservationModel(%d)", m)
-}
 
 // ParseObservationModel reads a model as a scenario spells it.
-func ParseObservationModel(s string) (ObservationModel, error) {
-	for m, n := range modelNames {
-		if n == s {
-			return ObservationModel(m), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown observation model %q (allowed: fresh, periodic, individual, delayed)", s)
-}
-
-// Observation configures what a dispatcher sees. The zero value is Fresh
-// without noise: the true state, as the engine had before observation
-// models existed, byte for byte.
-type Observation struct {
-	Model  ObservationModel
-	Period float64       // s: Periodic's refresh period, Individual's mean repost gap
-	Phase  float64       // s: Periodic's first refresh, in [0, Period)
-	Delay  workload.Dist // Delayed: the age of each observation
-	// CountOwn adds to a tier's observed count the tasks this dispatcher
-	// sent it since the observation was taken (a dispatcher knows what it
-	// sent; what other devices sent is invisible to it).
-	CountOwn bool
-	// Noise is the coefficient of variation of a lognormal factor of mean 1
-	// multiplying each observed count (rounded, ≥ 0); 0: exact counts.
-	Noise float64
-}
-
-// fastFresh reports whether views can be kept current incrementally: the
-// true state, noiseless, is what every device sees.
-func (o *Observation) fastFresh() bool { return o.Model == Fresh && o.Noise == 0 }
-
-// board reports a board model: views change when the board is posted (and
-// on own sends), so they cost O(tiers) per refresh, not per decision.
-func (o *Observation) board() bool { return o.Model == Periodic || o.Model == Individual }
-
-// perDecision reports a model whose view is drawn at every decision.
-func (o *Observation) perDecision() bool { return !o.fastFresh() && !o.board() }
+func ParseObservationModel(s string) (ObservationModel, error) { return observe.Parse(s) }
 
 // board is a tier's last posted state, for Periodic and Individual.
 type boardEntry struct {
 	n  int     // tasks present when posted
 	at float64 // when posted, s
-}
-
-// change is one step of a tier's history of tasks present, for Delayed.
-type change struct {
-	t float64
-	n int
-}
-
-// history keeps a tier's changes of n over the last horizon seconds (and
-// the one before, the state then), so that the state at any recent time can
-// be read back.
-type history struct {
-	ch    []change
-	start int // ch[:start] has been pruned
-}
-
-func (h *history) add(t float64, n int, horizon float64) {
-	h.ch = append(h.ch, change{t, n})
-	// Keep the last change at or before t − horizon: the state then.
-	for h.start+1 < len(h.ch) && h.ch[h.start+1].t <= t-horizon {
-		h.start++
-	}
-	if h.start > 1024 && h.start > len(h.ch)/2 { // amortised compaction
-		h.ch = append(h.ch[:0], h.ch[h.start:]...)
-		h.start = 0
-	}
-}
-
-// at is the tasks present at time t (the first retained state if t is
-// older than the horizon).
-func (h *history) at(t float64) int {
-	lo, hi := h.start, len(h.ch) // find the last change with time ≤ t
-	for lo < hi {
-		m := (lo + hi) / 2
-		if h.ch[m].t <= t {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	if lo == h.start {
-		return h.ch[h.start].n
-	}
-	return h.ch[lo-1].n
-}
-
-// noisy multiplies n by a lognormal factor of mean 1 and coefficient of
-// variation cv, rounded to an integer ≥ 0; cv 0 leaves n as it is.
-func noisy(n int, noise workload.Dist, r *rand.Rand) int {
-	if !noise.Random() || n == 0 {
-		return n
-	}
-	return max(0, int(math.Round(float64(n)*noise.Sample(r))))
-}
-
-// delayHorizon is how far back Delayed may look: a quantile beyond which
-// delays are vanishingly rare (an older look reads the oldest kept state).
-func delayHorizon(d workload.Dist) float64 {
-	if !d.Random() {
-		return d.Mean()
-	}
-	return d.Quantile(1 - 1e-9)
 }

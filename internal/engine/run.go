@@ -11,6 +11,8 @@ import (
 	"github.com/offload-sim/offload/internal/discipline"
 	"github.com/offload-sim/offload/internal/dispatch"
 	"github.com/offload-sim/offload/internal/fcfs"
+	"github.com/offload-sim/offload/internal/observe"
+	"github.com/offload-sim/offload/internal/pq"
 	"github.com/offload-sim/offload/internal/workload"
 )
 
@@ -76,7 +78,7 @@ type tierState struct {
 	transit  []int32   // slots of tasks travelling to the tier, in the order they reach it (kept for a clairvoyant policy only; reachedBy)
 	watchers []viewRef // the views that show it: one per device that sees it (board models)
 	board    boardEntry
-	hist     history
+	hist     observe.History
 	tl       *capacity.Timeline // its capacity over time; nil: its speed, always
 	buffer   int                // the most tasks present; 0: no limit
 	ev       *discipline.Tier   // an event-driven discipline's state; nil: FCFS (discipline.go)
@@ -126,10 +128,10 @@ type device struct {
 	pend      []int32
 	mark      []uint32
 	epoch     uint32
-	sentSince []int     // own sends per view tier since that tier's observation (board models)
-	sendLog   []history // Delayed with CountOwn: own sends per view tier, as a running count
-	sent      []int     // own sends per view tier, ever
-	_         [24]byte  // to 512 bytes
+	sentSince []int             // own sends per view tier since that tier's observation (board models)
+	sendLog   []observe.History // Delayed with CountOwn: own sends per view tier, as a running count
+	sent      []int             // own sends per view tier, ever
+	_         [24]byte          // to 512 bytes
 }
 
 // sim is one run's state. It lives for one call of Run.
@@ -139,7 +141,7 @@ type sim struct {
 	cur       *device       // the device deciding now
 	task      workload.Task // the task being decided
 	tiers     []tierState   // physical tiers
-	events    eventHeap
+	events    pq.Events
 	slots     []transit
 	freeSlots []int32
 	nShadows  int
@@ -147,23 +149,23 @@ type sim struct {
 	res       *Result
 	rec       TaskRecord
 	obs       Observation
-	fresh     bool // obs.fastFresh(): views are the true counts, read at each decision
+	fresh     bool // obs.FastFresh(): views are the true counts, read at each decision
 	delayed   bool // Delayed: every change of a tier goes into its history
 	listen    bool // cfg.OnTask or a device's Feedback wants each task's record
 	ownBoard  bool // a board model counting own sends
 	oracle    bool // a device's policy is clairvoyant: keep each tier's transit list
-	drawView  bool // obs.perDecision()
+	drawView  bool // obs.PerDecision()
 	// track: counted views are kept current by the tiers that change
 	// rather than counted whole at each decision (track.go).
 	track    bool
 	follows  bool          // some device's view tracks its changes (device.tracks)
-	due      keyHeap       // the tiers by their next departure
+	due      pq.Keys       // the tiers by their next departure
 	clog     []int32       // the change log: physical tiers, in the order they changed
 	clogBase int           // the log position of clog[0]
 	clogMax  int           // the log's length past which it is emptied with several devices
-	next     keyHeap       // several devices: by their next arrival
+	next     pq.Keys       // several devices: by their next arrival
 	idles    bool          // the run keeps idle views (track.go)
-	busy     busyHeap      // idle views: the filled tiers
+	busy     pq.Times      // idle views: the filled tiers, by when they may free a server
 	obsRand  *rand.Rand    // the board's draws (Individual epochs, noise at posting)
 	noise    workload.Dist // the lognormal factor of Observation.Noise
 	horizon  float64       // Delayed: how far back a look may go
@@ -287,14 +289,14 @@ func newSim(cfg *Config, devs []Device, board *rand.Rand) (*sim, error) {
 // setObservation derives the run's flags and laws from its observation
 // model.
 func (s *sim) setObservation() {
-	s.fresh, s.drawView = s.obs.fastFresh(), s.obs.perDecision()
+	s.fresh, s.drawView = s.obs.FastFresh(), s.obs.PerDecision()
 	s.delayed = s.obs.Model == Delayed
-	s.ownBoard = s.obs.board() && s.obs.CountOwn
+	s.ownBoard = s.obs.Board() && s.obs.CountOwn
 	if s.obs.Noise > 0 {
 		s.noise, _ = workload.LognormalDelay(1, s.obs.Noise)
 	}
 	if s.delayed {
-		s.horizon = delayHorizon(s.obs.Delay)
+		s.horizon = observe.Horizon(s.obs.Delay)
 	}
 }
 
@@ -334,7 +336,7 @@ func (s *sim) addTier(i int, owner int32, unread bool) {
 	ts := &s.tiers[p]
 	ts.setDiscipline(s.cfg, t)
 	if s.delayed {
-		ts.hist.ch = []change{{0, 0}}
+		ts.hist = observe.NewHistory()
 	}
 	for d := range s.devs {
 		if owner >= 0 && int(owner) != d {
@@ -399,15 +401,15 @@ func (s *sim) setView(dv *device, tiers []dispatch.Tier, clairvoyant bool) {
 	if dv.idle {
 		dv.view.Idle = make([]bool, nt)
 	}
-	if !s.fresh { // fastFresh is false: the views carry their observation times
+	if !s.fresh { // FastFresh is false: the views carry their observation times
 		dv.view.Observed = make([]float64, nt)
 		// what a dispatcher knows it sent, for the observations that are not fresh (sentOwn)
 		dv.sentSince, dv.sent = make([]int, nt), make([]int, nt)
 	}
 	if s.delayed && s.obs.CountOwn {
-		dv.sendLog = make([]history, nt)
+		dv.sendLog = make([]observe.History, nt)
 		for i := range dv.sendLog {
-			dv.sendLog[i].ch = []change{{0, 0}}
+			dv.sendLog[i] = observe.NewHistory()
 		}
 	}
 	if clairvoyant {
@@ -438,13 +440,13 @@ func (s *sim) scheduleBoard(devs []Device) error {
 		if !(s.obs.Period > 0) {
 			return fmt.Errorf("engine: periodic observation with period %v", s.obs.Period)
 		}
-		s.events.push(s.obs.Phase, 0, -1, evRefresh)
+		s.events.Push(s.obs.Phase, 0, -1, evRefresh)
 	case Individual:
 		if !(s.obs.Period > 0) || s.obsRand == nil {
 			return fmt.Errorf("engine: individual observation needs a period > 0 and a board generator")
 		}
 		for p := range s.tiers {
-			s.events.push(s.obsRand.ExpFloat64()*s.obs.Period, 0, int32(p), evRefresh)
+			s.events.Push(s.obsRand.ExpFloat64()*s.obs.Period, 0, int32(p), evRefresh)
 		}
 	case Delayed:
 		if s.obs.Delay.Random() && devs[0].Observe == nil {
@@ -466,13 +468,13 @@ func (s *sim) scheduleBoard(devs []Device) error {
 // tiers, they follow those changes, at no cost a decision but the list.
 func (s *sim) setTrack(on bool) {
 	s.track = on && slices.ContainsFunc(s.devs, func(dv device) bool { return dv.count })
-	board := on && s.obs.board()
+	board := on && s.obs.Board()
 	s.follows = s.track || board
 	if !s.follows {
 		return
 	}
 	if s.track {
-		s.due = newKeyHeap(len(s.tiers))
+		s.due = pq.NewKeys(len(s.tiers))
 		s.clogBase, s.clogMax = 0, max(64, 2*len(s.tiers))
 	}
 	for d := range s.devs {
@@ -506,7 +508,7 @@ func (s *sim) samples(c *dispatch.Capabilities, shadows []dispatch.Predictor) bo
 // them; below, the pass costs less.
 func (s *sim) nextArrival() (int, float64) {
 	if len(s.devs) > heapDevices {
-		return s.next.top()
+		return s.next.Top()
 	}
 	best, t := 0, s.devs[0].src.Peek()
 	for d := 1; d < len(s.devs); d++ {
@@ -525,7 +527,7 @@ const heapDevices = 16
 // next arrivals at its new one.
 func (s *sim) advanced(d int) {
 	if len(s.devs) > heapDevices {
-		s.next.set(d, s.devs[d].src.Peek())
+		s.next.Set(d, s.devs[d].src.Peek())
 	}
 }
 
@@ -607,9 +609,9 @@ func (s *sim) begin() span {
 	}
 	s.started, s.held = s.measuring, -1
 	if len(s.devs) > heapDevices {
-		s.next = newKeyHeap(len(s.devs))
+		s.next = pq.NewKeys(len(s.devs))
 		for d := range s.devs {
-			s.next.set(d, s.devs[d].src.Peek())
+			s.next.Set(d, s.devs[d].src.Peek())
 		}
 	}
 	return w
@@ -618,7 +620,7 @@ func (s *sim) begin() span {
 // step runs the events due by next, then the k-th arrival, device dev's,
 // at next.
 func (s *sim) step(w *span, k, dev int, next float64) error {
-	for s.events.len() > 0 && s.events.ev[0].t <= next {
+	for s.events.Len() > 0 && s.events.Next() <= next {
 		s.popEvent(w.byTasks, w.end)
 	}
 	if !w.byTasks {
@@ -656,7 +658,7 @@ func (s *sim) place(w *span, more bool, next float64) {
 	h := s.held
 	s.held = -1
 	x := &s.slots[h]
-	if more && x.reach <= next && (s.events.len() == 0 || x.reach < s.events.ev[0].t) {
+	if more && x.reach <= next && (s.events.Len() == 0 || x.reach < s.events.Next()) {
 		if !w.byTasks {
 			s.clock(x.reach, w.end)
 		}
@@ -668,7 +670,7 @@ func (s *sim) place(w *span, more bool, next float64) {
 	if s.follows {
 		s.pended(dv, x.vtier)
 	}
-	s.events.push(x.reach, h, x.tier, evReach)
+	s.events.Push(x.reach, h, x.tier, evReach)
 }
 
 // finish runs what remains once arrivals are over: the run ends with the
@@ -676,7 +678,7 @@ func (s *sim) place(w *span, more bool, next float64) {
 // measured task has reached its tier, and only the time-average of tasks
 // present (duration mode) needs the events up to the window's end.
 func (s *sim) finish(w *span) {
-	for s.events.len() > 0 && (s.pending > 0 || s.measuring) {
+	for s.events.Len() > 0 && (s.pending > 0 || s.measuring) {
 		s.popEvent(w.byTasks, w.end)
 	}
 	if s.measuring { // duration mode: the last events came before the end
@@ -687,11 +689,11 @@ func (s *sim) finish(w *span) {
 // popEvent takes the earliest event off the heap and runs it.
 func (s *sim) popEvent(byTasks bool, end float64) {
 	if !byTasks { // the duration-mode window opens and closes on the clock
-		s.clock(s.events.ev[0].t, end)
+		s.clock(s.events.Next(), end)
 	}
-	// Into e and by pointer, not by value: see eventHeap.push.
+	// Into e and by pointer, not by value: see pq.Events.Push.
 	var e event
-	s.events.pop(&e)
+	s.events.Pop(&e)
 	s.event(&e)
 }
 
@@ -847,7 +849,7 @@ func (s *sim) sentOwn(dv *device, i, p int, t float64) {
 		}
 	}
 	if dv.sendLog != nil {
-		dv.sendLog[i].add(t, dv.sent[i], s.horizon)
+		dv.sendLog[i].Add(t, dv.sent[i], s.horizon)
 	}
 }
 
@@ -865,7 +867,7 @@ func (s *sim) sendOracle(dv *device, slot int32, i, p int) {
 	if s.follows {
 		s.pended(dv, int32(i))
 	}
-	s.events.push(x.reach, slot, int32(p), evReach)
+	s.events.Push(x.reach, slot, int32(p), evReach)
 }
 
 func (s *sim) newSlot() int32 {
@@ -882,12 +884,12 @@ func (s *sim) newSlot() int32 {
 }
 
 func (s *sim) event(e *event) {
-	switch e.kind {
+	switch e.Kind {
 	case evReach:
-		x := &s.slots[e.slot]
+		x := &s.slots[e.Slot]
 		if s.oracle {
 			ts := &s.tiers[x.tier]
-			if ts.transit[0] != e.slot { // events come in (reach, push) order, which the list keeps (reachedBy)
+			if ts.transit[0] != e.Slot { // events come in (reach, push) order, which the list keeps (reachedBy)
 				panic("engine: a task reached its tier out of its transit list's order")
 			}
 			ts.transit = ts.transit[:copy(ts.transit, ts.transit[1:])]
@@ -897,13 +899,15 @@ func (s *sim) event(e *event) {
 		if s.follows {
 			s.pended(dv, x.vtier)
 		}
-		s.reach(e.slot)
+		s.reach(e.Slot)
 	case evRefresh:
 		s.refresh(e)
 	case evDone:
 		s.done(e)
 	case evRetry:
 		s.retry(e)
+	case evExpire:
+		s.expire(e)
 	case evDepart:
 		s.leave(e)
 	}
@@ -944,9 +948,9 @@ func (s *sim) reach(slot int32) {
 	wait, latency := start-x.reach, finish-x.arrival
 	if x.measured {
 		s.pending--
-		s.res.record(s.cfg, ts.scen, x, wait, latency)
+		s.res.Record(ts.scen, x.class, x.size, x.data, x.reply, x.hasPred, x.predWait, wait, latency)
 		if s.nShadows > 0 {
-			s.res.recordShadows(s.cfg, ts.scen, x, wait, latency, s.shPred[int(slot)*s.nShadows:][:s.nShadows])
+			s.res.RecordShadows(ts.scen, x.idle, wait, latency, s.shPred[int(slot)*s.nShadows:][:s.nShadows])
 		}
 	}
 	if s.measuring && x.reach >= s.t0 {
@@ -1012,29 +1016,29 @@ func (s *sim) tell(x *transit, scen int, wait, service, latency, attempt float64
 func (s *sim) refresh(e *event) {
 	post := func(p int) {
 		ts := &s.tiers[p]
-		ts.board = boardEntry{n: noisy(s.present(ts, e.t), s.noise, s.obsRand), at: e.t}
+		ts.board = boardEntry{n: observe.Noisy(s.present(ts, e.T), s.noise, s.obsRand), at: e.T}
 		for _, w := range ts.watchers { // a board's views change here only
 			dv := &s.devs[w.dev]
 			dv.sentSince[w.tier] = 0
-			dv.view.Observed[w.tier] = e.t
+			dv.view.Observed[w.tier] = e.T
 			s.show(dv, w.tier, ts.board.n)
 			if s.follows {
 				s.pended(dv, int32(w.tier))
 			}
 		}
 	}
-	if e.tier < 0 {
+	if e.Tier < 0 {
 		for p := range s.tiers {
 			post(p)
 		}
 		// phase + k·T, multiplied rather than summed, so that postings stay
 		// on the grid however long the run.
-		k := math.Round((e.t-s.obs.Phase)/s.obs.Period) + 1
-		s.events.push(s.obs.Phase+k*s.obs.Period, 0, -1, evRefresh)
+		k := math.Round((e.T-s.obs.Phase)/s.obs.Period) + 1
+		s.events.Push(s.obs.Phase+k*s.obs.Period, 0, -1, evRefresh)
 		return
 	}
-	post(int(e.tier))
-	s.events.push(e.t+s.obsRand.ExpFloat64()*s.obs.Period, 0, e.tier, evRefresh)
+	post(int(e.Tier))
+	s.events.Push(e.T+s.obsRand.ExpFloat64()*s.obs.Period, 0, e.Tier, evRefresh)
 }
 
 // show sets tier i of device dv's view to n tasks present.
@@ -1055,16 +1059,16 @@ func (s *sim) observe(dv *device, t float64) {
 		var age float64
 		switch s.obs.Model {
 		case Fresh:
-			n = noisy(s.present(ts, t), s.noise, dv.rng)
+			n = observe.Noisy(s.present(ts, t), s.noise, dv.rng)
 		case Delayed:
 			s.drain(ts, t) // its history up to t
 			age = s.obs.Delay.Mean()
 			if s.obs.Delay.Random() {
 				age = s.obs.Delay.Sample(dv.rng)
 			}
-			n = noisy(ts.hist.at(t-age), s.noise, dv.rng)
+			n = observe.Noisy(ts.hist.At(t-age), s.noise, dv.rng)
 			if s.obs.CountOwn {
-				n += dv.sent[i] - dv.sendLog[i].at(t-age)
+				n += dv.sent[i] - dv.sendLog[i].At(t-age)
 			}
 		}
 		s.show(dv, i, n)

@@ -1,9 +1,8 @@
 package engine
 
 import (
-	"math"
-
 	"github.com/offload-sim/offload/internal/dispatch"
+	"github.com/offload-sim/offload/internal/pq"
 )
 
 // Tracked views (docs/performance.md, "Cost against the pool size"). A
@@ -38,70 +37,6 @@ import (
 // tracked rather than counted at every decision.
 const trackTiers = 24
 
-// keyHeap is a binary min-heap of the integers 0 to n−1 by a key each,
-// ties by the lower integer, with each one's place in it, so that a key
-// that moves is fixed in O(log n): the due heap (physical tiers by their
-// next departure, +Inf when none is present) and the devices by their
-// next arrival.
-type keyHeap struct {
-	at   []float64 // at[p]: p's key
-	heap []int32   // heap-ordered by (at, p)
-	pos  []int32   // pos[p]: p's index in heap
-}
-
-func newKeyHeap(n int) keyHeap {
-	h := keyHeap{at: make([]float64, n), heap: make([]int32, n), pos: make([]int32, n)}
-	for p := range n {
-		h.at[p], h.heap[p], h.pos[p] = math.Inf(1), int32(p), int32(p)
-	}
-	return h
-}
-
-// top is the least element and its key.
-func (h *keyHeap) top() (int, float64) { p := h.heap[0]; return int(p), h.at[p] }
-
-// less orders p before q.
-func (h *keyHeap) less(p, q int32) bool {
-	return h.at[p] < h.at[q] || h.at[p] == h.at[q] && p < q
-}
-
-// set gives p the key t and restores the order.
-func (h *keyHeap) set(p int, t float64) {
-	h.at[p] = t
-	x := int32(p)
-	i := int(h.pos[p])
-	moved := false
-	for i > 0 {
-		up := (i - 1) / 2
-		q := h.heap[up]
-		if !h.less(x, q) {
-			break
-		}
-		h.heap[i], h.pos[q] = q, int32(i)
-		i, moved = up, true
-	}
-	if !moved {
-		n := len(h.heap)
-		for {
-			l := 2*i + 1
-			if l >= n {
-				break
-			}
-			m := l
-			if r := l + 1; r < n && h.less(h.heap[r], h.heap[l]) {
-				m = r
-			}
-			q := h.heap[m]
-			if !h.less(q, x) {
-				break
-			}
-			h.heap[i], h.pos[q] = q, int32(i)
-			i = m
-		}
-	}
-	h.heap[i], h.pos[p] = x, int32(i)
-}
-
 // kept is tier ts's count as last brought up to date: exact at a decision
 // once settle has run.
 func kept(ts *tierState) int {
@@ -124,14 +59,14 @@ func nextChange(ts *tierState) float64 {
 // by t, logging those whose count changed.
 func (s *sim) settle(t float64) {
 	for {
-		p, at := s.due.top()
+		p, at := s.due.Top()
 		if !(at <= t) {
 			return
 		}
 		ts := &s.tiers[p]
 		before := kept(ts)
 		s.count(ts, t) // a small tier's count from its vector, a large one's heap drained
-		s.due.set(p, nextChange(ts))
+		s.due.Set(p, nextChange(ts))
 		if kept(ts) != before {
 			s.clog = append(s.clog, int32(p))
 		}
@@ -144,8 +79,8 @@ func (s *sim) settle(t float64) {
 // nothing changed, not a departure missed.
 func (s *sim) touched(p int, ts *tierState) {
 	s.clog = append(s.clog, int32(p))
-	if t := nextChange(ts); t < s.due.at[p] {
-		s.due.set(p, t)
+	if t := nextChange(ts); t < s.due.Key(p) {
+		s.due.Set(p, t)
 	}
 }
 
@@ -272,55 +207,6 @@ func (r *reader) State(i int) dispatch.State {
 // trackTiers tiers, an idle view costs what a count of three tiers does
 // and less from ten (jiq, 20 tasks/s a tier of 4 servers).
 
-// busyEntry is a filled tier in the busy heap and a time by which it
-// cannot have gone idle.
-type busyEntry struct {
-	at   float64
-	tier int32
-}
-
-// busyHeap is a binary min-heap of filled tiers by at.
-type busyHeap []busyEntry
-
-func (h *busyHeap) push(at float64, p int) {
-	*h = append(*h, busyEntry{at, int32(p)})
-	d := *h
-	i := len(d) - 1
-	x := d[i]
-	for i > 0 {
-		up := (i - 1) / 2
-		if !(x.at < d[up].at) {
-			break
-		}
-		d[i] = d[up]
-		i = up
-	}
-	d[i] = x
-}
-
-// down puts x at the top in place of the top entry and restores the
-// order: the top tier with a later time, or the last entry when the top
-// is taken off.
-func (h busyHeap) down(x busyEntry) {
-	n, i := len(h), 0
-	for {
-		l := 2*i + 1
-		if l >= n {
-			break
-		}
-		m := l
-		if r := l + 1; r < n && h[r].at < h[l].at {
-			m = r
-		}
-		if !(h[m].at < x.at) {
-			break
-		}
-		h[i] = h[m]
-		i = m
-	}
-	h[i] = x
-}
-
 // idleViews reports whether the run keeps idle views (see above), given
 // each device's capabilities.
 func (s *sim) idleViews(caps []dispatch.Capabilities, devs []Device) bool {
@@ -345,7 +231,7 @@ func (s *sim) setIdle() {
 	if !s.idles {
 		return
 	}
-	s.busy = make(busyHeap, 0, len(s.tiers))
+	s.busy = make(pq.Times, 0, len(s.tiers))
 	s.clogBase, s.clogMax = 0, max(64, 2*len(s.tiers))
 	for p := range s.tiers {
 		s.tiers[p].idle = true
@@ -363,7 +249,7 @@ func (s *sim) setIdle() {
 func (s *sim) busied(p int, ts *tierState, t float64) {
 	if f := ts.free.Free(); ts.idle && f > t {
 		ts.idle = false
-		s.busy.push(f, p)
+		s.busy.Push(f, p)
 		s.clog = append(s.clog, int32(p))
 	}
 }
@@ -371,11 +257,11 @@ func (s *sim) busied(p int, ts *tierState, t float64) {
 // freed marks idle, at a decision at t, every filled tier with a server
 // free by t.
 func (s *sim) freed(t float64) {
-	for len(s.busy) > 0 && s.busy[0].at <= t {
-		p := s.busy[0].tier
+	for len(s.busy) > 0 && s.busy[0].At <= t {
+		p := s.busy[0].ID
 		ts := &s.tiers[p]
 		if f := ts.free.Free(); f > t { // reached since it filled: free later
-			s.busy.down(busyEntry{f, p})
+			s.busy.Down(pq.Entry{At: f, ID: p})
 			continue
 		}
 		ts.idle = true
@@ -383,7 +269,7 @@ func (s *sim) freed(t float64) {
 		x := s.busy[last]
 		s.busy = s.busy[:last]
 		if last > 0 {
-			s.busy.down(x)
+			s.busy.Down(x)
 		}
 		s.clog = append(s.clog, p)
 	}
