@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -98,4 +101,53 @@ func orRoot(pkg string) string {
 		return "main"
 	}
 	return pkg
+}
+
+// The package limits (docs/layout.md): an internal package over
+// maxPackageLines non-test lines holds more than one concern, and one that
+// imports more than maxInternalImports of the module's other packages is a
+// hub where unrelated changes meet. Lines count everything in the
+// package's non-test .go files, comments and blank lines included.
+const (
+	maxPackageLines    = 3000
+	maxInternalImports = 9
+)
+
+// TestPackageLimits checks every internal package against the package
+// limits, naming the package, its count and the limit.
+func TestPackageLimits(t *testing.T) {
+	const mod = "github.com/offload-sim/offload"
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}}|{{.Dir}}|{{join .GoFiles \" \"}}|{{join .Imports \" \"}}", "./internal/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	pkgs := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Split(line, "|")
+		pkg, dir := strings.TrimPrefix(f[0], mod+"/"), f[1]
+		pkgs++
+		lines := 0
+		for _, name := range strings.Fields(f[2]) {
+			b, err := os.ReadFile(filepath.Join(dir, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines += bytes.Count(b, []byte("\n"))
+		}
+		if lines > maxPackageLines {
+			t.Errorf("%s has %d non-test lines: at most %d (move a concern into a package of its own)", pkg, lines, maxPackageLines)
+		}
+		imports := 0
+		for _, imp := range strings.Fields(f[3]) {
+			if strings.HasPrefix(imp, mod+"/") {
+				imports++
+			}
+		}
+		if imports > maxInternalImports {
+			t.Errorf("%s imports %d of the module's packages: at most %d", pkg, imports, maxInternalImports)
+		}
+	}
+	if pkgs < 10 {
+		t.Fatalf("go list reported %d internal packages: the module has more", pkgs)
+	}
 }
