@@ -27,8 +27,10 @@
 //
 // Events are ordered by (time, sequence number), so ties resolve in the order
 // they were scheduled and simulated time never goes backwards. At equal times
-// a departure comes first, then events (reaching a tier), then the arrival
-// being decided.
+// an FCFS tier's departures come first (they are taken off whenever the tier
+// is read), then events in the order they were scheduled (an event-driven
+// tier's departure, evDepart, among them, not ahead of them), then the
+// arrival being decided.
 //
 // # What each structure holds
 //
@@ -55,7 +57,9 @@
 //     time popped: the heap does not check it, and everything after a
 //     pop assumes it (the clock, the measured window, the held reach).
 //   - devs: one per dispatcher: its policy, the capabilities read once at
-//     newSim (observers, feedback, count, sample, view.Oracle), its source
+//     newSim (observers, count, sample, view.Oracle; whether it wants
+//     feedback is its Device's Feedback, which Run fills from the
+//     capabilities), its source
 //     of tasks, its view and phys, the map from its view's tiers to
 //     physical ones. A device's view is reused at every decision; its
 //     InTransit counts are kept current as its tasks leave and reach
@@ -165,8 +169,8 @@
 // clog, Changed, scratchF), records are written into reused values (rec,
 // a Completion in feedback), and capabilities are looked up once, in
 // newSim, not by type assertion per task. BenchmarkEngine reports 0
-// allocs/op and its cost against BenchmarkFloor (x-floor, meant to stay
-// within 1.5; docs/performance.md gives the measured ratio, its command and
-// date); a change on the per-task path is measured there. Fields of a slot
+// allocs/op and its cost against BenchmarkFloor (x-floor; docs/performance.md
+// gives the measured ratio, its command and date, and where the time beyond
+// the floor goes); a change on the per-task path is measured there. Fields of a slot
 // are set one by one in arrive (see transit): a new field is set there too.
 package engine
