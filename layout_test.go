@@ -55,7 +55,7 @@ var allowed = map[string][]string{
 	"internal/scenario":              {"internal/quantile", "internal/scenario/limit", "internal/scenario/load", "internal/scenario/tier", "internal/schema"},
 	"internal/scenario/limit":        {},
 	"internal/scenario/load":         {"internal/scenario/limit", "internal/schema"},
-	"internal/scenario/tier":         {"internal/scenario/limit", "internal/scenario/load", "internal/schema"},
+	"internal/scenario/tier":         {"internal/capacity", "internal/scenario/limit", "internal/scenario/load", "internal/schema"},
 	"internal/schema":                {},
 	"internal/stats":                 {},
 	"internal/store":                 {},

@@ -73,36 +73,41 @@ func Check(caps []*Capacity) []error {
 		law(i, keySlowdowns, cp.Slowdowns, true)
 		law(i, keyFailures, cp.Failures, false)
 	}
-	if a, b, all := downThroughout(caps); all {
+	eps := make([][]Episode, len(caps))
+	for i, cp := range caps {
+		eps[i] = cp.Episodes
+	}
+	if a, b, all := CommonDown(eps, func(e Episode) (float64, float64, bool) { return e.Start, e.End, e.Down }); all {
 		errs = append(errs, fmt.Errorf("%w in [%v, %v): no task could be served then", errAllDown, a, b))
 	}
 	return errs
 }
 
-// downThroughout reports the span during which every tier is down by its
-// fixed episodes, if any.
-func downThroughout(caps []*Capacity) (float64, float64, bool) {
-	lo, hi := 0.0, math.Inf(1)
+// CommonDown is the first span in which every one of tiers is down by its
+// fixed episodes, if there are tiers and such a span; span reads an
+// episode's start, end and whether it is down. The scenario's check and
+// Validate share it, so that the two agree on what "all down" means.
+func CommonDown[E any](tiers [][]E, span func(E) (start, end float64, down bool)) (float64, float64, bool) {
 	type iv struct{ a, b float64 }
-	cur := []iv{{lo, hi}}
-	for _, cp := range caps {
+	cur := []iv{{0, math.Inf(1)}}
+	for _, eps := range tiers {
 		var next []iv
-		for _, e := range cp.Episodes {
-			if !e.Down {
+		for _, e := range eps {
+			start, end, down := span(e)
+			if !down {
 				continue
 			}
 			for _, c := range cur {
-				if a, b := max(c.a, e.Start), min(c.b, e.End); a < b {
+				if a, b := max(c.a, start), min(c.b, end); a < b {
 					next = append(next, iv{a, b})
 				}
 			}
 		}
-		cur = next
-		if len(cur) == 0 {
+		if cur = next; len(cur) == 0 {
 			return 0, 0, false
 		}
 	}
-	return cur[0].a, cur[0].b, true
+	return cur[0].a, cur[0].b, len(tiers) > 0
 }
 
 // errAllDown is returned for tiers that are all down at once by their fixed episodes.

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/offload-sim/offload/internal/capacity"
 	"github.com/offload-sim/offload/internal/scenario/limit"
 	"github.com/offload-sim/offload/internal/scenario/load"
 	"github.com/offload-sim/offload/internal/schema"
@@ -142,25 +143,11 @@ func (c tierChecker) recurring(at []string, r *Recurring, slow bool) {
 // allDown is the first span in which every tier is down by its fixed
 // episodes, if there is one.
 func allDown(tiers []Tier) (float64, float64, bool) {
-	type iv struct{ a, b float64 }
-	cur := []iv{{0, 3 * limit.MaxSpan}}
-	for _, t := range tiers {
-		var next []iv
-		for _, e := range t.Episodes {
-			if !e.Down {
-				continue
-			}
-			for _, x := range cur {
-				if a, b := max(x.a, e.Start), min(x.b, e.End); a < b {
-					next = append(next, iv{a, b})
-				}
-			}
-		}
-		if cur = next; len(cur) == 0 {
-			return 0, 0, false
-		}
+	eps := make([][]Episode, len(tiers))
+	for i, t := range tiers {
+		eps[i] = t.Episodes
 	}
-	return cur[0].a, cur[0].b, len(tiers) > 0
+	return capacity.CommonDown(eps, func(e Episode) (float64, float64, bool) { return e.Start, e.End, e.Down })
 }
 
 // The keys of a tier's random episodes, as errors name them.
