@@ -309,9 +309,11 @@ type Feedback interface {
 // Every attempt a policy decided is told once when it ends, whatever its
 // Outcome (a drop at a full buffer too), so that a balancer's own counts
 // of outstanding requests return to zero; a Moved one is told at its
-// decision besides. The one exception is an attempt lost with its tier
-// when the scenario has no timeout: nothing reaches its dispatcher, as
-// with a request that hangs, and a balancer counts it outstanding.
+// decision besides; an abandoned one (its patience ran out in the queue)
+// as TimedOut at its deadline. The exceptions are an attempt lost with
+// its tier, or abandoned, when the scenario has no timeout: nothing
+// reaches its dispatcher, as with a request that hangs, and a balancer
+// counts it outstanding.
 type Completion struct {
 	Task    int     // the task's id, as View.Task gave it at its decision
 	Tier    int     // the tier it ran at (the device's index)

@@ -65,7 +65,10 @@ func (c *Config) patienceLaw(k int32) *workload.Dist {
 // wait longer than its patience, and if so ends it: it stays in the queue
 // until its patience runs out (its place counted, no server taken), then
 // leaves. An FCFS task's start is known at its reach, so the test is
-// exact: the tasks before it that abandon took no server either.
+// exact: the tasks before it that abandon took no server either. A
+// deadline no later than the patience's end comes first, as at an
+// event-driven tier: the attempt times out (reachDynamic) and no longer
+// abandons.
 func (s *sim) abandons(slot int32, ts *tierState) bool {
 	x := &s.slots[slot]
 	law := s.cfg.patienceLaw(x.class)
@@ -79,8 +82,9 @@ func (s *sim) abandons(slot int32, ts *tierState) bool {
 	if wait <= 0 {
 		return false
 	}
-	p := s.devs[x.dev].src.Patience(s.dyn.side[slot].seq, law)
-	if wait <= p {
+	a := &s.dyn.side[slot]
+	p := s.devs[x.dev].src.Patience(a.seq, law)
+	if wait <= p || x.reach+p >= a.sent+s.dyn.timeout {
 		return false
 	}
 	s.keep(ts, x.reach, x.reach+p)
@@ -91,6 +95,20 @@ func (s *sim) abandons(slot int32, ts *tierState) bool {
 		ts.reached++
 		ts.sojourn += p
 	}
-	s.end(slot, &s.res.Out.Abandoned)
+	s.abandoned(slot)
 	return true
+}
+
+// abandoned ends the task in slot, whose patience ran out in its tier's
+// queue before its deadline. Its dispatcher cannot see the queue: with a
+// timeout it learns of the attempt's end at its deadline, as a timeout,
+// and tells a policy that learns from outcomes then; without one it never
+// does, as with a task lost with its tier. The task is not sent again.
+func (s *sim) abandoned(slot int32) {
+	if s.orphanEnds(slot) {
+		return
+	}
+	a := &s.dyn.side[slot]
+	s.tellFailed(&s.slots[slot], a, a.sent+s.dyn.timeout)
+	s.end(slot, &s.res.Out.Abandoned)
 }

@@ -193,6 +193,6 @@ func (s *sim) leave(ev *event) {
 	case end.End == discipline.TimedOut:
 		s.attemptFailed(slot, ev.T, failTimeout)
 	default: // abandoned, as an FCFS task is (abandons)
-		s.end(slot, &s.res.Out.Abandoned)
+		s.abandoned(slot)
 	}
 }

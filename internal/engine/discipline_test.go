@@ -324,3 +324,35 @@ func TestClassesOnTape(t *testing.T) {
 		t.Errorf("class a's share %v, want 0.3", sh)
 	}
 }
+
+// TestPatienceMeetsTimeout: an FCFS tier, whose abandonments are decided at
+// the reach, and a one-class priority tier, whose patiences and deadlines
+// are events, serve in the same order and must end every task alike when
+// the tasks have both a patience and a timeout: whichever comes first
+// wins, the deadline at a tie, and a timed-out attempt no longer abandons.
+func TestPatienceMeetsTimeout(t *testing.T) {
+	exp := mustDist(t, "exponential", 1, 0, 0)
+	for _, cancel := range []bool{false, true} {
+		for _, retries := range []int{0, 2} {
+			var outs [2]Outcomes
+			for k, d := range []Discipline{FCFS, Priority} {
+				cfg := singleTier(0.95, 1, exp, 20000, 0)
+				cfg.Tiers[0].Discipline = d
+				cfg.Patience = mustDist(t, "exponential", 3, 0, 0)
+				cfg.Timeout, cfg.Retries, cfg.CancelOnTimeout = 4, retries, cancel
+				res, err := Run(cfg, always(0), workload.NewStreams(5, 0))
+				if err != nil {
+					t.Fatal(err)
+				}
+				outs[k] = res.Out
+			}
+			o := outs[0]
+			if o.Abandoned == 0 || o.TimedOut == 0 || o.Completed+o.Abandoned+o.TimedOut != o.Arrived {
+				t.Errorf("cancel %v, retries %d: the run does not meet both ends: %+v", cancel, retries, o)
+			}
+			if outs[0].Abandoned != outs[1].Abandoned || outs[0].TimedOut != outs[1].TimedOut || outs[0].Retried != outs[1].Retried {
+				t.Errorf("cancel %v, retries %d: fcfs %+v, priority %+v", cancel, retries, outs[0], outs[1])
+			}
+		}
+	}
+}

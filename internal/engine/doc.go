@@ -138,8 +138,10 @@
 // come in time order); an FCFS task's finish is its service drained
 // through the timeline's pieces, or the instant the tier goes down
 // (reachDynamic). Every failure is told and retried at the instant its
-// dispatcher learns of it, never earlier than the event that finds it: an
-// attempt whose delay outlives the timeout fails at its deadline, in
+// dispatcher learns of it, never earlier than the event that finds it (an
+// abandonment, which no dispatcher sees, is told as a timeout at its
+// deadline, and never without a timeout; it is not retried): an
+// attempt whose delay outlives the timeout (or equals it) fails at its deadline, in
 // transit (expire), its task moving to a new slot for the retry while the
 // old one, an orphan, travels on to its tier, where with cancel nothing
 // joins and without only its work does (orphanEnds frees the slot, the

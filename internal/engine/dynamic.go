@@ -120,13 +120,17 @@ func (s *sim) sent(slot int32, t float64, seq int, measured bool) {
 }
 
 // expiresInTransit schedules the timeout of the attempt in slot, sent at
-// t, if it fires before the task reaches its tier: the dispatcher's timer
-// runs from the send, whatever the delay. Pushed at the send, before a
-// held reach is placed: it comes strictly before that reach, which is
-// therefore pushed, in the order it would have been anyway.
+// t, if it fires no later than the task reaches its tier: the
+// dispatcher's timer runs from the send, whatever the delay, and at a tie
+// the deadline comes first, as it does at a tier (where an FCFS task
+// reaching at its deadline cannot start before it, and an event-driven
+// tier's deadline timer is set before the task's other happenings). Pushed
+// at the send, before a held reach is placed: it comes before that reach
+// (earlier, or at the same instant and pushed first), which is therefore
+// pushed, in the order it would have been anyway.
 func (s *sim) expiresInTransit(slot int32, t float64) {
 	x := &s.slots[slot]
-	if deadline := t + s.dyn.timeout; deadline < x.reach {
+	if deadline := t + s.dyn.timeout; deadline <= x.reach {
 		s.events.Push(deadline, slot, x.tier, evExpire)
 	}
 }

@@ -100,7 +100,8 @@ func counts(p any, n int) (per []int, entries int, found bool) {
 // TestFeedbackEndsEveryAttempt: for every registered policy that learns
 // from outcomes, in a run whose tiers fail in turn and whose tasks time
 // out and are retried, the policy is told of every attempt's end (its
-// completion, the error of a down tier, its timeout) at the tier it was
+// completion, the error of a down tier, its timeout; a drop's refusal; an
+// abandonment's timeout) at the tier it was
 // outstanding at, the engine's fallback included (a move to the tier
 // used); so the policy's own counts of outstanding requests are, at the
 // end, exactly the attempts still in flight, a handful of the last tasks.
@@ -127,6 +128,19 @@ func TestFeedbackEndsEveryAttempt(t *testing.T) {
 			}
 		}, func(o engine.Outcomes) bool { return o.Dropped > 0 },
 			[]dispatch.Outcome{dispatch.Completed, dispatch.Failed}},
+		// Patience with a timeout, at FCFS and at SRPT tiers: an abandoned
+		// attempt's end is learnt at its deadline.
+		{"abandons", func(cfg *engine.Config) {
+			cfg.Patience, cfg.Timeout = mustExp(0.02), 0.4
+		}, func(o engine.Outcomes) bool { return o.Abandoned > 0 },
+			[]dispatch.Outcome{dispatch.Completed, dispatch.TimedOut}},
+		{"abandons-srpt", func(cfg *engine.Config) {
+			for i := range cfg.Tiers {
+				cfg.Tiers[i].Discipline = engine.SRPT
+			}
+			cfg.Patience, cfg.Timeout = mustExp(0.02), 0.4
+		}, func(o engine.Outcomes) bool { return o.Abandoned > 0 },
+			[]dispatch.Outcome{dispatch.Completed, dispatch.TimedOut}},
 	}
 	tested := 0
 	for _, name := range policies.Names() {
@@ -150,6 +164,15 @@ func TestFeedbackEndsEveryAttempt(t *testing.T) {
 	if tested < 4 {
 		t.Fatalf("%d feedback policies registered, want least-conn, p2c, ewma, prequal at least", tested)
 	}
+}
+
+// mustExp is the exponential law of this mean.
+func mustExp(mean float64) workload.Dist {
+	d, err := workload.New("exponential", mean, 0, 0)
+	if err != nil {
+		panic(err)
+	}
+	return d
 }
 
 // endsEveryAttempt runs p through its ledger and checks that every

@@ -37,19 +37,23 @@ func (l *clientLog) Done(c *dispatch.Completion) {
 // out then (not when the task reaches its tier), time never goes
 // backwards for the policy, and every task ends timed out. With
 // cancel_on_timeout the task never joins its tier; without, it joins and
-// its service is wasted. FCFS and an event-driven tier alike.
+// its service is wasted. FCFS and the event-driven tiers alike, and a
+// delay equal to the timeout as one that outlives it: the deadline comes
+// first at a tie.
 func TestTimeoutInTransit(t *testing.T) {
-	for _, d := range []Discipline{FCFS, PS} {
+	for _, d := range []Discipline{FCFS, PS, SRPT, Priority} {
 		for _, cancel := range []bool{false, true} {
-			t.Run(d.String()+" cancel "+strconv.FormatBool(cancel), func(t *testing.T) { timeoutInTransit(t, d, cancel) })
+			for _, delay := range []float64{1, 0.4} {
+				t.Run(d.String()+" cancel "+strconv.FormatBool(cancel)+" delay "+ftoa(delay), func(t *testing.T) { timeoutInTransit(t, d, cancel, delay) })
+			}
 		}
 	}
 }
 
-func timeoutInTransit(t *testing.T, d Discipline, cancel bool) {
+func timeoutInTransit(t *testing.T, d Discipline, cancel bool, delayS float64) {
 	const timeout, retries, tasks, service = 0.4, 2, 400, 0.1
 	size := mustDist(t, "deterministic", 1, 0, 0)
-	delay := mustDist(t, "deterministic", 1, 0, 0) // > timeout
+	delay := mustDist(t, "deterministic", delayS, 0, 0) // ≥ timeout
 	cfg := &Config{
 		Tiers: []TierConfig{tier("a", dispatch.Edge, 2, 1/service, size, delay),
 			tier("b", dispatch.Cloud, 4, 1/service, size, delay)},
