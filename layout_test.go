@@ -13,7 +13,8 @@ import (
 // allowed lists, for every package of the module, the module packages it
 // may import directly (docs/layout.md). The graph reads top-down: only cmd
 // sees the terminal, cmd never reaches the engine, the engine knows only the
-// vocabulary and the workload, scenario is a leaf, and the testbed never
+// vocabulary and the workload, scenario and its parts know no command and
+// no simulator (tier asks capacity alone, for its episodes), and the testbed never
 // reaches the engine. A new package, or a new edge, is a decision: it fails
 // here until this table says so.
 var allowed = map[string][]string{

@@ -13,6 +13,6 @@ const (
 
 // event is one scheduled happening, in the run's heap of them (sim.events,
 // by time then push order). Slot indexes the in-transit task table for
-// evReach and evRetry, the pending completions for evDone, and carries the
+// evReach, evRetry and evExpire, the pending completions for evDone, and carries the
 // tier's generation for evDepart; Tier is the tier concerned.
 type event = pq.Event

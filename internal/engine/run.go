@@ -757,7 +757,7 @@ func (s *sim) arrive(k, dev int, t float64, measured bool) error {
 	x.reach = t + x.delay
 	x.tier, x.vtier, x.dev = int32(p), int32(i), int32(dev)
 	x.measured, x.hasPred, x.predWait = measured, dec.HasPred, dec.PredWait
-	x.idle = false // predictShadows sets it: only the shadows' errors read it (recordShadows)
+	x.idle = false // predictShadows sets it: only the shadows' errors read it (tally's RecordShadows)
 	x.data, x.reply = s.task.Data, s.task.Reply
 	x.class = int32(s.task.Class)
 	if s.dyn != nil {

@@ -1,7 +1,7 @@
-// Package limit holds the bounds a scenario's values must stay within
-// beyond each field's meaning: the scenario and the packages of its parts
-// check against the same numbers, and the manual's table of bounds lists
-// them from here (a leaf).
+// Package limit holds bounds on a scenario's values, beyond each field's
+// meaning, for the scenario and the packages of its parts to check against
+// the same numbers (a leaf); some bounds live instead with the one package
+// that checks them. The manual's table of bounds lists them all.
 package limit
 
 // The bounds Validate enforces beyond each field's meaning. They keep every
