@@ -80,7 +80,10 @@ inside the image unless --caption; it wraps to the image's width.
 
 --figure NAME draws one of the sweep's own figures instead, as the
 experiment drew it (mean_latency, shares, class_latency, …: the file
-stems it wrote), at --size, for the policies of --policy.`,
+stems it wrote), at --size, for the policies of --policy.
+
+Inside DIR, -o replaces only a file offload wrote there. Anywhere else an
+existing FILE is kept unless --force; a missing folder is made.`,
 		Example: "  offload plot results/sweep-load --y p99_latency_s -o p99.svg\n" +
 			"  offload plot results/sweep-load --y share_cloud --policy hybrid,jsq-s --size 5x3.5 -o cloud.png\n" +
 			"  offload plot results/sweep-load --y mean_latency_s --size 3.5x2.6 --title \"\" -o fig3.pdf\n" +
@@ -123,6 +126,7 @@ stems it wrote), at --size, for the policies of --policy.`,
 	fl.BoolVar(&noCaption, "no-caption", false, "no caption inside the image (the default)")
 	fl.StringVar(&title, "title", "", "the figure's `TITLE` (default: \"<metric> vs <x>\"; --title \"\" draws none)")
 	fl.StringVarP(&o.Out, "out", "o", "", "the image `FILE` (required), ending in .png, .svg or .pdf: its format")
+	fl.BoolVar(&o.Force, "force", false, "replace -o FILE outside DIR if it exists")
 	return c
 }
 

@@ -303,3 +303,30 @@ func TestReportKeepsUsersFiles(t *testing.T) {
 		t.Errorf("-o over offload's own report: exit %d: %s", code, stderr)
 	}
 }
+
+// plot -o outside the folder never replaces an existing file without
+// --force (nothing tells a file of the user's from an earlier plot), and
+// makes a missing folder, as report -o does.
+func TestPlotKeepsUsersFiles(t *testing.T) {
+	whole, _, _ := resultsFolders(t)
+	dir := copyDir(t, whole)
+	mine := writeFile(t, t.TempDir(), "mine.png", "my image")
+	if code, stderr := runBounded(t, "plot", dir, "--y", "mean_latency_s", "-o", mine); code != ExitUsage || !strings.Contains(stderr, "exists") || !strings.Contains(stderr, "--force") {
+		t.Errorf("-o over a file of the user's: exit %d, %s; want 2 and --force named", code, stderr)
+	}
+	if got := readFile(t, mine); got != "my image" {
+		t.Errorf("the user's file now holds %.40q", got)
+	}
+	if code, stderr := runBounded(t, "plot", dir, "--y", "mean_latency_s", "-o", mine, "--force"); code != 0 {
+		t.Fatalf("--force: exit %d: %s", code, stderr)
+	}
+	checkPNG(t, mine)
+	for _, c := range [][]string{{"plot", dir, "--y", "mean_latency_s", "-o"}, {"report", dir, "-o"}} {
+		out := filepath.Join(t.TempDir(), "new", "folder", "x"+map[string]string{"plot": ".png", "report": ".html"}[c[0]])
+		if code, stderr := runBounded(t, append(c, out)...); code != 0 {
+			t.Errorf("%s -o into a missing folder: exit %d: %s", c[0], code, stderr)
+		} else if _, err := os.Stat(out); err != nil {
+			t.Errorf("%s -o into a missing folder: %v", c[0], err)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -34,6 +35,7 @@ type PlotOptions struct {
 	Caption  bool     // draw the caption inside the image
 	Title    *string  // nil: "<metric> vs <x>"
 	Out      string   // the file to write
+	Force    bool     // replace an existing Out outside Dir
 	Stdout   io.Writer
 }
 
@@ -41,11 +43,17 @@ type PlotOptions struct {
 // swept value (or another column), for a subset of its policies, and
 // writes it to o.Out: through internal/store when that is inside the
 // folder (only offload's own files are replaced there), atomically
-// anywhere else. Unknown metrics and policies are bad input, with what is
-// allowed.
+// anywhere else, where an existing file is replaced only with o.Force (a
+// file of the user's is never lost) and a missing folder is made. Unknown
+// metrics and policies are bad input, with what is allowed.
 func Plot(ctx context.Context, o PlotOptions) (string, error) {
 	if o.Out == "" {
 		return "", runner.BadInputf("-o FILE: where to write the plot")
+	}
+	if inside, _ := runner.SameDir(filepath.Dir(o.Out), o.Dir); !inside {
+		if err := mayOverwrite(o.Out, o.Force); err != nil {
+			return "", err
+		}
 	}
 	format, err := plotFormat(o.Out, o.Format)
 	if err != nil {
@@ -194,10 +202,16 @@ func writePlot(o PlotOptions, sums []results.Summary, legend chart.Legend, fo ch
 
 // writeOut hands draw the folder of o.Out: the results folder through
 // internal/store when o.Out is inside it (its manifest then records the
-// file), else a plain folder written atomically.
+// file), else a plain folder written atomically, made if missing.
 func writeOut(o PlotOptions, draw func(chart.Folder) error) error {
 	var folder chart.Folder = chart.Dir(filepath.Dir(o.Out))
-	if same, _ := runner.SameDir(filepath.Dir(o.Out), o.Dir); same {
+	same, _ := runner.SameDir(filepath.Dir(o.Out), o.Dir)
+	if !same {
+		if err := os.MkdirAll(filepath.Dir(o.Out), 0o755); err != nil {
+			return err
+		}
+	}
+	if same {
 		d, err := runner.AddToFolder(o.Dir, []string{filepath.Base(o.Out)})
 		if err != nil {
 			return err
@@ -274,4 +288,23 @@ func sweptOf(sums []results.Summary) []float64 {
 		xs[i] = s.Value
 	}
 	return xs
+}
+
+// mayOverwrite refuses, as bad input, an existing out (a file of the
+// user's, or one an earlier plot wrote: nothing tells them apart) unless
+// force; something other than a regular file there is refused even with
+// force.
+func mayOverwrite(out string, force bool) error {
+	fi, err := os.Lstat(out)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	case !fi.Mode().IsRegular():
+		return runner.BadInputf("-o %s exists and is not a regular file: give another name", out)
+	case !force:
+		return runner.BadInputf("-o %s exists: give another name, or --force to replace it", out)
+	}
+	return nil
 }

@@ -174,8 +174,9 @@ func (r *resultsFS) Sub(dir string) (fs.FS, error) {
 // into the folder through internal/store, like every file offload writes
 // there (refused if a report.html of the user's stands in the way; a name
 // there must end in .html, so that no result file is replaced by a page);
-// anywhere else it is one atomic file, which replaces an existing file only
-// if that is a report offload wrote, or with force.
+// anywhere else it is one atomic file (its folder made if missing), which
+// replaces an existing file only if that is a report offload wrote, or
+// with force.
 func WriteReport(ctx context.Context, dir, out string, force bool, o ReportOptions, w io.Writer) (string, error) {
 	if out == "" {
 		out = filepath.Join(dir, ReportFile)
@@ -195,6 +196,9 @@ func WriteReport(ctx context.Context, dir, out string, force bool, o ReportOptio
 	}
 	write := func(w io.Writer) error { _, err := w.Write(page); return err }
 	if !inside {
+		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+			return "", err
+		}
 		if err := chart.WriteFileAtomic(filepath.Dir(out), filepath.Base(out), write); err != nil {
 			return "", err
 		}
