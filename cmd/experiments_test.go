@@ -191,6 +191,8 @@ func TestGuards(t *testing.T) {
 		{"set of the swept field", []string{"sweep-load", "--set", "arrivals.rate=30", "-o", filepath.Join(dir, "a")}, "is swept"},
 		{"mape policy", []string{"mape", "--policy", "jsq", "-o", filepath.Join(dir, "b")}, "unknown flag: --policy"},
 		{"burst tasks", []string{"burst", "--tasks", "100", "-o", filepath.Join(dir, "c")}, "--set duration"},
+		{"burst after the run", []string{"burst", "--set", "duration=200", "-o", filepath.Join(dir, "d")}, "the first starts at 300 s"},
+		{"burst without bursts", []string{"burst", "--set", "arrivals.bursts=[]", "-o", filepath.Join(dir, "e")}, "arrivals.bursts: none"},
 		{"resume into a foreign folder", []string{"run", "--resume", "--seeds", "1", "--tasks", "100", "-o", notes}, "offload did not write"},
 		{"reproduce into a foreign folder", []string{"reproduce", "--scale", "ci", "-o", notes}, "offload did not write"},
 	} {

@@ -50,10 +50,26 @@ func burstStep() step {
 // maxWindows bounds a run's series, whose memory grows with the window count.
 const maxWindows = 100000
 
-// prepareBurst checks that bursts fall at known times and that the series
-// fits in memory.
+// prepareBurst checks that bursts fall at known times, that one starts
+// before arrivals end (else every statistic and figure would be empty),
+// and that the series fits in memory.
 func prepareBurst(plan *experiment.Plan, a runner.Args) error {
-	return prepareSeries(burstName, plan, a)
+	if err := prepareSeries(burstName, plan, a); err != nil {
+		return err
+	}
+	sc := plan.Scenario
+	horizon := experiment.Horizon(sc)
+	if len(experiment.BurstIntervals(sc, horizon)) > 0 {
+		return nil
+	}
+	if len(sc.Arrivals.Bursts) == 0 {
+		return fmt.Errorf("arrivals.bursts: none: the %s experiment follows the tiers through bursts; give at least one", burstName)
+	}
+	first := math.Inf(1)
+	for _, b := range sc.Arrivals.Bursts {
+		first = min(first, b.Start)
+	}
+	return fmt.Errorf("arrivals.bursts: the first starts at %g s, at or after the end of arrivals (warmup_time %g + duration %g = %g s): lengthen duration past %g, or start a burst earlier", first, sc.WarmupTime, sc.Duration, horizon, first-sc.WarmupTime)
 }
 
 // prepareSeries checks an experiment's time-series windows: the scenario
