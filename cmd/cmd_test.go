@@ -255,6 +255,10 @@ func TestInterruptAndResume(t *testing.T) {
 	if m, err := runner.ReadManifest(part); err != nil || m.Complete || m.RunsDone < 1 || m.RunsDone >= m.Runs {
 		t.Errorf("manifest after interruption: %+v, %v", m, err)
 	}
+	// plot says why there is nothing to plot yet, and what finishes it.
+	if code, _, stderr := run(t, context.Background(), "plot", part, "--y", "mean_latency_s", "-o", filepath.Join(dir, "p.svg")); code != ExitUsage || !strings.Contains(stderr, "did not finish") || !strings.Contains(stderr, "--resume") {
+		t.Errorf("plot of the interrupted folder: exit %d, %s; want 2 naming --resume", code, stderr)
+	}
 	if code, _, stderr := run(t, context.Background(), "run", "-f", f, "-o", part, "-j", "1", "--resume", "--format", "svg"); code != 0 {
 		t.Fatalf("resume exited %d: %s", code, stderr)
 	}

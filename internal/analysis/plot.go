@@ -97,7 +97,7 @@ func Plot(ctx context.Context, o PlotOptions) (string, error) {
 func readSummary(ctx context.Context, o PlotOptions) ([]results.Summary, []string, error) {
 	b, err := runner.ReadResult(ctx, filepath.Join(o.Dir, "summary.csv"))
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, runner.BadInputf("%s has no summary.csv (a reproduction: plot one of its experiment folders)", o.Dir)
+		return nil, nil, noSummary(o.Dir)
 	}
 	if err != nil {
 		return nil, nil, err
@@ -114,6 +114,15 @@ func readSummary(ctx context.Context, o PlotOptions) ([]results.Summary, []strin
 		return nil, nil, runner.BadInputf("--y %q: not a column of %s (allowed: %s)", o.Y, filepath.Join(o.Dir, "summary.csv"), strings.Join(names, ", "))
 	}
 	return sums, names, nil
+}
+
+// noSummary is the bad input of a folder without summary.csv: a run that
+// did not finish (its manifest says so), or a reproduction's folder.
+func noSummary(dir string) error {
+	if m, err := runner.ReadManifest(dir); err == nil && !m.Complete && m.Runs > 0 {
+		return runner.BadInputf("%s has no summary.csv: its run did not finish (%d of %d runs done); the same command with --resume runs the rest", dir, m.RunsDone, m.Runs)
+	}
+	return runner.BadInputf("%s has no summary.csv (a reproduction: plot one of its experiment folders)", dir)
 }
 
 // readLegend reads the folder's legend and swept parameter from its
