@@ -51,12 +51,31 @@ func YAMLErrors(err error) Errors {
 			if num, msg, ok := strings.Cut(rest, ": "); ok {
 				if n, err := strconv.Atoi(num); err == nil {
 					e.Line, e.Msg = n, msg
+					if te == nil && parserProblem(msg) {
+						e.Line++
+					}
 				}
 			}
 		}
 		errs = append(errs, e)
 	}
 	return errs
+}
+
+// parserProblem reports whether msg is one of the problems yaml.v3's
+// parser (rather than its scanner) reports. yaml.v3 (v3.0.1, decode.go's
+// parser.fail) writes those with the 0-based line of the construct being
+// parsed, where a scanner's problem and a decoding error get a 1-based
+// one: an unclosed "[" on line 3 was reported on line 2. The problems are
+// parserc.go's calls of yaml_parser_set_parser_error(_context).
+func parserProblem(msg string) bool {
+	for _, p := range []string{"did not find expected ", "found duplicate %YAML directive",
+		"found incompatible YAML document", "found duplicate %TAG directive", "found undefined tag handle"} {
+		if strings.HasPrefix(msg, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // tabHint explains a syntax error on a line indented with a tab: yaml.v3

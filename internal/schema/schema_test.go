@@ -127,3 +127,24 @@ func TestWords(t *testing.T) {
 		t.Errorf("got %q %q %v", l, u, ok)
 	}
 }
+
+// TestSyntaxErrorLines: a syntax error names the line a user would fix:
+// yaml.v3's parser problems come 0-based and are moved to 1-based, its
+// scanner problems already are.
+func TestSyntaxErrorLines(t *testing.T) {
+	for _, c := range []struct {
+		doc  string
+		line int
+	}{
+		{"name: x\nseeds: 2\ntasks: [1\n", 3},              // the unclosed [
+		{"name: x\nseeds: 2\ntasks: [1\nfoo: 3\n", 3},      // the same, before more keys
+		{"name: x\ntiers:\n  - {name: a\n  - {b: 1}\n", 3}, // the unclosed {
+		{"a: 1\n- b\n", 2},                                 // a sequence entry in a mapping
+		{"name: x\nseeds: 2\n  bad: 3\nfoo: 1\n", 3},       // a scanner problem
+	} {
+		_, errs := schema.ReadDocument([]byte(c.doc), "a scenario")
+		if len(errs) != 1 || errs[0].Line != c.line {
+			t.Errorf("%q: %v, want one error on line %d", c.doc, errs, c.line)
+		}
+	}
+}
