@@ -60,7 +60,9 @@ func meanLatencyClaim(load []results.Run, exploration *runner.Result) claims.Cla
 // writeClaims writes claims.md and prints the verdicts; failed says whether
 // a claim FAILed.
 func writeClaims(d *runner.Folder, scale, version string, cs []claims.Claim, extra string, out io.Writer) (failed bool, err error) {
-	prov := fmt.Sprintf("Made by `offload %s --scale %s` (offload %s); the runs are in the folders beside this file.", Name, scale, version)
+	// The scale alone, not a command line that would leave out the others
+	// (--emulate, --seed, --baselines): the manifest keeps the whole one.
+	prov := fmt.Sprintf("Made by `offload %s` at `--scale %s` (offload %s); manifest.json holds the whole command, and the runs are in the folders beside this file.", Name, scale, version)
 	md := claims.Markdown("The paper's claims", prov, cs) + extra
 	if err := d.WriteFile("claims.md", func(w io.Writer) error { _, err := io.WriteString(w, md); return err }); err != nil {
 		return false, err
