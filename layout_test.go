@@ -35,7 +35,7 @@ var allowed = map[string][]string{
 	"internal/discipline":            {},
 	"internal/dispatch":              {},
 	"internal/fcfs":                  {},
-	"internal/htmlreport":            {"internal/chart", "internal/report", "internal/results"},
+	"internal/htmlreport":            {"internal/chart", "internal/report", "internal/results", "internal/store"},
 	"internal/dispatch/dispatchtest": {"internal/dispatch"},
 	"internal/engine":                {"internal/capacity", "internal/discipline", "internal/dispatch", "internal/fcfs", "internal/observe", "internal/pq", "internal/tally", "internal/workload"},
 	"internal/emulate":               {"internal/analysis", "internal/balancer", "internal/dispatch", "internal/engine", "internal/experiment", "internal/policies", "internal/results", "internal/runner", "internal/testbed"},

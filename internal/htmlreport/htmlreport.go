@@ -31,6 +31,7 @@ import (
 	"github.com/offload-sim/offload/internal/chart"
 	"github.com/offload-sim/offload/internal/report"
 	"github.com/offload-sim/offload/internal/results"
+	"github.com/offload-sim/offload/internal/store"
 )
 
 // Options say what the page says about itself.
@@ -258,7 +259,7 @@ func subfolders(fsys fs.FS, order []string) ([]string, error) {
 // provenance writes what made the folder.
 func (p *page) provenance(m manifest) {
 	rows := [][2]string{
-		{"command", strings.Join(m.Command, " ")},
+		{"command", store.ShellJoin(m.Command)}, // quoted, so that it pastes back into a shell
 		{"offload version", m.Version},
 		{"experiment", m.Experiment},
 	}

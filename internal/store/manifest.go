@@ -158,3 +158,21 @@ func ReadManifest(dir string) (Manifest, []byte, error) {
 	}
 	return m, b, nil
 }
+
+// ShellJoin writes a command's words as one line a POSIX shell reads back
+// as the same words: a manifest's Command, shown to be copied and run.
+func ShellJoin(words []string) string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = shellQuote(w)
+	}
+	return strings.Join(q, " ")
+}
+
+// shellQuote quotes a word for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=,:+@%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
