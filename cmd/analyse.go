@@ -141,7 +141,12 @@ the mean of the per-replicate differences policy − baseline of --metric with
 its 95% Student-t interval: a table on stdout, compare_<metric>.csv and the
 difference plot diff_<metric>.<format> (the metric without its _s suffix:
 mean_latency_s → diff_mean_latency.png), written into DIR, or -o OUT.
-"lower" means the whole interval lies below zero.`,
+"lower" means the whole interval lies below zero.
+
+Then every cell's policies ranked on the metric by paired t tests over all
+their pairs, Holm-adjusted: printed after the table, and written as
+ranking_<metric>.csv (each policy's rank) and pairs_<metric>.csv (every
+pair's difference, interval and p-values).`,
 		Example: "  offload compare results/sweep-load --baseline jsq-s\n  offload compare results/run --baseline hybrid --metric p95_large_s -o /tmp/cmp",
 		Args:    oneFolder,
 		RunE: func(c *cobra.Command, args []string) error {

@@ -37,16 +37,19 @@ summary.csv, scenario.yaml and manifest.json (and plots for a sweep) into -o.`,
 
 func sweepLoadSpec() Experiment {
 	return sweepSpec(sweepLoadName, "Latency of every policy against the arrival rate",
-		`Run every policy over the arrival rates of the embedded sweep-load scenario
-(or -f FILE): mean, P95, P99 and large-task P95 latency and tier shares
-against the rate, with 95% confidence intervals across replicates.`,
+		`Run every policy over the arrival rates of the embedded sweep-load scenario:
+mean, P95, P99 and large-task P95 latency and tier shares against the rate,
+with 95% confidence intervals across replicates. -f FILE replaces the
+scenario whole, its sweep included: the file's own sweep is run (one cell if
+it has none), whatever parameter it sweeps.`,
 		"  offload sweep-load -o results/sweep-load\n  offload sweep-load --policy hybrid,edge-first --seeds 3 --set 'sweep.values=[40, 120]'")
 }
 
 func edgeCapacitySpec() Experiment {
 	return sweepSpec(edgeCapacityName, "Latency of every policy against the number of edge servers",
 		`Run every policy over the edge server counts of the embedded edge-capacity
-scenario (or -f FILE), at a fixed arrival rate.`,
+scenario, at a fixed arrival rate. -f FILE replaces the scenario whole, its
+sweep included: the file's own sweep is run (one cell if it has none).`,
 		"  offload edge-capacity -o results/edge-capacity\n  offload edge-capacity --policy hybrid,jsq --tasks 50000")
 }
 
