@@ -19,7 +19,9 @@ import (
 
 const rootLong = `offload runs queue-aware task-offloading experiments: a discrete-event
 simulation of a device dispatching tasks to local, edge and cloud tiers,
-under eight dispatch policies, over many seeded replicates.
+under the paper's eight dispatch policies, reference baselines, production
+load balancers' algorithms or your own program (offload run --help lists
+them all), over many seeded replicates.
 
 Exit status: 0 done, 1 a run failed, 2 bad input (scenario, flags,
 arguments; nothing is written), 130 interrupted.`

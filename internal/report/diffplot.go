@@ -75,7 +75,8 @@ func stableDiffs(ds []results.Difference) (kept []results.Difference, left []str
 }
 
 // DiffNote is the caption of PlotDiffs's figure of ds: DiffCaption, how to
-// read a symmetric log axis when it takes one, and the policies left out.
+// read a symmetric log axis when it takes one, and the policies left out
+// of some cell (their stable cells are drawn).
 func DiffNote(ds []results.Difference, legend chart.Legend) string {
 	kept, left := stableDiffs(ds)
 	note := DiffCaption
@@ -83,7 +84,7 @@ func DiffNote(ds []results.Difference, legend chart.Legend) string {
 		note += " " + SymLogCaption(c)
 	}
 	if len(left) > 0 {
-		note += "\nNot shown, unstable in some cell: " + strings.Join(sortedByLegend(left, legend), ", ") + "."
+		note += "\nLeft out in the cells where unstable: " + strings.Join(sortedByLegend(left, legend), ", ") + "."
 	}
 	return note
 }
