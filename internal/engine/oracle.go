@@ -13,16 +13,23 @@ func (o *oracle) TaskSize() float64 { return o.task.Size }
 // they are replayed, in reach order, on a copy of the servers' free times.
 // Tasks already dispatched that would reach it later are overtaken and do not
 // count; neither do tasks not yet dispatched, which is why this greedy rule is
-// a reference, not an optimum.
+// a reference, not an optimum. An attempt whose timeout comes before its
+// reach under cancel_on_timeout never joins, and does not count either
+// (one cancelled in the queue, later, still does: the replay knows no
+// timeouts).
 func (o *oracle) Completion(i int) float64 {
 	s := (*sim)(o)
 	ts := &s.tiers[s.cur.phys[i]]
 	reach := s.now + s.cur.src.Delay(&s.task, i)
 	ahead := ts.transit[:s.reachedBy(ts, reach)]
 	speed := ts.speed
+	cancel := s.dyn != nil && s.dyn.cancel
 	done, scratch := ts.free.Completion(s.scratchF, func(yield func(reach, service float64) bool) {
 		for _, sl := range ahead {
 			x := &s.slots[sl]
+			if cancel && s.dyn.side[sl].sent+s.dyn.timeout <= x.reach {
+				continue // it times out in transit and never joins (expire)
+			}
 			if !yield(x.reach, x.size/speed) {
 				return
 			}

@@ -119,3 +119,52 @@ func checkTransitTimeouts(t *testing.T, l *clientLog, timeout float64, retries i
 		}
 	}
 }
+
+// seer is a clairvoyant clientLog that keeps, at every first decision, the
+// oracle's completion at the tier it chooses less the task's reach and
+// service: the wait it foresees.
+type seer struct {
+	clientLog
+	waits []float64
+	sizes workload.Dist
+}
+
+func (s *seer) Decide(v *dispatch.View) dispatch.Decision {
+	d := s.clientLog.Decide(v)
+	if v.Retry == nil {
+		s.waits = append(s.waits, v.Oracle.Completion(d.Tier)-v.Now-1-v.Oracle.TaskSize()*0.1)
+	}
+	return d
+}
+
+func (s *seer) Capabilities() dispatch.Capabilities {
+	return dispatch.Capabilities{Feedback: s, Clairvoyant: true}
+}
+
+// TestOracleSkipsCancelledInTransit: when every attempt times out in
+// transit and cancel_on_timeout removes it, no task ever joins a tier, so
+// the oracle foresees no wait anywhere; without cancel the timed-out
+// attempts join and it foresees their work.
+func TestOracleSkipsCancelledInTransit(t *testing.T) {
+	for _, cancel := range []bool{true, false} {
+		size := mustDist(t, "deterministic", 1, 0, 0)
+		delay := mustDist(t, "deterministic", 1, 0, 0) // > the timeout
+		cfg := &Config{
+			Tiers: []TierConfig{tier("a", dispatch.Edge, 1, 10, size, delay),
+				tier("b", dispatch.Cloud, 1, 10, size, delay)},
+			Arrivals: workload.Schedule{Rate: 20}, Size: size, Large: math.Inf(1), Tasks: 400,
+			Timeout: 0.4, Retries: 2, CancelOnTimeout: cancel,
+		}
+		p := &seer{}
+		if _, err := Run(cfg, p, workload.NewStreams(3, 0)); err != nil {
+			t.Fatal(err)
+		}
+		most := 0.0
+		for _, w := range p.waits {
+			most = max(most, w)
+		}
+		if cancel != (most < 1e-9) {
+			t.Errorf("cancel %v: the oracle foresaw waits up to %v s; want none exactly with cancel", cancel, most)
+		}
+	}
+}
