@@ -126,7 +126,6 @@ func checkTransitTimeouts(t *testing.T, l *clientLog, timeout float64, retries i
 type seer struct {
 	clientLog
 	waits []float64
-	sizes workload.Dist
 }
 
 func (s *seer) Decide(v *dispatch.View) dispatch.Decision {
