@@ -330,3 +330,29 @@ func TestPlotKeepsUsersFiles(t *testing.T) {
 		}
 	}
 }
+
+// A rerun into its folder says which of an earlier command's files it
+// removed without writing them again (a report), and only those.
+func TestRerunSaysWhatIsGone(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "r")
+	args := append([]string{"run", "-o", dir, "--policy", "jsq,random"}, short...)
+	if code, _, stderr := run(t, context.Background(), args...); code != 0 {
+		t.Fatal(stderr)
+	}
+	if code, stderr := runBounded(t, "report", dir); code != 0 {
+		t.Fatal(stderr)
+	}
+	code, stdout, stderr := run(t, context.Background(), args...)
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	var removed []string
+	for _, l := range strings.Split(stdout, "\n") {
+		if strings.HasPrefix(l, "removed ") {
+			removed = append(removed, l)
+		}
+	}
+	if len(removed) != 1 || !strings.HasPrefix(removed[0], "removed "+filepath.Join(dir, "report.html")+" ") {
+		t.Errorf("the rerun said %q; want report.html alone removed", removed)
+	}
+}

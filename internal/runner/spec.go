@@ -3,7 +3,10 @@ package runner
 import (
 	"context"
 	"fmt"
+	"io"
 	"math"
+	"path/filepath"
+	"strings"
 
 	"github.com/offload-sim/offload/internal/experiment"
 	"github.com/offload-sim/offload/internal/results"
@@ -164,7 +167,31 @@ func writeOutputs(spec Spec, r *Result) error {
 		return err
 	}
 	NoteWritten(r.Opts.Out, written...)
+	noteGone(r.Opts.Out, r.Dir)
 	return nil
+}
+
+// noteGone says which of an earlier command's files in d the opening
+// removed without writing them again (a report, a comparison, a re-plot:
+// made from results this run replaced), a folder's files in one line.
+func noteGone(w io.Writer, d *store.Dir) {
+	var names []string
+	files := map[string]int{}
+	for _, n := range d.Gone() {
+		if top, _, sub := strings.Cut(n, "/"); sub {
+			n = top + "/"
+		}
+		if files[n]++; files[n] == 1 {
+			names = append(names, n)
+		}
+	}
+	for _, n := range names {
+		what := "an earlier command's file, which this one does not write"
+		if strings.HasSuffix(n, "/") {
+			what = fmt.Sprintf("%d files of an earlier command, which this one does not write", files[n])
+		}
+		fmt.Fprintf(w, "removed %s (%s)\n", filepath.Join(d.Path(), n), what)
+	}
 }
 
 // Num formats a table cell: four significant digits, "-" when missing.

@@ -62,6 +62,8 @@ type Dir struct {
 	// Refresh; wrote says there is one.
 	last  Manifest
 	wrote bool
+	// stale lists what RemoveStale removed, for Gone.
+	stale []string
 }
 
 // Open opens dir for results described by o, creating it if needed; the

@@ -415,6 +415,11 @@ func TestRemoveStaleKeepsTraces(t *testing.T) {
 			t.Errorf("%s kept", n)
 		}
 	}
+	// summary.csv written again is not gone; mean_latency.png is.
+	writeString(t, d, "summary.csv", "again")
+	if gone := d.Gone(); !slices.Equal(gone, []string{"mean_latency.png"}) {
+		t.Errorf("gone %v, want the plot not written again", gone)
+	}
 	// Told to: the traces go, and their folder with them.
 	if err := d.RemoveStale(func(n string) bool { return n == "runs.csv" }); err != nil {
 		t.Fatal(err)

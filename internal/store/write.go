@@ -295,10 +295,30 @@ func (d *Dir) RemoveStale(keep func(name string) bool) error {
 	var errs []error
 	for _, n := range slices.Sorted(maps.Keys(d.owned)) {
 		if keep == nil || !keep(n) {
-			errs = append(errs, d.removeLocked(n))
+			err := d.removeLocked(n)
+			if err == nil {
+				d.stale = append(d.stale, n)
+			}
+			errs = append(errs, err)
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// Gone lists, in name order, the files RemoveStale removed that this
+// session has not written again: an earlier command's outputs (a report,
+// a comparison, a re-plot) that the folder no longer holds, for the
+// caller to say so.
+func (d *Dir) Gone() []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var gone []string
+	for _, n := range d.stale {
+		if !d.owned[n] {
+			gone = append(gone, n)
+		}
+	}
+	return gone
 }
 
 // removeLocked removes an owned file, and the folders above it that this
