@@ -30,7 +30,7 @@ func runSpec() Experiment {
 		`Run a scenario (the embedded default, or -f FILE) under each of its policies
 and replicates, expanding its sweep if it has one. Writes runs.csv,
 summary.csv, scenario.yaml and manifest.json (and plots for a sweep) into -o.`,
-		"  offload run -f scenario.yaml -o results/run\n  offload run --policy hybrid,jsq --seeds 3 --set arrivals.rate=80")
+		"  offload run -f scenario.yaml -o results/run\n  offload run --policy hybrid,jsq --seeds 3 --set arrivals.rate=80 -o results/rate80")
 	s.Embedded = DefaultScenario
 	return s
 }
