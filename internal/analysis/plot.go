@@ -213,27 +213,23 @@ func writePlot(o PlotOptions, sums []results.Summary, legend chart.Legend, fo ch
 // internal/store when o.Out is inside it (its manifest then records the
 // file), else a plain folder written atomically, made if missing.
 func writeOut(o PlotOptions, draw func(chart.Folder) error) error {
-	var folder chart.Folder = chart.Dir(filepath.Dir(o.Out))
-	same, _ := runner.SameDir(filepath.Dir(o.Out), o.Dir)
-	if !same {
+	if same, _ := runner.SameDir(filepath.Dir(o.Out), o.Dir); !same {
 		if err := os.MkdirAll(filepath.Dir(o.Out), 0o755); err != nil {
 			return err
 		}
+		return draw(chart.Dir(filepath.Dir(o.Out)))
 	}
-	if same {
-		d, err := runner.AddToFolder(o.Dir, []string{filepath.Base(o.Out)})
-		if err != nil {
-			return err
+	d, err := runner.AddToFolder(o.Dir, []string{filepath.Base(o.Out)})
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	defer func() {
+		if old, ok := d.Old(); ok {
+			_ = d.WriteManifest(old) // records the plot; the file itself is complete
 		}
-		defer d.Close()
-		folder = d
-		defer func() {
-			if old, ok := d.Old(); ok {
-				_ = d.WriteManifest(old) // records the plot; the file itself is complete
-			}
-		}()
-	}
-	return draw(folder)
+	}()
+	return draw(d)
 }
 
 // plotFormat is the format of the plot file out: the one its extension
